@@ -1,0 +1,31 @@
+"""irmeta: evaluate retrieval runs in the context of the runs they compete with."""
+
+from irmeta.errors import (CampaignError, InputError, IrmetaError, MeasureError,
+                           ParameterError)
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-up cheap
+    lazy = {
+        "evaluate": ("irmeta.evaluate", "evaluate"),
+        "Results": ("irmeta.evaluate", "Results"),
+        "Campaign": ("irmeta.data.campaign", "Campaign"),
+        "load_campaign": ("irmeta.io.load", "load_campaign"),
+        "load_qrels": ("irmeta.io.load", "load_qrels"),
+        "load_runs": ("irmeta.io.load", "load_runs"),
+        "read_qrels": ("irmeta.io.trec", "read_qrels"),
+        "read_run": ("irmeta.io.trec", "read_run"),
+        "parse_measure": ("irmeta.measures.parse", "parse_measure"),
+        "parse_measures": ("irmeta.measures.parse", "parse_measures"),
+    }
+    if name in lazy:
+        import importlib
+        module, attr = lazy[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'irmeta' has no attribute {name!r}")
+
+
+__all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
+           "evaluate", "Results", "Campaign", "load_campaign", "load_qrels", "load_runs",
+           "read_qrels", "read_run", "parse_measure", "parse_measures", "__version__"]

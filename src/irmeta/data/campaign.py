@@ -1,0 +1,404 @@
+"""The in-memory campaign: every run of an evaluation, ordered once, as dense arrays.
+
+Built once from a :class:`~irmeta.data.tables.Qrels` and a list of
+:class:`~irmeta.data.tables.Run`; every measure reads only this object.
+
+Axes: ``R`` runs (in the order given), ``T`` topics (every qrels topic, sorted as
+trec_eval sorts them: by string), ``D`` ranks (the longest ranking; shorter rankings
+are padded).
+
+Arrays (all NumPy):
+
+``grades[r, t, i]`` (int16)
+    qrels grade of the document at rank ``i + 1`` of run ``r`` on topic ``t``;
+    ``NOT_IN_QRELS`` (-32768) for a document absent from the qrels and for padding
+    (``i >= length[r, t]``). Negative grades from the qrels are kept (trec_eval reads
+    them as "in the pool, not judged"). Relevant at level L means ``grades >= L``.
+``length[r, t]`` (int32)
+    number of documents run ``r`` retrieved for topic ``t`` (0: topic absent from the
+    run), after ``max_docs`` truncation.
+``doc_fp[r, t, i]`` (uint64)
+    fingerprint of the document id (see :mod:`irmeta.data.fingerprint`), 0 for padding.
+``doc_codes`` (int32, lazy)
+    documents interned to integers: one code per distinct (topic, document) pair over
+    the qrels and every run; -1 for padding. Codes of one topic are *not* contiguous;
+    ``code_topic[c]`` gives the topic of code ``c``. "How many runs retrieved d" is a
+    ``np.bincount`` over ``doc_codes``.
+``judged`` (:class:`JudgedDocs`)
+    the qrels, grouped by topic (CSR layout): ``ptr[t]:ptr[t+1]`` are the rows of topic
+    ``t``; ``grades``, ``fp`` and (lazily) ``codes`` per row.
+
+trec_eval's ordering — score descending, then document id descending (byte order) —
+is applied here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from irmeta.data.fingerprint import combine
+from irmeta.data.tables import Qrels, Run
+from irmeta.errors import CampaignError, InputError
+
+NOT_IN_QRELS = np.int16(-32768)
+
+
+@dataclass(eq=False)
+class JudgedDocs:
+    """The qrels of a campaign grouped by topic (rows of topic t: ``ptr[t]:ptr[t+1]``)."""
+
+    ptr: np.ndarray        # int64 [T+1]
+    grades: np.ndarray     # int64 [n]
+    fp: np.ndarray         # uint64 [n] document fingerprints
+    docids: pa.Array       # string [n]
+    topic: np.ndarray      # int32 [n] topic index of each row
+
+    def num_rel(self, rel_level: int = 1) -> np.ndarray:
+        """Number of relevant documents (grade >= rel_level) per topic, int64 [T]."""
+        return np.bincount(self.topic[self.grades >= rel_level],
+                           minlength=len(self.ptr) - 1).astype(np.int64)
+
+    def num_judged_nonrel(self, rel_level: int = 1) -> np.ndarray:
+        """Judged non-relevant documents (0 <= grade < rel_level) per topic."""
+        mask = (self.grades >= 0) & (self.grades < rel_level)
+        return np.bincount(self.topic[mask], minlength=len(self.ptr) - 1).astype(np.int64)
+
+    def grade_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, counts)``: the distinct grades present in the qrels (ascending,
+        negative included) and the number of documents per topic and grade, [T, G]."""
+        values, inverse = np.unique(self.grades, return_inverse=True)
+        counts = np.zeros((len(self.ptr) - 1, len(values)), dtype=np.int64)
+        np.add.at(counts, (self.topic, inverse), 1)
+        return values, counts
+
+
+@dataclass(eq=False)
+class Campaign:
+    """All runs of one evaluation over one qrels, as dense arrays (see module doc)."""
+
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
+    grades: np.ndarray
+    length: np.ndarray
+    doc_fp: np.ndarray
+    judged: JudgedDocs
+    docids: tuple[pa.Array, ...]      # per run: document ids in dense order
+    starts: np.ndarray                # int64 [R, T]: offset of (r, t) in docids[r]
+    max_docs: int | None = None
+    sources: tuple[str | None, ...] = ()
+    dropped_topics: dict[str, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ shape
+    @property
+    def num_runs(self) -> int:
+        return len(self.runs)
+
+    @property
+    def num_topics(self) -> int:
+        return len(self.topics)
+
+    @property
+    def depth(self) -> int:
+        return self.grades.shape[2]
+
+    @property
+    def has_topic(self) -> np.ndarray:
+        """bool [R, T]: the run retrieved at least one document for the topic."""
+        return self.length > 0
+
+    @property
+    def valid(self) -> np.ndarray:
+        """bool [R, T, D]: rank i holds a retrieved document (not padding)."""
+        return np.arange(self.depth)[None, None, :] < self.length[:, :, None]
+
+    # -------------------------------------------------------------- relevance
+    def relevant(self, rel_level: int = 1) -> np.ndarray:
+        """bool [R, T, D]: the document at each rank is relevant (grade >= rel_level)."""
+        return self.grades >= rel_level
+
+    def gains(self, gain_map: dict[int, float] | None = None) -> np.ndarray:
+        """float64 [R, T, D]: gain of the document at each rank.
+
+        Default: gain = grade for grades > 0, else 0 (negative grades and unjudged
+        documents give 0). ``gain_map`` maps grades to gains; unmapped grades keep
+        the default.
+        """
+        g = np.where(self.grades > 0, self.grades, 0).astype(np.float64)
+        if gain_map:
+            for grade, gain in gain_map.items():
+                g[self.grades == grade] = gain
+        return g
+
+    def num_rel(self, rel_level: int = 1) -> np.ndarray:
+        """int64 [T]: relevant documents per topic, from the qrels."""
+        return self.judged.num_rel(rel_level)
+
+    def topic_set(self, rel_level: int = 1) -> np.ndarray:
+        """bool [T]: the campaign topic set — topics with at least one relevant document."""
+        return self.num_rel(rel_level) > 0
+
+    # ------------------------------------------------------------- documents
+    @cached_property
+    def _interned(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        R, T, D = self.grades.shape
+        valid = self.valid
+        topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int32)[None, :, None], (R, T, D))
+        run_keys = combine(topic_of_cell[valid], self.doc_fp[valid])
+        qrels_keys = combine(self.judged.topic, self.judged.fp)
+        codes, uniques = pd.factorize(np.concatenate([qrels_keys, run_keys]))
+        codes = codes.astype(np.int32)
+        n_q = len(qrels_keys)
+        doc_codes = np.full((R, T, D), -1, dtype=np.int32)
+        doc_codes[valid] = codes[n_q:]
+        code_topic = np.empty(len(uniques), dtype=np.int32)
+        code_topic[codes[:n_q]] = self.judged.topic
+        code_topic[codes[n_q:]] = topic_of_cell[valid]
+        return doc_codes, codes[:n_q], code_topic, len(uniques)
+
+    @property
+    def doc_codes(self) -> np.ndarray:
+        """int32 [R, T, D]: interned (topic, document) codes, -1 for padding."""
+        return self._interned[0]
+
+    @property
+    def judged_codes(self) -> np.ndarray:
+        """int32 [n]: codes of the qrels rows (``judged``), same code space as doc_codes."""
+        return self._interned[1]
+
+    @property
+    def code_topic(self) -> np.ndarray:
+        """int32 [num_codes]: topic index of each document code."""
+        return self._interned[2]
+
+    @property
+    def num_codes(self) -> int:
+        return self._interned[3]
+
+    def docid(self, run: int, topic: int, rank: int) -> str:
+        """The document id at 0-based ``rank`` of ``run`` on ``topic``."""
+        if rank >= self.length[run, topic]:
+            raise IndexError("rank beyond the run's length")
+        return self.docids[run][int(self.starts[run, topic]) + rank].as_py()
+
+    def ranking(self, run: int, topic: int) -> list[str]:
+        """The ordered document ids of ``run`` on ``topic``."""
+        s, n = int(self.starts[run, topic]), int(self.length[run, topic])
+        return self.docids[run].slice(s, n).to_pylist()
+
+    # ------------------------------------------------------------- subsets
+    def run_index(self, name: str) -> int:
+        try:
+            return self.runs.index(name)
+        except ValueError:
+            raise CampaignError(f"no run named {name!r} in the campaign "
+                                f"(runs: {', '.join(self.runs[:10])}"
+                                f"{', ...' if len(self.runs) > 10 else ''})") from None
+
+    def topic_index(self, topic: str) -> int:
+        try:
+            return self.topics.index(str(topic))
+        except ValueError:
+            raise CampaignError(f"no topic {topic!r} in the qrels") from None
+
+    def select_runs(self, runs) -> "Campaign":
+        """A campaign with a subset of the runs (names or indices), in the given order."""
+        idx = [self.run_index(r) if isinstance(r, str) else int(r) for r in runs]
+        sub = Campaign(tuple(self.runs[i] for i in idx), self.topics, self.grades[idx],
+                       self.length[idx], self.doc_fp[idx], self.judged,
+                       tuple(self.docids[i] for i in idx), self.starts[idx], self.max_docs,
+                       tuple(self.sources[i] for i in idx) if self.sources else (),
+                       self.dropped_topics)
+        if "_interned" in self.__dict__:
+            dc, jc, ct, n = self._interned
+            sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
+        return sub
+
+    def with_qrels(self, qrels: Qrels) -> "Campaign":
+        """The same runs judged by other qrels (e.g. a downsampled pool). The topic axis
+        stays the same; qrels topics outside it are ignored."""
+        judged = _judged_docs(qrels, self.topics)
+        R, T, D = self.grades.shape
+        valid = self.valid
+        topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int32)[None, :, None], (R, T, D))
+        grades = np.full((R, T, D), NOT_IN_QRELS, dtype=np.int16)
+        grades[valid] = _lookup_grades(judged, topic_of_cell[valid], self.doc_fp[valid])
+        sub = Campaign(self.runs, self.topics, grades, self.length, self.doc_fp, judged,
+                       self.docids, self.starts, self.max_docs, self.sources,
+                       self.dropped_topics)
+        return sub
+
+
+# ===================================================================== building
+def _topics_of(qrels: Qrels) -> tuple[str, ...]:
+    present = np.unique(qrels.topic_codes)
+    return tuple(sorted(str(t) for t in qrels.topic_ids[present]))
+
+
+def _judged_docs(qrels: Qrels, topics: tuple[str, ...]) -> JudgedDocs:
+    index = {t: i for i, t in enumerate(topics)}
+    remap = np.asarray([index.get(str(t), -1) for t in qrels.topic_ids], dtype=np.int32)
+    tidx = remap[qrels.topic_codes] if len(qrels) else np.zeros(0, np.int32)
+    keep = np.flatnonzero(tidx >= 0)
+    order = keep[np.argsort(tidx[keep], kind="stable")]
+    tidx = tidx[order]
+    fp = qrels.fingerprints[order]
+    _check_qrels_duplicates(qrels, order, tidx, fp)
+    ptr = np.zeros(len(topics) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tidx, minlength=len(topics)), out=ptr[1:])
+    grades = qrels.grades[order]
+    if len(grades) and (grades.min() < -32767 or grades.max() > 32767):
+        raise InputError("relevance grade out of range [-32767, 32767]", path=qrels.source)
+    return JudgedDocs(ptr, grades, fp, qrels.docids.take(pa.array(order, pa.int64())), tidx)
+
+
+def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
+    keys = combine(tidx, fp)
+    srt = np.argsort(keys, kind="stable")
+    dup = np.flatnonzero(keys[srt][1:] == keys[srt][:-1])
+    if len(dup):
+        a, b = sorted((int(order[srt[dup[0]]]), int(order[srt[dup[0] + 1]])))
+        raise InputError(
+            f"document {qrels.docids[b].as_py()!r} is judged twice for this topic "
+            f"(also on line {qrels.line(a)})", path=qrels.source, line=qrels.line(b),
+            topic=str(qrels.topic_ids[qrels.topic_codes[b]]),
+            expected="one judgment per (topic, document)")
+
+
+def _lookup_grades(judged: JudgedDocs, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
+    qkeys = combine(judged.topic, judged.fp)
+    order = np.argsort(qkeys)
+    sorted_keys = qkeys[order]
+    keys = combine(tidx, fp)
+    pos = np.searchsorted(sorted_keys, keys)
+    pos = np.minimum(pos, max(len(sorted_keys) - 1, 0))
+    out = np.full(len(keys), NOT_IN_QRELS, dtype=np.int16)
+    if len(sorted_keys):
+        hit = sorted_keys[pos] == keys
+        out[hit] = judged.grades[order[pos[hit]]].astype(np.int16)
+    return out
+
+
+def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``run`` in trec_eval order within topic, and each row's 0-based rank.
+
+    Returns ``(rows, rank)``: ``rows`` indexes the run's rows (topics with tidx < 0
+    dropped), grouped by topic, score descending, ties by document id descending.
+    """
+    keep = np.flatnonzero(tidx >= 0)
+    t = tidx[keep]
+    s = run.scores[keep]
+    order = np.argsort(t, kind="stable")
+    ts, ss = t[order], s[order]
+    same = ts[1:] == ts[:-1]
+    if np.any(same & (ss[1:] > ss[:-1])):
+        order = np.lexsort((-s, t))
+        ts, ss = t[order], s[order]
+        same = ts[1:] == ts[:-1]
+    rows = keep[order]
+    tie = same & (ss[1:] == ss[:-1])
+    if tie.any():
+        rows = _break_ties(run, rows, tie)
+    rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
+    ts = tidx[rows]
+    start = np.r_[0, np.flatnonzero(ts[1:] != ts[:-1]) + 1]
+    group = np.cumsum(np.r_[0, (ts[1:] != ts[:-1]).astype(np.int64)]) if len(ts) else ts
+    rank = np.arange(len(rows)) - start[group] if len(rows) else np.zeros(0, np.int64)
+    return rows, rank
+
+
+def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """Reorder each block of equal (topic, score) rows by document id, descending."""
+    in_block = np.zeros(len(rows), dtype=bool)
+    in_block[:-1] |= tie
+    in_block[1:] |= tie
+    block_start = np.r_[True, ~tie]  # True where a new block begins
+    block_id = np.cumsum(block_start) - 1
+    pos = np.flatnonzero(in_block)
+    sub = pa.table({"block": pa.array(block_id[pos]),
+                    "docid": run.docids.take(pa.array(rows[pos], pa.int64())),
+                    "i": pa.array(np.arange(len(pos)))})
+    sub = sub.sort_by([("block", "ascending"), ("docid", "descending")])
+    new = rows.copy()
+    new[pos] = rows[pos][sub.column("i").to_numpy()]
+    return new
+
+
+def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray, dedupe: bool):
+    keys = combine(tidx, run.fingerprints[rows])
+    srt = np.argsort(keys, kind="stable")
+    dup = np.flatnonzero(keys[srt][1:] == keys[srt][:-1])
+    if not len(dup):
+        return rows
+    if dedupe:
+        # keep the first occurrence in file order of each (topic, document)
+        first = pd.Series(keys).duplicated(keep=False).to_numpy()
+        drop = np.zeros(len(rows), dtype=bool)
+        frame = pd.DataFrame({"key": keys[first], "row": rows[first], "pos": np.flatnonzero(first)})
+        frame = frame.sort_values(["key", "row"])
+        drop[frame["pos"].to_numpy()[frame["key"].duplicated().to_numpy()]] = True
+        return rows[~drop]
+    i, j = srt[dup[0]], srt[dup[0] + 1]
+    a, b = sorted((int(rows[i]), int(rows[j])))
+    raise InputError(
+        f"document {run.docids[b].as_py()!r} appears twice for this topic "
+        f"(also on line {run.line(a)})", path=run.source, line=run.line(b),
+        topic=str(run.topic_ids[run.topic_codes[b]]),
+        expected="each document at most once per topic (or dedupe=True / --dedupe)")
+
+
+def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None,
+                   dedupe: bool = False, warn_dropped: bool = True) -> Campaign:
+    """Build the dense campaign from parsed qrels and runs (names must be unique)."""
+    if not runs:
+        raise CampaignError("a campaign needs at least one run")
+    names = [r.name for r in runs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise CampaignError(f"run names must be unique; repeated: {', '.join(dupes)}")
+    if max_docs is not None and max_docs < 1:
+        raise CampaignError(f"max_docs must be >= 1, got {max_docs}")
+    topics = _topics_of(qrels)
+    if not topics:
+        raise CampaignError("the qrels hold no judgments")
+    judged = _judged_docs(qrels, topics)
+    index = {t: i for i, t in enumerate(topics)}
+    ordered, dropped = [], {}
+    for run in runs:
+        remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
+        tidx = remap[run.topic_codes]
+        n_drop = int(np.sum(remap < 0))
+        if n_drop:
+            dropped[run.name] = n_drop
+        rows, rank = _order_run(run, tidx, dedupe)
+        if max_docs is not None:
+            keep = rank < max_docs
+            rows, rank = rows[keep], rank[keep]
+        ordered.append((rows, tidx[rows], rank))
+    depth = max([int(rank.max()) + 1 for _, _, rank in ordered if len(rank)] or [1])
+    R, T = len(runs), len(topics)
+    grades = np.full((R, T, depth), NOT_IN_QRELS, dtype=np.int16)
+    doc_fp = np.zeros((R, T, depth), dtype=np.uint64)
+    length = np.zeros((R, T), dtype=np.int32)
+    starts = np.zeros((R, T), dtype=np.int64)
+    docids = []
+    for r, (run, (rows, tix, rank)) in enumerate(zip(runs, ordered)):
+        fp = run.fingerprints[rows]
+        grades[r, tix, rank] = _lookup_grades(judged, tix, fp)
+        doc_fp[r, tix, rank] = fp
+        length[r] = np.bincount(tix, minlength=T)
+        first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
+        starts[r, tix[first]] = first
+        docids.append(run.docids.take(pa.array(rows, pa.int64())))
+    if warn_dropped and dropped:
+        total = sum(dropped.values())
+        warnings.warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
+                      "were ignored", stacklevel=2)
+    return Campaign(tuple(names), topics, grades, length, doc_fp, judged, tuple(docids),
+                    starts, max_docs, tuple(r.source for r in runs), dropped)

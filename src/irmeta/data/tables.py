@@ -1,0 +1,109 @@
+"""Parsed, validated qrels and runs: columnar tables, before the campaign is built.
+
+A :class:`Run` or :class:`Qrels` holds its rows in file order as columns:
+
+* topics as codes into a small table of topic ids (strings, never numbers),
+* document ids as an Arrow string array (the columnar form the reader produced),
+* scores as float64 (runs) or grades as int64 (qrels).
+
+Nothing here orders a run: trec_eval's ordering is applied once, when the campaign is
+built (:mod:`irmeta.data.campaign`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from irmeta.data.fingerprint import fingerprint_strings
+
+
+@dataclass(eq=False)
+class Run:
+    """One run: rows ``topic, docid, score`` in input order.
+
+    ``source`` is the file it came from (or a description such as ``<DataFrame>``);
+    ``line_of_row`` maps row indices to 1-based file lines when they differ from
+    ``row + 1`` (comment lines), else None.
+    """
+
+    name: str
+    topic_ids: np.ndarray          # object array of unique topic ids (str)
+    topic_codes: np.ndarray        # int32 per row, index into topic_ids
+    docids: pa.Array               # string per row
+    scores: np.ndarray             # float64 per row
+    source: str | None = None
+    tag: str | None = None
+    line_of_row: np.ndarray | None = None
+    _fingerprints: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    @property
+    def fingerprints(self) -> np.ndarray:
+        """64-bit fingerprints of the document ids (see :mod:`irmeta.data.fingerprint`)."""
+        if self._fingerprints is None:
+            self._fingerprints = fingerprint_strings(self.docids)
+        return self._fingerprints
+
+    def line(self, row: int) -> int:
+        """1-based line of ``row`` in the source file."""
+        if self.line_of_row is not None:
+            return int(self.line_of_row[row])
+        return int(row) + 1
+
+    def to_frame(self) -> pd.DataFrame:
+        """The run as a DataFrame with columns ``query_id, doc_id, score`` (input order)."""
+        return pd.DataFrame({
+            "query_id": self.topic_ids[self.topic_codes],
+            "doc_id": self.docids.to_numpy(zero_copy_only=False),
+            "score": self.scores,
+        })
+
+    def renamed(self, name: str) -> "Run":
+        """A copy of this run under another name (data shared, not copied)."""
+        return Run(name, self.topic_ids, self.topic_codes, self.docids, self.scores,
+                   self.source, self.tag, self.line_of_row, self._fingerprints)
+
+
+@dataclass(eq=False)
+class Qrels:
+    """Relevance judgments: rows ``topic, docid, grade`` in input order.
+
+    Grades are integers and may be negative (trec_eval reads a negative grade as "in the
+    pool but not judged"; every measure treats it as non-relevant).
+    """
+
+    topic_ids: np.ndarray
+    topic_codes: np.ndarray
+    docids: pa.Array
+    grades: np.ndarray             # int64 per row
+    source: str | None = None
+    line_of_row: np.ndarray | None = None
+    _fingerprints: np.ndarray | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.grades)
+
+    @property
+    def fingerprints(self) -> np.ndarray:
+        if self._fingerprints is None:
+            self._fingerprints = fingerprint_strings(self.docids)
+        return self._fingerprints
+
+    def line(self, row: int) -> int:
+        if self.line_of_row is not None:
+            return int(self.line_of_row[row])
+        return int(row) + 1
+
+    def to_frame(self) -> pd.DataFrame:
+        """The qrels as a DataFrame with columns ``query_id, doc_id, relevance``."""
+        return pd.DataFrame({
+            "query_id": self.topic_ids[self.topic_codes],
+            "doc_id": self.docids.to_numpy(zero_copy_only=False),
+            "relevance": self.grades,
+        })

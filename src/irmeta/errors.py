@@ -1,0 +1,81 @@
+"""Exceptions raised by irmeta.
+
+Every error a user can cause is an :class:`IrmetaError`; the CLI prints its message and
+exits with status 2, never a traceback. The hierarchy::
+
+    IrmetaError
+     +-- InputError          bad qrels / run / matrix input: carries path, line, topic
+     +-- MeasureError        a measure string that does not parse, or an unknown parameter
+     +-- ParameterError      a bad argument to a public function (names function and value)
+     +-- CampaignError       inputs that are individually valid but do not fit together
+                             (no common topics, unknown run in a groups file, ...)
+
+``ConvergenceWarning`` is a warning, not an error: iterative procedures (GAWM) report
+non-convergence in their result object and also emit it.
+"""
+
+from __future__ import annotations
+
+
+class IrmetaError(Exception):
+    """Base class of every error irmeta raises on purpose."""
+
+
+class InputError(IrmetaError, ValueError):
+    """Malformed input data.
+
+    Attributes ``path``, ``line`` (1-based) and ``topic`` locate the problem when known;
+    ``expected`` says what was expected there.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 topic: str | None = None, expected: str | None = None):
+        self.path = path
+        self.line = line
+        self.topic = topic
+        self.expected = expected
+        self.reason = message
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = []
+        if self.path is not None:
+            where.append(str(self.path) + (f":{self.line}" if self.line is not None else ""))
+        elif self.line is not None:
+            where.append(f"line {self.line}")
+        if self.topic is not None:
+            where.append(f"topic {self.topic!r}")
+        text = (", ".join(where) + ": " if where else "") + self.reason
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+class MeasureError(IrmetaError, ValueError):
+    """A measure string that does not parse, names an unknown measure or parameter."""
+
+    def __init__(self, message: str, *, text: str | None = None, position: int | None = None,
+                 known: list[str] | None = None):
+        self.text = text
+        self.position = position
+        self.known = known
+        parts = [message]
+        if text is not None:
+            parts.append(f"  {text}")
+            if position is not None:
+                parts.append("  " + " " * position + "^")
+        if known:
+            parts.append("known measures: " + ", ".join(known))
+        super().__init__("\n".join(parts))
+
+
+class ParameterError(IrmetaError, ValueError):
+    """A public function was called with an invalid argument."""
+
+
+class CampaignError(IrmetaError, ValueError):
+    """Inputs that cannot be combined (e.g. no topic in common, unknown run names)."""
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative procedure stopped at its iteration limit without converging."""

@@ -1,0 +1,203 @@
+"""``evaluate``: measures of every run of a campaign, per topic and aggregated.
+
+Topic sets (``docs/conventions.md``): by default each run is evaluated on the topics
+that appear both in it and in the qrels (trec_eval 9.x); with ``complete=True`` on
+every qrels topic, a missing topic being scored on an empty ranking (trec_eval ``-c``).
+:meth:`Results.matrix` instead uses the *campaign topic set* — every qrels topic with
+at least one relevant document — for all runs, as analyses need one topic set.
+
+Aggregation over the evaluated topics: arithmetic mean (NaN values, i.e. undefined
+topics, left out) for ordinary measures; sum for the counts ``num_ret``, ``num_rel``,
+``num_rel_ret``; count for ``num_q``; for ``GMAP`` the geometric mean with trec_eval's
+floor of 1e-5 on each value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from irmeta.data.campaign import Campaign
+from irmeta.errors import ParameterError
+from irmeta.io.load import load_campaign
+from irmeta.measures.parse import parse_measures
+from irmeta.measures.spec import EvalContext, Measure
+
+GMEAN_FLOOR = 1e-5
+
+
+def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np.ndarray:
+    """Aggregate ``values[R, T]`` over the evaluated topics of each run -> [R]."""
+    v = np.where(evaluated, values, np.nan)
+    with np.errstate(all="ignore"):
+        if kind == "count":
+            return evaluated.sum(axis=1).astype(np.float64)
+        if kind == "sum":
+            return np.nansum(v, axis=1)
+        defined = evaluated & ~np.isnan(values)
+        n = defined.sum(axis=1)
+        if kind == "gmean":
+            logs = np.where(defined, np.log(np.maximum(np.where(defined, values, 1.0), GMEAN_FLOOR)), 0.0)
+            out = np.exp(logs.sum(axis=1) / np.maximum(n, 1))
+        else:
+            out = np.where(defined, values, 0.0).sum(axis=1) / np.maximum(n, 1)
+        return np.where(n > 0, out, np.nan)
+
+
+@dataclass
+class Results:
+    """Per-topic values of measures for the runs of a campaign.
+
+    ``values[r, m, t]``: measure m of run r on topic t, computed for every (run, topic)
+    (a topic absent from a run is scored on an empty ranking); ``evaluated[r, t]``
+    says which topics count for run r (see module doc). ``means[r, m]`` aggregates
+    over them.
+    """
+
+    campaign: Campaign
+    measures: list[Measure]
+    values: np.ndarray
+    evaluated: np.ndarray
+    rel_level: int = 1
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.campaign.runs
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        return self.campaign.topics
+
+    @property
+    def names(self) -> list[str]:
+        """Printed names of the measures (the user's spelling of trec_eval names)."""
+        return [m.display for m in self.measures]
+
+    def _index(self, measure) -> int:
+        if isinstance(measure, int):
+            return measure
+        if isinstance(measure, Measure):
+            for i, m in enumerate(self.measures):
+                if m == measure:
+                    return i
+            measure = measure.display
+        for i, m in enumerate(self.measures):
+            if measure in (m.display, m.name):
+                return i
+        raise ParameterError(f"Results: no measure {measure!r} (have: {', '.join(self.names)})")
+
+    @property
+    def means(self) -> np.ndarray:
+        """float64 [R, M]: each measure aggregated over each run's evaluated topics."""
+        out = np.empty((len(self.runs), len(self.measures)))
+        for j, m in enumerate(self.measures):
+            out[:, j] = aggregate_values(self.values[:, j], self.evaluated,
+                                         m.definition.aggregate)
+        return out
+
+    def aggregate(self, aggregator: str = "mean") -> pd.DataFrame:
+        """runs x measures table of aggregated values.
+
+        ``aggregator``: ``mean`` (the measure's own aggregation: mean, sums for counts),
+        ``gmean`` (geometric mean with a 1e-5 floor), or any aggregator accepted by
+        :func:`irmeta.aggregate.aggregate_matrix` (``gawm(...)``, ``hits``), which
+        works on the campaign-topic-set matrix.
+        """
+        if aggregator == "mean":
+            return pd.DataFrame(self.means, index=list(self.runs), columns=self.names)
+        if aggregator == "gmean":
+            data = np.column_stack([aggregate_values(self.values[:, j], self.evaluated, "gmean")
+                                    for j in range(len(self.measures))])
+            return pd.DataFrame(data, index=list(self.runs), columns=self.names)
+        from irmeta.aggregate import aggregate_matrix  # noqa: PLC0415 (optional layer)
+        cols = {name: aggregate_matrix(self.matrix(i), aggregator) for i, name in enumerate(self.names)}
+        return pd.DataFrame(cols).reindex(list(self.runs))
+
+    def to_frame(self, per_topic: bool = True, aggregate: bool = True) -> pd.DataFrame:
+        """Long table ``run, measure, topic, value``; the aggregate has topic ``all``."""
+        parts = []
+        R, M, T = self.values.shape
+        if per_topic:
+            r, m, t = np.nonzero(np.broadcast_to(self.evaluated[:, None, :], (R, M, T)))
+            parts.append(pd.DataFrame({
+                "run": np.asarray(self.runs, dtype=object)[r],
+                "measure": np.asarray(self.names, dtype=object)[m],
+                "topic": np.asarray(self.topics, dtype=object)[t],
+                "value": self.values[r, m, t]}))
+        if aggregate:
+            means = self.means
+            r, m = np.meshgrid(np.arange(R), np.arange(M), indexing="ij")
+            parts.append(pd.DataFrame({
+                "run": np.asarray(self.runs, dtype=object)[r.ravel()],
+                "measure": np.asarray(self.names, dtype=object)[m.ravel()],
+                "topic": "all", "value": means.ravel()}))
+        if not parts:
+            return pd.DataFrame(columns=["run", "measure", "topic", "value"])
+        return pd.concat(parts, ignore_index=True)
+
+    def wide(self, measure, evaluated_only: bool = True) -> pd.DataFrame:
+        """runs x topics values of one measure (NaN where a topic is not evaluated)."""
+        j = self._index(measure)
+        v = self.values[:, j]
+        if evaluated_only:
+            v = np.where(self.evaluated, v, np.nan)
+        return pd.DataFrame(v, index=list(self.runs), columns=list(self.topics))
+
+    def matrix(self, measure) -> pd.DataFrame:
+        """systems x topics matrix of one measure over the campaign topic set (topics
+        with a relevant document); every run scored on every such topic."""
+        j = self._index(measure)
+        keep = self.campaign.topic_set(self.rel_level)
+        frame = pd.DataFrame(self.values[:, j][:, keep], index=list(self.runs),
+                             columns=list(np.asarray(self.topics, dtype=object)[keep]))
+        frame.index.name = "run"
+        frame.columns.name = "topic"
+        return frame
+
+
+def compute(campaign: Campaign, measures: Iterable, ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
+    """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
+    ms = parse_measures(measures)
+    ctx = ctx or EvalContext()
+    out = np.empty((campaign.num_runs, len(ms), campaign.num_topics))
+    for j, m in enumerate(ms):
+        out[:, j] = m.definition.kernel(campaign, m, ctx)
+    return ms, out
+
+
+def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *,
+             complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
+             names=None, float32: bool = False, dedupe: bool = False,
+             groups: Mapping[str, str] | None = None, reference=None,
+             prior_runs: Iterable[str] | None = None) -> Results:
+    """Evaluate runs against qrels.
+
+    ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
+    already built :class:`~irmeta.data.campaign.Campaign` (then ``runs`` is None).
+    ``runs``: a path, DataFrame, dict, or a list of those. ``measures``: measure strings
+    (``"AP"``, ``"P@10"``, ``"map"``, ``"ndcg_cut.10,20"`` ...). ``complete``: score
+    every qrels topic (trec_eval ``-c``). ``rel_level``: binary relevance threshold
+    (``-l``). ``max_docs``: keep the top ``max_docs`` documents per topic (``-M``).
+    ``float32``: read scores as 32-bit floats (trec_eval 9.x tie behaviour).
+    ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+    """
+    if isinstance(qrels, Campaign):
+        campaign = qrels
+    else:
+        if runs is None:
+            raise ParameterError("evaluate: runs is required unless a Campaign is given")
+        campaign = load_campaign(qrels, runs, names=names, max_docs=max_docs,
+                                 float32=float32, dedupe=dedupe)
+    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)):
+        raise ParameterError(f"evaluate: rel_level must be an integer, got {rel_level!r}")
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError("evaluate: reference must be a Campaign (irmeta.load_campaign)")
+    ctx = EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
+                      reference=reference,
+                      prior_runs=tuple(prior_runs) if prior_runs is not None else None)
+    ms, values = compute(campaign, measures, ctx)
+    evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
+    return Results(campaign, ms, values, evaluated, int(rel_level))

@@ -1,0 +1,113 @@
+"""Turn whatever the user has (paths, DataFrames, dicts, parsed tables) into a campaign.
+
+Run naming (``docs/conventions.md``): a run is named by its tag; when tags collide
+across the files of one campaign, every file-read run is named by its file name
+(extensions and trec_eval's ``input.`` prefix stripped); explicit ``names`` win.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from irmeta.data.campaign import Campaign, build_campaign
+from irmeta.data.tables import Qrels, Run
+from irmeta.errors import CampaignError, InputError
+from irmeta.io import frames, trec
+
+PathLike = (str, os.PathLike)
+
+
+def load_qrels(qrels) -> Qrels:
+    """Qrels from a path, a DataFrame, a ``{topic: {doc: grade}}`` dict or a Qrels."""
+    if isinstance(qrels, Qrels):
+        return qrels
+    if isinstance(qrels, PathLike):
+        return trec.read_qrels(qrels)
+    if isinstance(qrels, pd.DataFrame):
+        return frames.qrels_from_frame(qrels)
+    if isinstance(qrels, Mapping):
+        return frames.qrels_from_dict(qrels)
+    raise InputError(f"cannot read qrels from {type(qrels).__name__}",
+                     expected="a path, a DataFrame (query_id, doc_id, relevance) or a dict")
+
+
+def _is_run_dict(obj) -> bool:
+    if not isinstance(obj, Mapping) or not obj:
+        return False
+    first = next(iter(obj.values()))
+    if not isinstance(first, Mapping) or not first:
+        return False
+    return not isinstance(next(iter(first.values())), Mapping)
+
+
+def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False,
+              split_tags: bool = False) -> list[Run]:
+    """Runs from paths, DataFrames, dicts or Runs (one or a list; a dict
+    ``{name: {topic: {doc: score}}}`` gives named runs)."""
+    items: list = []
+    given_names: list[str | None] = []
+    if isinstance(runs, (Run, pd.DataFrame, *PathLike)) or _is_run_dict(runs):
+        runs = [runs]
+    if isinstance(runs, Mapping):
+        for key, value in runs.items():
+            items.append(value)
+            given_names.append(str(key))
+    else:
+        items = list(runs)
+        given_names = [None] * len(items)
+    loaded: list[Run] = []
+    from_file: list[bool] = []
+    for i, (item, gname) in enumerate(zip(items, given_names)):
+        if isinstance(item, Run):
+            got = [item]
+        elif isinstance(item, PathLike):
+            got = trec.read_run(item, float32=float32, split_tags=split_tags)
+            got = got if isinstance(got, list) else [got]
+        elif isinstance(item, pd.DataFrame):
+            got = frames.runs_from_frame(item, gname or f"run{i + 1}")
+        elif isinstance(item, Mapping):
+            got = [frames.run_from_dict(item, gname or f"run{i + 1}")]
+        else:
+            raise InputError(f"cannot read a run from {type(item).__name__}",
+                             expected="a path, a DataFrame (query_id, doc_id, score) or a dict")
+        if gname is not None and len(got) == 1:
+            got = [got[0].renamed(gname)]
+        if float32 and not isinstance(item, PathLike):
+            for r in got:
+                r.scores = r.scores.astype("float32").astype("float64")
+        loaded.extend(got)
+        from_file.extend([isinstance(item, PathLike) and not split_tags] * len(got))
+    _resolve_names(loaded, from_file)
+    if names is not None:
+        if len(names) != len(loaded):
+            raise CampaignError(f"{len(names)} names given for {len(loaded)} runs")
+        loaded = [r.renamed(str(n)) for r, n in zip(loaded, names)]
+    return loaded
+
+
+def _resolve_names(runs: list[Run], from_file: list[bool]) -> None:
+    names = [r.name for r in runs]
+    if len(set(names)) == len(names):
+        return
+    for i, run in enumerate(runs):
+        if from_file[i] and run.source:
+            runs[i] = run.renamed(trec.run_name_from_path(run.source))
+    names = [r.name for r in runs]
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise CampaignError("run names collide even after naming runs by file name: "
+                            f"{', '.join(dupes)}; pass names explicitly (names=... / --names)")
+
+
+def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
+                  float32: bool = False, dedupe: bool = False, split_tags: bool = False,
+                  warn_dropped: bool = True) -> Campaign:
+    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
+    if isinstance(runs, Campaign):
+        return runs
+    q = load_qrels(qrels)
+    rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
+    return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)

@@ -1,0 +1,1 @@
+"""Placeholder: the innovation measures are declared here (see docs)."""

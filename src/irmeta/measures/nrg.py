@@ -1,0 +1,1 @@
+"""Placeholder: the nrg measures are declared here (see docs)."""

@@ -1,0 +1,56 @@
+"""The registry of measure declarations.
+
+Each measure module declares its measures with :func:`register` at import time. The
+registry imports the modules listed in ``_MODULES`` the first time it is asked for a
+measure, so importing irmeta stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from irmeta.measures.spec import MeasureDef
+
+_MODULES = (
+    "irmeta.measures.classic",
+    "irmeta.measures.innovation",
+    "irmeta.measures.nrg",
+    "irmeta.measures.twist",
+)
+_REGISTRY: dict[str, MeasureDef] = {}
+_LOADED = False
+
+
+def register(definition: MeasureDef) -> MeasureDef:
+    """Add a measure declaration (its ``name`` must be new)."""
+    if definition.name in _REGISTRY and _REGISTRY[definition.name] is not definition:
+        raise ValueError(f"measure {definition.name!r} registered twice")
+    _REGISTRY[definition.name] = definition
+    return definition
+
+
+def _load() -> None:
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        for module in _MODULES:
+            importlib.import_module(module)
+
+
+def get(name: str) -> MeasureDef | None:
+    """The declaration named ``name`` (exact, then case-insensitive), or None."""
+    _load()
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    folded = {k.lower(): v for k, v in _REGISTRY.items()}
+    return folded.get(name.lower())
+
+
+def all_measures() -> list[MeasureDef]:
+    """Every registered declaration, in registration order."""
+    _load()
+    return list(_REGISTRY.values())
+
+
+def names() -> list[str]:
+    return [d.name for d in all_measures()]

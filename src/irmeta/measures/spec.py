@@ -1,0 +1,203 @@
+"""Declaring a measure once: name, typed parameters, cutoff, kernel, aggregation.
+
+A :class:`MeasureDef` is registered once (:func:`irmeta.measures.registry.register`);
+parsing, validation, canonical names, ``irmeta measures`` and the docs all derive from
+it. A parsed, parameterised measure is a :class:`Measure` (hashable, usable as a key).
+
+Kernel contract: ``kernel(campaign, measure, ctx) -> float64 [R, T]`` — the value of
+the measure for every run and every topic of the campaign at once (NaN where the
+measure is undefined). ``ctx`` is an :class:`EvalContext` (relevance level, groups,
+reference runs, ...). Kernels never look at which topics a run is evaluated on: that
+is decided by :func:`irmeta.evaluate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from irmeta.errors import MeasureError
+
+#: how a measure's per-topic values become one number per run
+AGGREGATES = ("mean", "sum", "count", "gmean")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A typed measure parameter.
+
+    ``kind``: ``int``, ``float``, ``str`` (one of ``choices`` if given), ``gains``
+    (a ``{grade: gain}`` mapping, written ``{0:0,1:1,2:3}``), ``runs`` (a list of run
+    names, API only), ``bool``.
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    doc: str = ""
+    choices: tuple | None = None
+    low: float | None = None
+    high: float | None = None
+
+    def check(self, value: Any, measure: str) -> Any:
+        """Coerce and validate ``value``; raise :class:`MeasureError` if it does not fit."""
+        try:
+            if self.kind == "int":
+                if isinstance(value, float) and not value.is_integer():
+                    raise ValueError
+                value = int(value)
+            elif self.kind == "float":
+                value = float(value)
+            elif self.kind == "bool":
+                if isinstance(value, str):
+                    if value.lower() not in ("true", "false", "1", "0"):
+                        raise ValueError
+                    value = value.lower() in ("true", "1")
+                value = bool(value)
+            elif self.kind == "str":
+                value = str(value)
+            elif self.kind == "gains":
+                value = tuple(sorted((int(k), float(v)) for k, v in dict(value).items()))
+            elif self.kind == "runs":
+                if isinstance(value, str):
+                    value = tuple(v for v in value.split("|") if v)
+                value = tuple(str(v) for v in value)
+        except (TypeError, ValueError):
+            raise MeasureError(f"{measure}: parameter {self.name!r} expects {self.kind}, "
+                               f"got {value!r}") from None
+        if self.choices is not None and value not in self.choices:
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be one of "
+                               f"{', '.join(map(str, self.choices))}; got {value!r}")
+        if self.low is not None and value < self.low:
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be >= {self.low}; got {value!r}")
+        if self.high is not None and value > self.high:
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be <= {self.high}; got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class MeasureDef:
+    """The declaration of a measure family (e.g. ``P`` with ``rel`` and a cutoff).
+
+    ``cutoff``: ``"optional"``, ``"required"`` or ``"none"`` — what ``@K`` may do.
+    ``aggregate``: how per-topic values become a run's value (see ``AGGREGATES``).
+    ``integer``: values are counts (printed without decimals).
+    ``context``: the value of a run depends on the other runs of the campaign.
+    ``formula``: one line shown by ``irmeta measures`` and in the docs.
+    ``validate``: optional hook ``(Measure) -> None`` for cross-parameter checks.
+    """
+
+    name: str
+    description: str
+    kernel: Callable
+    params: tuple[Param, ...] = ()
+    cutoff: str = "optional"
+    aggregate: str = "mean"
+    integer: bool = False
+    context: bool = False
+    formula: str = ""
+    family: str = "classic"
+    validate: Callable | None = None
+    cutoff_default: int | None = None
+
+    def param(self, name: str) -> Param | None:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A parsed measure: a declaration plus parameter values and a cutoff.
+
+    ``params`` holds every parameter (defaults filled in) as a sorted tuple of pairs;
+    ``name`` is the canonical name (defaults omitted), ``label`` the name to print
+    (the user's trec_eval-style name when they used one).
+    """
+
+    definition: MeasureDef
+    params: tuple[tuple[str, Any], ...]
+    cutoff: int | None = None
+    label: str | None = field(default=None, compare=False)
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def family(self) -> str:
+        return self.definition.name
+
+    @property
+    def name(self) -> str:
+        """Canonical name: ``Family(p=v,...)@K`` with default-valued parameters omitted."""
+        shown = []
+        for p in self.definition.params:
+            value = self.get(p.name)
+            if value != p.default:
+                shown.append(f"{p.name}={_format_value(value)}")
+        text = self.definition.name + (f"({','.join(shown)})" if shown else "")
+        if self.cutoff is not None and self.cutoff != self.definition.cutoff_default:
+            text += f"@{self.cutoff}"
+        return text
+
+    @property
+    def display(self) -> str:
+        return self.label or self.name
+
+    def with_label(self, label: str | None) -> "Measure":
+        return Measure(self.definition, self.params, self.cutoff, label)
+
+    def replace(self, cutoff: int | None = None, **params) -> "Measure":
+        """A copy with some parameters (or the cutoff) changed; validated."""
+        values = dict(self.params)
+        for k, v in params.items():
+            p = self.definition.param(k)
+            if p is None:
+                raise MeasureError(f"{self.definition.name} has no parameter {k!r}")
+            values[k] = p.check(v, self.definition.name)
+        return Measure(self.definition, tuple(sorted(values.items())),
+                       self.cutoff if cutoff is None else cutoff)
+
+    def __str__(self) -> str:
+        return self.display
+
+    def __repr__(self) -> str:
+        return f"Measure({self.name!r})"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "{" + ",".join(f"{k}:{_format_value(v)}" for k, v in value) + "}"
+    if isinstance(value, tuple):
+        return "|".join(map(str, value))
+    if isinstance(value, float) and value.is_integer():
+        return str(value) if abs(value) >= 1e16 else repr(value)
+    return str(value)
+
+
+@dataclass
+class EvalContext:
+    """Everything a kernel may need beyond the campaign and its own parameters.
+
+    ``rel_level``: binary relevance threshold (trec_eval ``-l``). ``groups``: run name ->
+    group name (NRG ``prior=best_per_group``). ``reference``: a campaign whose runs form
+    the rarity reference set instead of the evaluated runs (innovation metrics).
+    ``prior_runs``: explicit prior set for NRG. ``cache``: kernels may memoise shared
+    intermediate arrays here (e.g. per-document retrieval counts), keyed by a tuple.
+    """
+
+    rel_level: int = 1
+    groups: Mapping[str, str] | None = None
+    reference: Any = None
+    prior_runs: tuple[str, ...] | None = None
+    cache: dict = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""Placeholder: the twist measures are declared here (see docs)."""
