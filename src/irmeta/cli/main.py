@@ -1,0 +1,85 @@
+"""The ``irmeta`` command: a thin layer over the public API.
+
+Subcommands live in their own modules and are imported only when invoked, so
+``irmeta --help`` starts fast. Every :class:`~irmeta.errors.IrmetaError` becomes a
+one-paragraph message on stderr and exit status 2 — never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from irmeta import __version__
+from irmeta.errors import IrmetaError
+
+#: subcommand name -> (module, attribute, one-line help)
+SUBCOMMANDS = {
+    "eval": ("irmeta.cli.eval", "eval_command", "Evaluate runs: classic and context measures, trec_eval style."),
+    "measures": ("irmeta.cli.measures", "measures_command", "List every measure with its parameters."),
+    "explain": ("irmeta.cli.explain", "explain_command", "Why a run scored that: rarity, residual gain, unique documents."),
+    "twist": ("irmeta.cli.twist", "twist_command", "Effort analysis: RP/CRP curves, archetypes, effort/gain grids."),
+    "aggregate": ("irmeta.cli.aggregate", "aggregate_command", "Rank systems by GAWM / HITS over a score matrix."),
+    "meta": ("irmeta.cli.meta", "meta_command", "Meta-evaluation: correlation, significance, stability, ..."),
+    "report": ("irmeta.cli.report", "report_command", "Evaluate a whole campaign into one HTML report."),
+    "reproduce": ("irmeta.cli.reproduce", "reproduce_command", "Rerun a paper's tables and figures on a campaign."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx):
+        return [name for name, (module, _, _) in SUBCOMMANDS.items()
+                if importlib.util.find_spec(module) is not None]
+
+    def get_command(self, ctx, name):
+        if name not in SUBCOMMANDS:
+            return None
+        module, attr, _ = SUBCOMMANDS[name]
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except ModuleNotFoundError as exc:
+            if exc.name == module:
+                return None
+            raise
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, SUBCOMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"],
+                                                "max_content_width": 100})
+@click.version_option(__version__, prog_name="irmeta")
+def cli():
+    """irmeta: evaluate retrieval runs in the context of the runs they compete with,
+    and evaluate the evaluation itself."""
+
+
+def main(argv=None) -> int:
+    """Entry point: run the CLI, turning irmeta errors into exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
+    except IrmetaError as exc:
+        click.echo(f"irmeta: error: {exc}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        click.echo("irmeta: aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

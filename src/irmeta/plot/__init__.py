@@ -1,0 +1,1 @@
+"""Plots (matplotlib, imported only when drawing). One module per figure kind."""
