@@ -8,8 +8,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-up cheap
     lazy = {
-        "evaluate": ("irmeta.evaluate", "evaluate"),
-        "Results": ("irmeta.evaluate", "Results"),
+        "evaluate": ("irmeta.evaluation", "evaluate"),
+        "Results": ("irmeta.evaluation", "Results"),
         "Campaign": ("irmeta.data.campaign", "Campaign"),
         "load_campaign": ("irmeta.io.load", "load_campaign"),
         "load_qrels": ("irmeta.io.load", "load_qrels"),

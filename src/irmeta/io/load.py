@@ -111,3 +111,31 @@ def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
     q = load_qrels(qrels)
     rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
     return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)
+
+
+def read_groups(path, runs: Sequence[str] | None = None) -> dict[str, str]:
+    """Read a groups file: one ``run group`` pair per line (``#`` comments allowed).
+
+    With ``runs``, every run of the campaign must have a group; names of the file that
+    are not in ``runs`` are ignored.
+    """
+    raw = trec.read_bytes(path).decode("utf-8", errors="replace")
+    groups: dict[str, str] = {}
+    for lineno, line in enumerate(raw.splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 2:
+            raise InputError(f"{len(fields)} fields", path=str(path), line=lineno,
+                             expected="2 fields: run group")
+        if fields[0] in groups and groups[fields[0]] != fields[1]:
+            raise InputError(f"run {fields[0]!r} is given two groups", path=str(path),
+                             line=lineno, expected="one group per run")
+        groups[fields[0]] = fields[1]
+    if runs is not None:
+        missing = [r for r in runs if r not in groups]
+        if missing:
+            raise CampaignError(f"{path}: no group for run(s) {', '.join(missing[:10])}"
+                                f"{' ...' if len(missing) > 10 else ''}",)
+        groups = {r: groups[r] for r in runs}
+    return groups

@@ -1,0 +1,102 @@
+"""Options and helpers shared by the subcommands that read a campaign."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+
+import click
+
+from irmeta.errors import CampaignError
+
+
+def campaign_options(fn):
+    """Add the options every campaign-reading subcommand understands."""
+    options = [
+        click.option("--demo", is_flag=True,
+                     help="Use the simulated demo campaign shipped with irmeta "
+                          "(no QRELS/RUN arguments)."),
+        click.option("-c", "--complete", is_flag=True,
+                     help="Score every qrels topic; a topic missing from a run counts as an "
+                          "empty ranking (trec_eval -c)."),
+        click.option("-l", "--rel-level", type=int, default=1, show_default=True,
+                     help="Minimum grade counted as relevant by binary measures (trec_eval -l)."),
+        click.option("-M", "--max-docs", type=click.IntRange(min=1), default=None,
+                     help="Keep only the top M documents of each ranking (trec_eval -M)."),
+        click.option("--float32", is_flag=True,
+                     help="Read scores as 32-bit floats, as trec_eval 9.x does (more ties)."),
+        click.option("--names", default=None, metavar="A,B,...",
+                     help="Comma-separated names for the runs, in the order given."),
+        click.option("--dedupe", is_flag=True,
+                     help="Keep the first occurrence of a document repeated in a topic "
+                          "instead of stopping with an error."),
+        click.option("--split-tags", is_flag=True,
+                     help="Split a run file that mixes tags into one run per tag."),
+        click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
+                     help="File of `run group` lines (NRG prior=best_per_group, reports)."),
+        click.option("--reference-runs", "reference_runs", multiple=True, metavar="FILE",
+                     help="Score rarity against these runs instead of the evaluated ones "
+                          "(repeatable)."),
+        click.option("--prior-runs", default=None, metavar="A,B,...",
+                     help="Explicit NRG prior set: comma-separated run names."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def load_cli_campaign(qrels, runs, options: dict):
+    """Build the campaign (and the context of cross-run measures) from CLI options.
+
+    Returns ``(campaign, ctx)`` with ``ctx`` holding ``groups``, ``reference``,
+    ``prior_runs``, ``qrels`` and ``runs`` (the paths used).
+    """
+    from irmeta.io.load import load_campaign, read_groups
+
+    if options.get("demo"):
+        if qrels or runs:
+            raise click.UsageError("--demo takes no QRELS/RUN arguments")
+        from irmeta.demo import demo_paths
+        paths = demo_paths()
+        qrels, runs = str(paths.qrels), [str(p) for p in paths.runs]
+        if not options.get("groups_file"):
+            options["groups_file"] = str(paths.groups)
+    if not qrels or not runs:
+        raise click.UsageError("give a QRELS file and at least one RUN file (or --demo)")
+    names = options["names"].split(",") if options.get("names") else None
+    campaign = load_campaign(qrels, list(runs), names=names, max_docs=options.get("max_docs"),
+                             float32=options.get("float32", False),
+                             dedupe=options.get("dedupe", False),
+                             split_tags=options.get("split_tags", False))
+    if campaign.dropped_topics:
+        total = sum(campaign.dropped_topics.values())
+        click.echo(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "
+                   f"({len(campaign.dropped_topics)} run(s))", err=True)
+    groups = read_groups(options["groups_file"], campaign.runs) if options.get("groups_file") else None
+    reference = None
+    if options.get("reference_runs"):
+        reference = load_campaign(qrels, list(options["reference_runs"]),
+                                  max_docs=options.get("max_docs"),
+                                  float32=options.get("float32", False),
+                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+    prior = None
+    if options.get("prior_runs"):
+        prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
+        unknown = [p for p in prior if p not in campaign.runs]
+        if unknown:
+            raise CampaignError(f"--prior-runs names unknown run(s): {', '.join(unknown)}")
+    ctx = {"groups": groups, "reference": reference, "prior_runs": prior,
+           "qrels": qrels, "runs": list(runs)}
+    return campaign, ctx
+
+
+@contextlib.contextmanager
+def open_output(path):
+    """Standard output, or the file ``path`` (UTF-8)."""
+    if path in (None, "-"):
+        yield sys.stdout
+        sys.stdout.flush()
+    else:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            yield fh
