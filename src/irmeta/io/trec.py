@@ -113,11 +113,21 @@ def _parse(raw: bytes, names: list[str], types: dict, include: list[str],
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
     try:
-        table = _whitespace_table(raw, names, include)
+        return _whitespace_table(raw, names, include)
     except (pd.errors.ParserError, ValueError):
-        _diagnose(raw, path, kind, line_of_row)
-        raise InputError(f"cannot parse {kind} file", path=path) from None
-    return table
+        pass
+    _diagnose(raw, path, kind, line_of_row)
+    if kind == "run":  # lines with fields after the tag: ignored, as trec_eval does
+        return _tolerant_table(raw, names, include)
+    raise InputError(f"cannot parse {kind} file", path=path)
+
+
+def _tolerant_table(raw: bytes, names: list[str], include: list[str]) -> pa.Table:
+    """Slow path for run files whose lines carry extra fields after the tag."""
+    rows = [ln.split()[: len(names)] for ln in raw.decode("utf-8", errors="replace").split("\n")]
+    rows = [r for r in rows if r]
+    columns = {name: [r[i] for r in rows] for i, name in enumerate(names) if name in include}
+    return pa.table(columns)
 
 
 def _number(text: str) -> float | None:
@@ -139,7 +149,7 @@ def _diagnose(raw: bytes, path: str, kind: str, line_of_row=None) -> None:
         if not fields or fields[0].startswith("#"):
             continue
         topic = fields[0]
-        if len(fields) != ncols:
+        if len(fields) < ncols or (kind == "qrels" and len(fields) != ncols):
             raise InputError(f"{len(fields)} fields", path=path, line=lineno,
                              topic=topic, expected=expected)
         if kind == "run":
@@ -206,6 +216,11 @@ def read_run(path: str | os.PathLike, *, name: str | None = None, float32: bool 
         scores = scores.astype(np.float32).astype(np.float64)
     topic_ids, topic_codes = _topic_codes(table.column("topic"))
     tag_ids, tag_codes = _topic_codes(table.column("tag"))
+    if any(len(str(t).split()) != 1 for t in tag_ids):  # tab-separated "tag junk ..."
+        first_words = np.asarray([str(t).split()[0] if str(t).split() else "" for t in tag_ids],
+                                 dtype=object)
+        tag_ids, inverse = np.unique(first_words, return_inverse=True)
+        tag_codes = inverse.astype(np.int32)[tag_codes]
     docids = _string_column(table.column("docid"))
     base = Run(name or str(tag_ids[tag_codes[0]]), topic_ids, topic_codes, docids, scores,
                source=p, tag=str(tag_ids[tag_codes[0]]), line_of_row=line_of_row)

@@ -63,6 +63,14 @@ def _blocked(fn):
     return kernel
 
 
+def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Sum in index order, as trec_eval accumulates (NumPy's ``sum`` is pairwise and
+    can differ in the last bit, which shows at 4-decimal rounding boundaries)."""
+    if x.shape[axis] == 0:
+        return np.zeros(np.delete(x.shape, axis))
+    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+
+
 def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     den = np.broadcast_to(den, num.shape)
     out = np.zeros(num.shape)
@@ -95,7 +103,7 @@ def average_precision(b: _Block, m: Measure) -> np.ndarray:
     rel = b.rel[:, :, :d]
     cum = np.cumsum(rel, axis=2, dtype=np.int32)
     prec = cum / np.arange(1, d + 1)
-    total = np.where(rel, prec, 0.0).sum(axis=2)
+    total = seqsum(np.where(rel, prec, 0.0))
     return _safe_div(total, b.num_rel[None, :].astype(float))
 
 
@@ -138,7 +146,7 @@ def bpref(b: _Block, m: Measure) -> np.ndarray:
     frac = np.zeros(above.shape)
     np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
     term = np.where(above > 0, 1.0 - frac, 1.0)
-    total = np.where(b.rel & (b.grades >= 0), term, 0.0).sum(axis=2)
+    total = seqsum(np.where(b.rel & (b.grades >= 0), term, 0.0))
     return _safe_div(total, b.num_rel[None, :].astype(float))
 
 
@@ -171,8 +179,9 @@ def _ideal_gains(campaign: Campaign, gain_map, t0: int, t1: int, depth: int) -> 
     return out
 
 
-def _discount(depth: int) -> np.ndarray:
-    return 1.0 / np.log2(np.arange(2, depth + 2))
+def _log_discount(depth: int) -> np.ndarray:
+    """log2(i + 1) for ranks i = 1..depth (trec_eval divides the gain by it)."""
+    return np.log2(np.arange(2, depth + 2, dtype=np.float64))
 
 
 def _ndcg_block(b: _Block, m: Measure) -> np.ndarray:
@@ -185,12 +194,12 @@ def _ndcg_block(b: _Block, m: Measure) -> np.ndarray:
     if gain_map:
         for grade, value in gain_map.items():
             gain[g == grade] = value
-    dcg = (gain * _discount(d)).sum(axis=2)
+    dcg = seqsum(gain / _log_discount(d))
     j = b.campaign.judged
     max_judged = int(np.max(np.diff(j.ptr[b.t0:b.t1 + 1]), initial=0))
     ideal_depth = max(1, max_judged if m.cutoff is None else min(m.cutoff, max_judged))
     ideal = _ideal_gains(b.campaign, gain_map, b.t0, b.t1, ideal_depth)
-    idcg = (ideal * _discount(ideal_depth)).sum(axis=1)
+    idcg = seqsum(ideal / _log_discount(ideal_depth))
     return _safe_div(dcg, idcg[None, :])
 
 
@@ -204,7 +213,7 @@ def rbp(b: _Block, m: Measure) -> np.ndarray:
     p = m["p"]
     d = b.upto(m.cutoff)
     weights = (1.0 - p) * p ** np.arange(d)
-    return (b.rel[:, :, :d] * weights).sum(axis=2)
+    return seqsum(b.rel[:, :, :d] * weights)
 
 
 @_blocked
