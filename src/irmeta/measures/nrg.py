@@ -1,1 +1,313 @@
-"""Placeholder: the nrg measures are declared here (see docs)."""
+"""Normalized Residual Gain (Bigdeli, Arabzadeh, Clarke et al., SIGIR-AP 2024).
+
+A base metric of the browsing-model form ``S(R) = (1/N) * sum_{i<=K} G(d_i) * seen(i)``
+is re-scored against a set of **prior rankings** P by replacing the gain with the
+residual gain
+
+    G(d | P) = G(d) * prod_{R_j in P} (1 - seen(pos(d, R_j)))
+
+where ``pos(d, R_j)`` is the rank of d in the top K of ``R_j`` and ``seen(pos) = 0``
+when d is not there. With an empty prior set NRG is the base metric.
+
+==========  =====================================  ====================  ==========================
+base        G(d)                                   seen(i), i <= K       N
+==========  =====================================  ====================  ==========================
+nDCG        grade (``gain=grade``), Rel (binary),  1 / log2(i + 1)       ideal: the topic's judged
+            2^grade - 1 (exp)                                            documents sorted by
+                                                                         residual gain, top K
+P           Rel                                    1                     K (no @K: run length)
+RBP(p)      Rel                                    p^(i-1)               1 / (1 - p)
+unique      Rel                                    1                     1
+==========  =====================================  ====================  ==========================
+
+``Rel(d) = 1`` iff grade >= ``rel`` (default: the evaluation's relevance level). Without
+``@K`` whole rankings are used. NRG = 0 when N = 0 (a topic without relevant documents).
+
+Prior sets (``prior=``): ``others`` (every other run of the campaign), ``best_per_group``
+(the best run — by the base metric's mean over the campaign topic set, ties to the
+earlier run — of every *other* group; needs ``ctx.groups``), ``earlier`` (the runs before
+it in campaign order), ``list`` (``ctx.prior_runs``; API ``prior_runs=``, CLI
+``--prior-runs``). A run is never its own prior.
+
+Cost: the residual products are computed per topic once over all runs, as a count of
+zero factors and a sum of logs of the non-zero ones (:func:`irmeta.measures.context.seen_totals`);
+each run's product then removes one row (its own, or its group's best run) or, for
+``earlier``, is an exclusive cumulative sum over the run axis: O(R * T * (K + J_t)) time
+with J_t the judged documents of a topic, no loop over pairs of runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from irmeta.data.campaign import Campaign
+from irmeta.errors import CampaignError, MeasureError
+from irmeta.measures.classic import seqsum
+from irmeta.measures.context import judged_rows, seen_totals, window
+from irmeta.measures.registry import register
+from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
+
+_CELLS_PER_BLOCK = 1 << 22
+
+BASES = ("nDCG", "P", "RBP", "unique")
+PRIORS = ("others", "best_per_group", "earlier", "list")
+
+
+def _level(m: Measure, ctx: EvalContext) -> int:
+    rel = m.get("rel")
+    return ctx.rel_level if rel is None else int(rel)
+
+
+# ------------------------------------------------------------------ bases
+@dataclass(frozen=True)
+class Base:
+    """A base metric as a triple (gain, seen, normalisation) over ranks 1..w."""
+
+    name: str
+    seen: np.ndarray          # float64 [w]: seen(i) for the priors' factors 1 - seen(pos)
+    key: tuple                # identifies ``seen`` for memoisation
+
+    def contribution(self, residual: np.ndarray) -> np.ndarray:
+        """Per-rank contribution ``G(d_i|P) * seen(i)`` from residual gains [..., w]
+        (nDCG divides by log2(i+1) exactly as irmeta's nDCG does)."""
+        w = residual.shape[-1]
+        if self.name == "nDCG":
+            return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))
+        if self.name == "RBP":
+            p = self.key[1]
+            return residual * ((1.0 - p) * p ** np.arange(w))
+        return residual
+
+
+def base_of(m: Measure, w: int) -> Base:
+    """The :class:`Base` of an NRG measure for ranks 1..w."""
+    name = m["base"]
+    if name == "nDCG":
+        seen = 1.0 / np.log2(np.arange(2, w + 2, dtype=np.float64))
+        return Base(name, seen, ("nDCG",))
+    if name == "RBP":
+        p = float(m["p"])
+        return Base(name, p ** np.arange(w, dtype=np.float64), ("RBP", p))
+    return Base(name, np.ones(w), ("flat",))
+
+
+def judged_gains(campaign: Campaign, m: Measure, level: int, lo: int, hi: int) -> np.ndarray:
+    """float64 gains ``G(d)`` of the qrels rows ``lo:hi``: grade (negative -> 0), binary
+    ``grade >= rel``, or ``2^grade - 1`` (grade > 0) for nDCG; binary for P, RBP, unique."""
+    grades = campaign.judged.grades[lo:hi]
+    if m["base"] != "nDCG" or m["gain"] == "binary":
+        return (grades >= level).astype(np.float64)
+    if m["gain"] == "exp":
+        return np.where(grades > 0, np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0, 0.0)
+    return np.where(grades > 0, grades, 0).astype(np.float64)
+
+
+# ------------------------------------------------------------------ prior plans
+@dataclass(frozen=True)
+class PriorPlan:
+    """Which runs are priors of which run.
+
+    ``kind == "earlier"``: priors of run r are runs 0..r-1. Otherwise ``member[j]`` says
+    whether run j belongs to the common prior pool and ``exclude[r]`` is the pool member
+    removed for run r (itself, or its group's best run; -1: none).
+    """
+
+    kind: str
+    member: np.ndarray        # bool [R]
+    exclude: np.ndarray       # int64 [R]
+
+
+def prior_plan(campaign: Campaign, m: Measure, ctx: EvalContext) -> PriorPlan:
+    """Resolve ``prior=`` against the campaign and the context (see module doc)."""
+    R = campaign.num_runs
+    kind = m["prior"]
+    everyone = np.ones(R, dtype=bool)
+    if kind == "others":
+        return PriorPlan(kind, everyone, np.arange(R))
+    if kind == "earlier":
+        return PriorPlan(kind, everyone, np.full(R, -1))
+    if kind == "list":
+        if ctx.prior_runs is None:
+            raise CampaignError(f"{m.name}: prior=list needs an explicit prior set "
+                                "(API prior_runs=[...], CLI --prior-runs a,b,c)")
+        unknown = [r for r in ctx.prior_runs if r not in campaign.runs]
+        if unknown:
+            raise CampaignError(f"{m.name}: prior runs not in the campaign: {', '.join(unknown)}")
+        member = np.isin(np.asarray(campaign.runs, dtype=object),
+                         np.asarray(list(ctx.prior_runs), dtype=object))
+        return PriorPlan(kind, member, np.where(member, np.arange(R), -1))
+    # best_per_group
+    if not ctx.groups:
+        raise CampaignError(f"{m.name}: prior=best_per_group needs a run -> group mapping "
+                            "(API groups={run: group}, CLI --groups FILE)")
+    missing = [r for r in campaign.runs if r not in ctx.groups]
+    if missing:
+        raise CampaignError(f"{m.name}: prior=best_per_group: no group for run(s) "
+                            f"{', '.join(missing)}")
+    best = best_per_group(campaign, m, ctx)
+    group_of = [ctx.groups[r] for r in campaign.runs]
+    member = np.zeros(R, dtype=bool)
+    member[list(best.values())] = True
+    exclude = np.asarray([best[g] for g in group_of], dtype=np.int64)
+    return PriorPlan(kind, member, exclude)
+
+
+def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str, int]:
+    """group -> index of its best run by the base metric (NRG with no prior) averaged
+    over the campaign topic set; ties go to the run that comes first in the campaign."""
+    base = m.replace(prior="list")
+    none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
+    values = nrg(campaign, base, none)
+    keep = campaign.topic_set(_level(m, ctx))
+    means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
+    best: dict[str, int] = {}
+    for r, run in enumerate(campaign.runs):
+        g = ctx.groups[run]
+        if g not in best or means[r] > means[best[g]]:
+            best[g] = r
+    return best
+
+
+# ------------------------------------------------------------------ kernel
+def _priors(plan: PriorPlan, zf: np.ndarray, lf: np.ndarray, totals) -> np.ndarray:
+    """[R, Tb, J] product over each run's prior set of ``1 - seen(pos)`` at every judged
+    document, from per-run zero flags ``zf`` and log factors ``lf`` ([R, Tb, J])."""
+    if plan.kind == "earlier":
+        zr = np.zeros(zf.shape, dtype=np.int32)
+        lr = np.zeros(lf.shape)
+        np.cumsum(zf[:-1], axis=0, out=zr[1:])
+        np.cumsum(lf[:-1], axis=0, out=lr[1:])
+    else:
+        if totals is not None:
+            ztot, ltot = totals
+        else:
+            sel = plan.member
+            ztot = zf[sel].sum(axis=0, dtype=np.int32)
+            ltot = lf[sel].sum(axis=0)
+        ex = plan.exclude
+        has = ex >= 0
+        idx = np.where(has, ex, 0)
+        zr = ztot[None] - np.where(has[:, None, None], zf[idx], 0)
+        lr = ltot[None] - np.where(has[:, None, None], lf[idx], 0.0)
+    out = np.exp(lr)
+    out[zr > 0] = 0.0
+    return out
+
+
+def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
+              t0: int, t1: int, cells: bool = False):
+    """NRG of every run on topics ``t0:t1`` -> float64 [R, t1-t0].
+
+    With ``cells=True`` also return ``(prior[R, Tb, w], residual[R, Tb, w])``: at each
+    rank of the top K, the product over the prior set of ``1 - seen(pos)`` and the
+    residual gain ``G(d|P)`` (NaN for documents outside the qrels).
+    """
+    k = m.cutoff
+    w = window(campaign, k)
+    level = _level(m, ctx)
+    base = base_of(m, w)
+    judged = campaign.judged
+    ptr = judged.ptr
+    R, Tb = campaign.num_runs, t1 - t0
+    nj = np.diff(ptr[t0:t1 + 1])
+    J = max(1, int(nj.max(initial=0)))
+
+    rows = judged_rows(campaign, w, ctx)[:, t0:t1]
+    hit = rows >= 0
+    r_i, t_i, i_i = np.nonzero(hit)
+    j_i = rows[hit] - ptr[t0 + t_i]
+    factor = 1.0 - base.seen
+    zero = factor <= 0.0
+    logf = np.log(np.where(zero, 1.0, factor))
+    zf = np.zeros((R, Tb, J), dtype=np.int32)
+    lf = np.zeros((R, Tb, J))
+    zf[r_i, t_i, j_i] = zero[i_i]
+    lf[r_i, t_i, j_i] = logf[i_i]
+
+    totals = None
+    if plan.kind == "others":
+        ztot, ltot = seen_totals(campaign, w, base.seen, base.key, ctx)
+        lo, hi = ptr[t0], ptr[t1]
+        jt = judged.topic[lo:hi] - t0
+        jl = np.arange(lo, hi) - ptr[judged.topic[lo:hi]]
+        zt = np.zeros((Tb, J), dtype=np.int32)
+        lt = np.zeros((Tb, J))
+        zt[jt, jl] = ztot[lo:hi]
+        lt[jt, jl] = ltot[lo:hi]
+        totals = (zt, lt)
+    prior = _priors(plan, zf, lf, totals)
+
+    lo, hi = ptr[t0], ptr[t1]
+    jt = judged.topic[lo:hi] - t0
+    jl = np.arange(lo, hi) - ptr[judged.topic[lo:hi]]
+    gains = np.zeros((Tb, J))
+    gains[jt, jl] = judged_gains(campaign, m, level, lo, hi)
+    residual = gains[None] * prior                         # [R, Tb, J]
+
+    at_rank = np.zeros((R, Tb, w))
+    at_rank[r_i, t_i, i_i] = residual[r_i, t_i, j_i]
+    raw = seqsum(base.contribution(at_rank))
+
+    if base.name == "nDCG":
+        ideal_depth = max(1, int(nj.max(initial=0)) if k is None else min(k, int(nj.max(initial=0))))
+        ideal = -np.sort(-residual, axis=2)[:, :, :ideal_depth]
+        if ideal.shape[2] < ideal_depth:
+            ideal = np.concatenate([ideal, np.zeros((R, Tb, ideal_depth - ideal.shape[2]))], axis=2)
+        norm = seqsum(ideal / np.log2(np.arange(2, ideal_depth + 2, dtype=np.float64)))
+    elif base.name == "P":
+        norm = (campaign.length[:, t0:t1].astype(np.float64) if k is None
+                else np.full((R, Tb), float(k)))
+    else:
+        norm = None
+    if norm is None:
+        values = raw
+    else:
+        values = np.zeros((R, Tb))
+        np.divide(raw, norm, out=values, where=norm > 0)
+    if not cells:
+        return values
+    cell_prior = np.full((R, Tb, w), np.nan)
+    cell_prior[r_i, t_i, i_i] = prior[r_i, t_i, j_i]
+    cell_res = np.full((R, Tb, w), np.nan)
+    cell_res[r_i, t_i, i_i] = residual[r_i, t_i, j_i]
+    return values, cell_prior, cell_res
+
+
+def nrg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """NRG(base, prior)@K = (1/N) * sum_{i<=K} G(d_i) * prod_{R_j in P}(1 - seen(pos(d_i, R_j)))
+    * seen(i), for every run and topic [R, T] (see module doc)."""
+    plan = prior_plan(campaign, m, ctx)
+    R, T = campaign.num_runs, campaign.num_topics
+    w = window(campaign, m.cutoff)
+    J = int(np.diff(campaign.judged.ptr).max(initial=1))
+    step = max(1, _CELLS_PER_BLOCK // max(1, R * max(w, J)))
+    out = np.empty((R, T))
+    for t0 in range(0, T, step):
+        t1 = min(T, t0 + step)
+        out[:, t0:t1] = nrg_block(campaign, m, ctx, plan, t0, t1)
+    return out
+
+
+def _validate(m: Measure) -> None:
+    if m["base"] == "RBP" and not 0.0 < m["p"] < 1.0:
+        raise MeasureError(f"NRG: base=RBP needs p in (0, 1); got p={m['p']!r}")
+    if m["base"] != "nDCG" and m["gain"] != "grade":
+        raise MeasureError(f"NRG: gain={m['gain']} applies to base=nDCG only "
+                           f"(base={m['base']} uses binary relevance, rel=L)")
+
+
+register(MeasureDef(
+    "NRG", "Normalized Residual Gain (Bigdeli et al. 2024): the base metric with gains "
+    "reduced by what the prior runs already showed", nrg,
+    (Param("base", "str", "nDCG", "base metric", choices=BASES),
+     Param("prior", "str", "others", "prior set: others, best_per_group (needs groups), "
+           "earlier (campaign order), list (needs prior_runs / --prior-runs)", choices=PRIORS),
+     Param("gain", "str", "grade", "nDCG gain: grade, binary (grade >= rel), exp (2^grade-1)",
+           choices=("grade", "binary", "exp")),
+     Param("p", "float", 0.8, "RBP persistence, 0 < p < 1"),
+     Param("rel", "int", None, "minimum grade counted as relevant (default: the "
+           "evaluation's relevance level)")),
+    cutoff="optional", context=True, family="nrg", validate=_validate,
+    formula="1/N * sum_{i<=K} G(d_i) * prod_{R_j in P} (1 - seen(pos(d_i, R_j))) * seen(i)"))
