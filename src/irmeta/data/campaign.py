@@ -273,15 +273,12 @@ def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
 def _lookup_grades(judged: JudgedDocs, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
     """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
     qkeys = combine(judged.topic, judged.fp)
-    order = np.argsort(qkeys)
-    sorted_keys = qkeys[order]
-    keys = combine(tidx, fp)
-    pos = np.searchsorted(sorted_keys, keys)
-    pos = np.minimum(pos, max(len(sorted_keys) - 1, 0))
-    out = np.full(len(keys), NOT_IN_QRELS, dtype=np.int16)
-    if len(sorted_keys):
-        hit = sorted_keys[pos] == keys
-        out[hit] = judged.grades[order[pos[hit]]].astype(np.int16)
+    out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
+    if len(qkeys) == 0 or len(tidx) == 0:
+        return out
+    loc = pd.Index(qkeys).get_indexer(combine(tidx, fp))  # hash lookup; qkeys are unique
+    hit = loc >= 0
+    out[hit] = judged.grades[loc[hit]].astype(np.int16)
     return out
 
 
@@ -305,7 +302,8 @@ def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np
     tie = same & (ss[1:] == ss[:-1])
     if tie.any():
         rows = _break_ties(run, rows, tie)
-    rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
+    if dedupe:
+        rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
     ts = tidx[rows]
     start = np.r_[0, np.flatnonzero(ts[1:] != ts[:-1]) + 1]
     group = np.cumsum(np.r_[0, (ts[1:] != ts[:-1]).astype(np.int64)]) if len(ts) else ts
@@ -353,6 +351,25 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray, dedupe: 
         expected="each document at most once per topic (or dedupe=True / --dedupe)")
 
 
+def length_of(tix: np.ndarray, num_topics: int) -> np.ndarray:
+    return np.bincount(tix, minlength=num_topics)
+
+
+def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
+    """Whether some topic row of ``fp[T, D]`` holds a fingerprint twice (padding, which
+    is 0, is masked by sorting it to a sentinel first)."""
+    step = max(1, (1 << 22) // max(1, fp.shape[1]))
+    ranks = np.arange(fp.shape[1])
+    for t0 in range(0, fp.shape[0], step):
+        block = fp[t0:t0 + step].copy()
+        pad = ranks[None, :] >= length[t0:t0 + step, None]
+        block[pad] = np.arange(pad.sum(), dtype=np.uint64) ^ np.uint64(0xFFFFFFFFFFFFFFFF)
+        block.sort(axis=1)
+        if np.any(block[:, 1:] == block[:, :-1]):
+            return True
+    return False
+
+
 def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None,
                    dedupe: bool = False, warn_dropped: bool = True) -> Campaign:
     """Build the dense campaign from parsed qrels and runs (names must be unique)."""
@@ -392,6 +409,8 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
         fp = run.fingerprints[rows]
         grades[r, tix, rank] = _lookup_grades(judged, tix, fp)
         doc_fp[r, tix, rank] = fp
+        if not dedupe and _has_duplicates(doc_fp[r], length_of(tix, T)):
+            _check_run_duplicates(run, rows, tix, False)
         length[r] = np.bincount(tix, minlength=T)
         first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
         starts[r, tix[first]] = first

@@ -2,11 +2,10 @@
 
 Hashing millions of Python strings one by one (or through a general hash table) costs
 seconds; a run file's document ids arrive as one Arrow string column (an offsets array
-and one byte buffer). We gather the bytes of every id into fixed-width 8-byte words
-(ids padded with zeros to the longest id), and fold the words with a multiply-xorshift
-mixer, one vectorised pass per word. An id of at most 7 bytes maps to a distinct value
-by construction (its bytes and its length are packed, then mixed by a bijection);
-longer ids collide with probability about n^2 / 2^65 for n distinct ids of one topic,
+and one byte buffer). We right-pad every id with NUL bytes to a multiple of 8 bytes
+(Arrow's ``utf8_rpad``, or a NumPy gather for non-ASCII ids), and fold the words with a multiply-xorshift
+mixer, one vectorised pass per word. An id of at most 8 bytes maps to a distinct value
+by construction (its bytes are the value); longer ids collide with probability about n^2 / 2^65 for n distinct ids of one topic,
 i.e. below 1e-9 for a topic with 100,000 distinct documents. Document identity inside
 irmeta is (topic, fingerprint); ``docs/conventions.md`` records this decision.
 """
@@ -48,12 +47,57 @@ def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fingerprint_strings(arr: pa.Array) -> np.ndarray:
-    """uint64 fingerprint per string of an Arrow string array (same string, same value)."""
+    """uint64 fingerprint per string of an Arrow string array (same string, same value).
+
+    Ids of at most 8 bytes are packed into one little-endian word and used as is (exact:
+    distinct NUL-free ids give distinct values); longer ids are folded word by word
+    with the splitmix64 mixer.
+    """
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.dictionary_decode()
+    n = len(arr)
+    if n == 0:
+        return np.empty(0, dtype=np.uint64)
+    words = _fixed_width_words(arr)
+    if words is None:
+        return _fingerprint_gather(arr)
+    if words.shape[1] == 1:
+        return words[:, 0].copy()
+    h = words[:, 0].copy()
+    for w in range(1, words.shape[1]):
+        h = _mix(h + _GOLDEN) ^ words[:, w]
+    return _mix(h)
+
+
+def _fixed_width_words(arr: pa.Array) -> np.ndarray | None:
+    """The ids right-padded with NULs to a multiple of 8 bytes, as uint64 words [n, W];
+    None when the padding is not byte-exact (non-ASCII ids)."""
+    import pyarrow.compute as pc
+    if not (pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type)):
+        arr = arr.cast(pa.string())
+    if arr.null_count:
+        arr = arr.fill_null("")
+    width = int(pc.max(pc.binary_length(arr)).as_py() or 0)
+    width = max(8, (width + 7) // 8 * 8)
+    padded = pc.utf8_rpad(arr, width=width, padding="\x00")
+    buf = padded.buffers()[2]
+    if buf is None or len(padded) * width > buf.size:
+        return None
+    offsets, _ = _offsets_and_bytes(padded)
+    if offsets[-1] - offsets[0] != len(padded) * width:
+        return None
+    start = int(offsets[0])
+    data = np.frombuffer(buf, dtype=np.uint8, count=len(padded) * width, offset=start)
+    return data.view(np.uint64).reshape(len(padded), width // 8)
+
+
+def _fingerprint_gather(arr: pa.Array) -> np.ndarray:
+    """General path (any bytes): gather each id's bytes into fixed-width words."""
     offsets, data = _offsets_and_bytes(arr)
     n = len(offsets) - 1
     out = np.empty(n, dtype=np.uint64)
-    if n == 0:
-        return out
     lengths = np.diff(offsets)
     padded = np.concatenate([data, np.zeros(8, np.uint8)])
     for lo in range(0, n, _CHUNK):
@@ -71,10 +115,12 @@ def _fingerprint_chunk(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray
     np.minimum(idx, len(data) - 1, out=idx)
     raw = np.where(valid, data[idx], 0).astype(np.uint8)
     packed = np.ascontiguousarray(raw).view(np.uint64)  # (n, words), little-endian words
-    h = _mix(lengths.astype(np.uint64) * _GOLDEN)
-    for w in range(words):
-        h = _mix(h ^ packed[:, w]) + _GOLDEN
-    return h
+    if words == 1:
+        return packed[:, 0].copy()
+    h = packed[:, 0].copy()
+    for w in range(1, words):
+        h = _mix(h + _GOLDEN) ^ packed[:, w]
+    return _mix(h)
 
 
 def combine(topic_codes: np.ndarray, fingerprints: np.ndarray) -> np.ndarray:

@@ -21,6 +21,20 @@ import pyarrow as pa
 from irmeta.data.fingerprint import fingerprint_strings
 
 
+def _line(table, row: int) -> int:
+    """Exact file line of a row: rows skip blank and comment lines, so on an error the
+    file is scanned once to map rows to lines."""
+    if table.line_of_row is None and table.source and not table.source.startswith("<"):
+        from irmeta.io.trec import line_numbers, read_bytes
+        try:
+            table.line_of_row = line_numbers(read_bytes(table.source))
+        except Exception:  # noqa: BLE001 - the file may be gone; fall back to the row
+            return int(row) + 1
+    if table.line_of_row is not None and row < len(table.line_of_row):
+        return int(table.line_of_row[row])
+    return int(row) + 1
+
+
 @dataclass(eq=False)
 class Run:
     """One run: rows ``topic, docid, score`` in input order.
@@ -52,9 +66,7 @@ class Run:
 
     def line(self, row: int) -> int:
         """1-based line of ``row`` in the source file."""
-        if self.line_of_row is not None:
-            return int(self.line_of_row[row])
-        return int(row) + 1
+        return _line(self, row)
 
     def to_frame(self) -> pd.DataFrame:
         """The run as a DataFrame with columns ``query_id, doc_id, score`` (input order)."""
@@ -96,9 +108,8 @@ class Qrels:
         return self._fingerprints
 
     def line(self, row: int) -> int:
-        if self.line_of_row is not None:
-            return int(self.line_of_row[row])
-        return int(row) + 1
+        """1-based line of ``row`` in the source file."""
+        return _line(self, row)
 
     def to_frame(self) -> pd.DataFrame:
         """The qrels as a DataFrame with columns ``query_id, doc_id, relevance``."""

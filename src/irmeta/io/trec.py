@@ -60,19 +60,25 @@ def read_bytes(path: str | os.PathLike) -> bytes:
 
 
 def _strip_comments(raw: bytes) -> tuple[bytes, np.ndarray | None]:
-    """Drop comment and blank lines; return the data and, if any line was dropped,
-    the 1-based original line number of each kept line."""
-    if b"#" not in raw and b"\n\n" not in raw and not raw.startswith(b"\n") \
-            and b"\r" not in raw:
+    """Drop comment lines (first non-blank character ``#``) and blank lines; return the
+    data and, if any line was dropped, the 1-based original line of each kept line.
+
+    Fast path: a file with no ``#`` at a line start is returned as is (Arrow skips blank
+    lines itself; :func:`line_numbers` recovers exact lines when an error needs them).
+    """
+    if raw.find(b"#") < 0 or not (raw.startswith(b"#") or b"\n#" in raw):
         return raw, None
     lines = raw.split(b"\n")
-    keep = [i for i, ln in enumerate(lines)
-            if ln.strip() and not _COMMENT.match(ln)]
-    if len(keep) == len(lines) or (len(keep) == len(lines) - 1 and not lines[-1].strip()):
-        if b"\r" not in raw:
-            return raw, None
+    keep = [i for i, ln in enumerate(lines) if ln.strip() and not _COMMENT.match(ln)]
     kept = b"\n".join(lines[i].rstrip(b"\r") for i in keep) + b"\n"
     return kept, np.asarray(keep, dtype=np.int64) + 1
+
+
+def line_numbers(raw: bytes) -> np.ndarray:
+    """1-based line of each data row (rows skip blank and comment lines)."""
+    lines = raw.split(b"\n")
+    return np.asarray([i for i, ln in enumerate(lines)
+                       if ln.strip() and not _COMMENT.match(ln)], dtype=np.int64) + 1
 
 
 def _delimiter(raw: bytes, ncols: int) -> str | None:
@@ -125,7 +131,7 @@ def _parse(raw: bytes, names: list[str], types: dict, include: list[str],
 def _tolerant_table(raw: bytes, names: list[str], include: list[str]) -> pa.Table:
     """Slow path for run files whose lines carry extra fields after the tag."""
     rows = [ln.split()[: len(names)] for ln in raw.decode("utf-8", errors="replace").split("\n")]
-    rows = [r for r in rows if r]
+    rows = [r for r in rows if r and not r[0].startswith("#")]
     columns = {name: [r[i] for r in rows] for i, name in enumerate(names) if name in include}
     return pa.table(columns)
 
@@ -186,7 +192,7 @@ def _string_column(column) -> pa.Array:
 
 
 def _nonempty(raw: bytes, path: str, kind: str) -> None:
-    if not raw.strip():
+    if re.search(rb"[^\s]", raw) is None:
         raise InputError(f"empty {kind} file", path=path,
                          expected="at least one line" + (": topic Q0 docid rank score tag"
                                                          if kind == "run" else
