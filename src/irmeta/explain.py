@@ -1,0 +1,185 @@
+"""Why did a run score that? Per-document explanations of the context measures.
+
+* :func:`explain_documents` — for a run (and one topic, or all), each document of its
+  top K with its grade, the number of runs retrieving it ``S_d`` and the size ``S`` of the
+  reference set, its rarity ``R(d) = 1 - S_d/S`` and normalized rarity
+  ``R'(d) = 1 - (S_d-1)/(S-1)``, whether no other run retrieves it, and for an NRG
+  measure the product over the prior set of ``1 - seen(pos)`` and the residual gain
+  ``G(d|P) = G(d) * prod (1 - seen(pos))``.
+* :func:`unique_contributions` — per run, the relevant documents in its top K that no
+  other run (of the reference set) has in its top K: TREC's "unique contributions to
+  the relevant set", i.e. ``NRG(base=unique)@K`` summed over topics.
+
+Both return pandas DataFrames and use the same per-topic totals as the measures
+(:mod:`irmeta.measures.context`), so they explain exactly the numbers ``evaluate`` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from irmeta.data.campaign import Campaign
+from irmeta.errors import ParameterError
+from irmeta.measures.context import others_count, window
+from irmeta.measures.spec import EvalContext, Measure
+
+__all__ = ["explain_documents", "unique_contributions"]
+
+DOC_COLUMNS = ["run", "topic", "rank", "docid", "grade", "relevant", "retrieved_by", "S",
+               "rarity", "rarity_normalized", "unique", "prior_product", "gain",
+               "residual_gain"]
+
+
+def _context(rel_level, groups, reference, prior_runs) -> EvalContext:
+    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)):
+        raise ParameterError(f"explain: rel_level must be an integer, got {rel_level!r}")
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError("explain: reference must be a Campaign (irmeta.load_campaign)")
+    return EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
+                       reference=reference,
+                       prior_runs=tuple(prior_runs) if prior_runs is not None else None)
+
+
+def _check_k(fn: str, name: str, value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ParameterError(f"{fn}: {name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def _nrg_measure(nrg, k: int | None) -> Measure | None:
+    if nrg is None:
+        return None
+    from irmeta.measures.parse import parse_measure
+    m = nrg if isinstance(nrg, Measure) else parse_measure(str(nrg))[0]
+    if m.definition.name != "NRG":
+        raise ParameterError(f"explain_documents: nrg must be an NRG measure, got {m.name!r}")
+    return m
+
+
+def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
+                      k: int = 100, depth: int | None = None, rel_level: int = 1,
+                      nrg: str | Measure | None = "NRG", relevant_only: bool = True,
+                      groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
+                      prior_runs: Iterable[str] | None = None) -> pd.DataFrame:
+    """Per-document explanation of ``run``'s context scores on ``topic`` (None: all topics).
+
+    Rows: the documents of the run's top ``k`` (only relevant ones — grade >= rel_level —
+    when ``relevant_only``), in rank order. Columns (``DOC_COLUMNS``):
+
+    * ``retrieved_by`` = ``S_d``, runs of the reference set whose top ``depth`` (default
+      ``k``) holds the document, the explained run included; ``S`` the reference set size
+      (the campaign's runs, or ``reference``'s runs plus this run);
+    * ``rarity`` = ``1 - S_d/S``; ``rarity_normalized`` = ``1 - (S_d-1)/(S-1)`` (1 if S=1);
+    * ``unique``: ``S_d == 1`` (no other run retrieves it);
+    * ``prior_product`` = ``prod_{R_j in P} (1 - seen(pos(d, R_j)))`` and ``gain``,
+      ``residual_gain`` = gain * prior_product for the NRG measure ``nrg`` (default
+      ``NRG``: nDCG base, prior=others, whole rankings; ``None`` to skip); NaN for
+      documents outside the qrels (their gain is 0) or beyond the NRG cutoff.
+
+    ``groups``, ``prior_runs``: the NRG prior context (best_per_group, list).
+    """
+    from irmeta.measures.nrg import nrg_block, prior_plan
+
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("explain_documents: campaign must be a Campaign (irmeta.load_campaign)")
+    k = _check_k("explain_documents", "k", k)
+    depth = _check_k("explain_documents", "depth", depth) or k
+    r = campaign.run_index(run)
+    ctx = _context(rel_level, groups, reference, prior_runs)
+    if topic is None:
+        topics = np.flatnonzero(campaign.length[r] > 0)
+    else:
+        topics = np.asarray([campaign.topic_index(topic)])
+    w = window(campaign, k)
+    others, S = others_count(campaign, k, depth, ctx)
+    m = _nrg_measure(nrg, k)
+    plan = prior_plan(campaign, m, ctx) if m is not None else None
+    nw = window(campaign, m.cutoff) if m is not None else 0
+    frames = []
+    for t in topics:
+        n = int(min(campaign.length[r, t], w))
+        if n == 0:
+            continue
+        grades = campaign.grades[r, t, :n].astype(np.int64)
+        sd = others[r, t, :n].astype(np.int64) + 1
+        prior = np.full(n, np.nan)
+        resid = np.full(n, np.nan)
+        if m is not None:
+            _, cp, cr = nrg_block(campaign, m, ctx, plan, int(t), int(t) + 1, cells=True)
+            upto = min(n, nw)
+            prior[:upto] = cp[r, 0, :upto]
+            resid[:upto] = cr[r, 0, :upto]
+        gain = _cell_gains(campaign, m, ctx, r, int(t), n) if m is not None else np.full(n, np.nan)
+        frame = pd.DataFrame({
+            "run": campaign.runs[r], "topic": campaign.topics[t],
+            "rank": np.arange(1, n + 1), "docid": campaign.ranking(r, int(t))[:n],
+            "grade": pd.array(np.where(grades == -32768, 0, grades), dtype="Int64").where(
+                grades != -32768, pd.NA),
+            "relevant": grades >= ctx.rel_level, "retrieved_by": sd, "S": S,
+            "rarity": 1.0 - sd / S,
+            "rarity_normalized": (1.0 - (sd - 1) / (S - 1)) if S > 1 else np.ones(n),
+            "unique": sd == 1, "prior_product": prior, "gain": gain,
+            "residual_gain": resid})
+        if relevant_only:
+            frame = frame[frame["relevant"]]
+        frames.append(frame)
+    if not frames:
+        return pd.DataFrame(columns=DOC_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[DOC_COLUMNS]
+
+
+def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int, n: int) -> np.ndarray:
+    """Gain G(d) of the NRG measure for the first n documents of run r on topic t (NaN
+    outside the qrels)."""
+    from irmeta.measures.context import judged_rows
+    from irmeta.measures.nrg import _level, judged_gains
+    rows = judged_rows(campaign, None, ctx)[r, t, :n]
+    out = np.full(n, np.nan)
+    hit = rows >= 0
+    if hit.any():
+        lo, hi = campaign.judged.ptr[t], campaign.judged.ptr[t + 1]
+        g = judged_gains(campaign, m, _level(m, ctx), lo, hi)
+        out[hit] = g[rows[hit] - lo]
+    return out
+
+
+def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
+                         reference: Campaign | None = None,
+                         per_topic: bool = False) -> pd.DataFrame:
+    """Relevant documents in each run's top ``k`` that no other run has in its top ``k``.
+
+    ``unique(r, t) = #{i <= k : grade(d_i) >= rel_level and S_d(d_i) == 1}`` where
+    ``S_d`` counts the runs of the campaign (or of ``reference``, plus the run) retrieving
+    ``d`` in their top ``k``; equal to ``NRG(base=unique)@k`` with ``prior=others``.
+
+    Returns, per run (index ``run``): ``unique`` (sum over topics), ``topics_with_unique``,
+    ``relevant_retrieved`` (relevant documents in the top k, summed) and
+    ``unique_share`` = unique / relevant_retrieved (NaN when 0). With ``per_topic``: a
+    long table ``run, topic, unique, relevant_retrieved`` over every (run, topic).
+    """
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("unique_contributions: campaign must be a Campaign")
+    k = _check_k("unique_contributions", "k", k)
+    ctx = _context(rel_level, None, reference, None)
+    w = window(campaign, k)
+    others, _ = others_count(campaign, k, k, ctx)
+    rel = campaign.grades[:, :, :w] >= ctx.rel_level
+    unique = (rel & (others == 0)).sum(axis=2)
+    found = rel.sum(axis=2)
+    runs = list(campaign.runs)
+    if per_topic:
+        R, T = unique.shape
+        return pd.DataFrame({"run": np.repeat(runs, T), "topic": list(campaign.topics) * R,
+                             "unique": unique.ravel(), "relevant_retrieved": found.ravel()})
+    total, rel_total = unique.sum(axis=1), found.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(rel_total > 0, total / np.maximum(rel_total, 1), np.nan)
+    frame = pd.DataFrame({"unique": total, "topics_with_unique": (unique > 0).sum(axis=1),
+                          "relevant_retrieved": rel_total, "unique_share": share},
+                         index=pd.Index(runs, name="run"))
+    return frame
