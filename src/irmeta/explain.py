@@ -118,8 +118,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
         frame = pd.DataFrame({
             "run": campaign.runs[r], "topic": campaign.topics[t],
             "rank": np.arange(1, n + 1), "docid": campaign.ranking(r, int(t))[:n],
-            "grade": pd.array(np.where(grades == -32768, 0, grades), dtype="Int64").where(
-                grades != -32768, pd.NA),
+            "grade": pd.arrays.IntegerArray(grades, grades == -32768),
             "relevant": grades >= ctx.rel_level, "retrieved_by": sd, "S": S,
             "rarity": 1.0 - sd / S,
             "rarity_normalized": (1.0 - (sd - 1) / (S - 1)) if S > 1 else np.ones(n),
