@@ -1,0 +1,32 @@
+"""Meta-evaluation: how far can a measure be trusted?
+
+Rank correlation (:mod:`.correlation`), significance tests between systems
+(:mod:`.significance`), discriminative power (:mod:`.discriminative`), stability under
+topic subsampling (:mod:`.stability`), and subsampling of judgments and systems
+(:mod:`.subsample`). Every function takes per-topic score matrices (systems x topics,
+``irmeta.evaluate(...).matrix(measure)``) or a campaign plus measure names, and every
+random procedure takes a ``seed`` and reproduces bit for bit.
+"""
+
+from irmeta.stats.correlation import (alpha_sweep, correlation_matrix, kendall_tau,
+                                      rank_correlation, system_means, tau_ap)
+from irmeta.stats.discriminative import (asl_curve, bootstrap_power, discriminative_power,
+                                         matrices)
+from irmeta.stats.significance import (CORRECTIONS, TESTS, PairwiseResult, adjust_pvalues,
+                                       bootstrap, compare, paired_t, pairwise_tukey,
+                                       randomisation, randomised_tukey_hsd, tukey_hsd,
+                                       wilcoxon)
+from irmeta.stats.stability import (StabilityResult, buckley_voorhees, fuzziness_stability,
+                                    stability_table)
+from irmeta.stats.subsample import (downsample_qrels, downsample_rows, filter_top_runs,
+                                    pool_downsampling, qrels_of, system_dependence)
+
+__all__ = [
+    "alpha_sweep", "correlation_matrix", "kendall_tau", "rank_correlation", "system_means",
+    "tau_ap", "asl_curve", "bootstrap_power", "discriminative_power", "matrices",
+    "CORRECTIONS", "TESTS", "PairwiseResult", "adjust_pvalues", "bootstrap", "compare",
+    "paired_t", "pairwise_tukey", "randomisation", "randomised_tukey_hsd", "tukey_hsd",
+    "wilcoxon", "StabilityResult", "buckley_voorhees", "fuzziness_stability",
+    "stability_table", "downsample_qrels", "downsample_rows", "filter_top_runs",
+    "pool_downsampling", "qrels_of", "system_dependence",
+]

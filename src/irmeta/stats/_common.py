@@ -1,0 +1,110 @@
+"""Shared helpers of the meta-evaluation layer: input coercion, pairs, progress, RNG.
+
+Every analysis works on a *score matrix*: systems x topics, float64, one row per
+system. It is accepted as a pandas DataFrame (index = systems, columns = topics, as
+:meth:`irmeta.Results.matrix` returns it) or as a 2-D array (systems named ``s0``,
+``s1``, ...).
+
+Undefined values (NaN) — e.g. Twist on a topic with a recall base larger than the
+depth — cannot take part in paired comparisons: a topic with a NaN for any system is
+dropped from the matrix (with a warning naming how many), so that every system is
+compared on the same topics.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from irmeta.errors import ParameterError
+
+#: bytes of float64 scratch one batched step may allocate (chunks are sized from it)
+CHUNK_BYTES = 64 * 2 ** 20
+
+
+def score_matrix(scores, func: str, *, min_systems: int = 2,
+                 min_topics: int = 2) -> pd.DataFrame:
+    """Validate and return ``scores`` as a float64 systems x topics DataFrame.
+
+    Topics (columns) holding a NaN for any system are dropped with a warning.
+    """
+    if isinstance(scores, pd.DataFrame):
+        frame = scores.astype(np.float64, copy=False)
+    else:
+        arr = np.asarray(scores, dtype=np.float64)
+        if arr.ndim != 2:
+            raise ParameterError(f"{func}: scores must be a systems x topics matrix, "
+                                 f"got an array of shape {arr.shape}")
+        frame = pd.DataFrame(arr, index=[f"s{i}" for i in range(arr.shape[0])],
+                             columns=[f"t{j}" for j in range(arr.shape[1])])
+    if np.isinf(frame.to_numpy()).any():
+        raise ParameterError(f"{func}: scores contain infinite values")
+    bad = frame.isna().any(axis=0)
+    if bad.any():
+        warnings.warn(f"{func}: dropping {int(bad.sum())} topic(s) with undefined (NaN) "
+                      f"scores for some system", stacklevel=3)
+        frame = frame.loc[:, ~bad]
+    if frame.shape[0] < min_systems:
+        raise ParameterError(f"{func}: need at least {min_systems} systems, got {frame.shape[0]}")
+    if frame.shape[1] < min_topics:
+        raise ParameterError(f"{func}: need at least {min_topics} topics with defined "
+                             f"scores, got {frame.shape[1]}")
+    if frame.index.has_duplicates:
+        raise ParameterError(f"{func}: system names must be unique")
+    return frame
+
+
+def all_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices ``(i, j)`` of every unordered pair ``i < j`` (row-major order)."""
+    i, j = np.triu_indices(n, k=1)
+    return i.astype(np.int64), j.astype(np.int64)
+
+
+def check_level(level: float, func: str) -> float:
+    """A significance level in (0, 1)."""
+    try:
+        value = float(level)
+    except (TypeError, ValueError):
+        raise ParameterError(f"{func}: level must be a number in (0, 1), got {level!r}") from None
+    if not 0.0 < value < 1.0:
+        raise ParameterError(f"{func}: level must be in (0, 1), got {level!r}")
+    return value
+
+
+def check_int(value, name: str, func: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ParameterError(f"{func}: {name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def rng_from(seed, func: str) -> np.random.Generator:
+    """``np.random.default_rng(seed)``; the seed must be an int (or a Generator)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"{func}: seed must be a non-negative integer, got {seed!r}")
+    return np.random.default_rng(int(seed))
+
+
+def chunk_size(per_item_floats: int, minimum: int = 1) -> int:
+    """How many items fit in :data:`CHUNK_BYTES` when each needs ``per_item_floats``."""
+    return max(minimum, int(CHUNK_BYTES // (8 * max(1, per_item_floats))))
+
+
+def progress(total: int, desc: str, enabled: bool | None):
+    """A tqdm bar on stderr; ``enabled=None`` shows it only when stderr is a terminal
+    (and ``IRMETA_NO_PROGRESS`` is unset)."""
+    from tqdm.auto import tqdm
+    if enabled is None:
+        enabled = sys.stderr.isatty() and not os.environ.get("IRMETA_NO_PROGRESS")
+    return tqdm(total=total, desc=desc, disable=not enabled, file=sys.stderr, leave=False,
+                dynamic_ncols=True)
+
+
+def names_of(values: Iterable) -> list[str]:
+    return [str(v) for v in values]

@@ -1,0 +1,187 @@
+"""Rank correlation between system rankings.
+
+Rankings are induced by per-system scores (higher is better): a pandas Series indexed
+by system (aligned by name) or a 1-D array (aligned by position).
+
+* :func:`kendall_tau` — Kendall's tau-b (``scipy.stats.kendalltau``), which corrects for
+  ties: ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))`` with ``n0 = n(n-1)/2`` and
+  ``n1``, ``n2`` the tied pairs in each ranking. NaN when a ranking is constant.
+* :func:`tau_ap` — the AP rank correlation of Yilmaz, Aslam & Robertson (2008),
+  which weights swaps near the top: with the systems ordered by ``x`` (the ranking
+  under test, best first), ``tau_AP = 2/(n-1) sum_{i=2..n} C(i)/(i-1) - 1`` where
+  ``C(i)`` is the number of systems above position ``i`` that ``y`` (the reference)
+  also ranks above it. Ties (our decision; the paper assumes none): a tie in ``y``
+  counts 1/2 in ``C(i)``; systems tied in ``x`` keep their input order (stable sort).
+  ``symmetric=True`` averages both directions.
+* :func:`correlation_matrix` — a measures x measures matrix of any of these (Twist
+  paper, Tables 3-4).
+* :func:`alpha_sweep` — tau between a baseline measure and a parametrised family,
+  ``template.format(alpha=a)``, over a grid (innovation paper, Figure 2).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from irmeta.errors import ParameterError
+
+METHODS = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson")
+
+
+def _aligned(x, y, func: str) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(x, pd.Series) and isinstance(y, pd.Series):
+        if set(x.index) != set(y.index):
+            raise ParameterError(f"{func}: the two score series index different systems")
+        y = y.reindex(x.index)
+    a = np.asarray(x, dtype=np.float64).ravel()
+    b = np.asarray(y, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ParameterError(f"{func}: x and y must have the same length, got {a.size} and {b.size}")
+    if a.size < 2:
+        raise ParameterError(f"{func}: need at least 2 systems, got {a.size}")
+    ok = ~(np.isnan(a) | np.isnan(b))
+    return a[ok], b[ok]
+
+
+def kendall_tau(x, y) -> float:
+    """Kendall's tau-b between the rankings induced by scores ``x`` and ``y``
+    (``scipy.stats.kendalltau``; systems with a NaN score in either are left out)."""
+    from scipy.stats import kendalltau
+    a, b = _aligned(x, y, "kendall_tau")
+    if a.size < 2:
+        return float("nan")
+    return float(kendalltau(a, b).statistic)
+
+
+def tau_ap(x, y, *, symmetric: bool = False) -> float:
+    """AP rank correlation (Yilmaz et al. 2008) of ranking ``x`` against reference ``y``.
+
+    ``tau_AP = 2/(n-1) * sum_{i=2..n} C(i)/(i-1) - 1`` (see module doc for ties);
+    ``symmetric=True`` returns ``(tau_AP(x, y) + tau_AP(y, x)) / 2``.
+    """
+    a, b = _aligned(x, y, "tau_ap")
+    n = a.size
+    if n < 2:
+        return float("nan")
+    if symmetric:
+        return 0.5 * (tau_ap(a, b) + tau_ap(b, a))
+    order = np.argsort(-a, kind="stable")
+    yb = b[order]
+    # agree[i, j] for j above i (j < i): reference ranks j above i (1), tied (1/2)
+    above = np.tril(np.ones((n, n), dtype=bool), k=-1)
+    agree = np.where(yb[None, :] > yb[:, None], 1.0, np.where(yb[None, :] == yb[:, None], 0.5, 0.0))
+    C = (agree * above).sum(axis=1)[1:]
+    i = np.arange(2, n + 1)
+    return float(2.0 / (n - 1) * np.sum(C / (i - 1)) - 1.0)
+
+
+def rank_correlation(x, y, method: str = "kendall") -> float:
+    """Correlation of two system scorings by ``method``: ``kendall`` (tau-b),
+    ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``."""
+    if method == "kendall":
+        return kendall_tau(x, y)
+    if method == "tau_ap":
+        return tau_ap(x, y)
+    if method == "tau_ap_sym":
+        return tau_ap(x, y, symmetric=True)
+    if method in ("spearman", "pearson"):
+        from scipy import stats
+        a, b = _aligned(x, y, "rank_correlation")
+        fn = stats.spearmanr if method == "spearman" else stats.pearsonr
+        return float(fn(a, b).statistic)
+    raise ParameterError(f"rank_correlation: method must be one of {', '.join(METHODS)}, "
+                         f"got {method!r}")
+
+
+def correlation_matrix(scores, method: str = "kendall") -> pd.DataFrame:
+    """Measures x measures matrix of rank correlations between the system rankings.
+
+    ``scores``: a systems x measures DataFrame of per-system scores (e.g.
+    ``irmeta.evaluate(...).aggregate()``) or a mapping ``{measure: Series}``. Entry
+    ``[m1, m2]`` is ``rank_correlation(scores[m1], scores[m2], method)`` — for
+    ``tau_ap``, ranking ``m1`` against reference ``m2`` (not symmetric).
+    """
+    if isinstance(scores, Mapping):
+        scores = pd.DataFrame({k: pd.Series(v) if not isinstance(v, pd.Series) else v
+                               for k, v in scores.items()})
+    if not isinstance(scores, pd.DataFrame):
+        raise ParameterError("correlation_matrix: scores must be a systems x measures "
+                             "DataFrame or a {measure: scores} mapping")
+    if method not in METHODS:
+        raise ParameterError(f"correlation_matrix: method must be one of {', '.join(METHODS)}, "
+                             f"got {method!r}")
+    cols = list(scores.columns)
+    out = pd.DataFrame(np.eye(len(cols)), index=cols, columns=cols)
+    for i, a in enumerate(cols):
+        for j, b in enumerate(cols):
+            if i != j and (method == "tau_ap" or j > i):
+                v = rank_correlation(scores[a], scores[b], method)
+                out.iloc[i, j] = v
+                if method != "tau_ap":
+                    out.iloc[j, i] = v
+    out.index.name = "measure"
+    return out
+
+
+def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
+                 **evaluate_kwargs) -> pd.DataFrame:
+    """systems x measures DataFrame: each measure's mean over the campaign topic set
+    (every qrels topic with a relevant document; a run lacking a topic scores it on an
+    empty ranking; undefined values left out). Columns are named as given."""
+    import irmeta
+    measures = list(measures)
+    res = irmeta.evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
+    if len(res.measures) != len(measures):
+        raise ParameterError("system_means: each measure string must name exactly one "
+                             f"measure, got {measures!r}")
+    return pd.DataFrame({m: res.matrix(i).mean(axis=1) for i, m in enumerate(measures)})
+
+
+def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
+                alphas: Iterable[float] = tuple(np.round(np.linspace(0, 1, 11), 10)),
+                methods: Sequence[str] = ("kendall", "tau_ap"), rel_level: int = 1,
+                **evaluate_kwargs) -> pd.DataFrame:
+    """Rank correlation between a baseline measure and a parametrised family.
+
+    ``families`` maps a baseline measure to a template with ``{alpha}``, by default the
+    innovation paper's Figure 2: ``{"P@100": "P_rare(alpha={alpha})@100",
+    "AP@100": "AP_rare(alpha={alpha})@100"}``. Any measure works (e.g.
+    ``{"RBP(p=0.5)": "RBP(p={alpha})"}``). For each alpha, systems are ranked by their
+    mean over the campaign topic set; ``tau_ap`` ranks the family against the baseline
+    as reference. Returns a long DataFrame ``baseline, measure, alpha, <method>...``.
+    """
+    if families is None:
+        families = {"P@100": "P_rare(alpha={alpha})@100", "AP@100": "AP_rare(alpha={alpha})@100"}
+    alphas = [float(a) for a in alphas]
+    if not alphas:
+        raise ParameterError("alpha_sweep: alphas is empty")
+    for m in methods:
+        if m not in METHODS:
+            raise ParameterError(f"alpha_sweep: unknown method {m!r} (known: {', '.join(METHODS)})")
+    measures: list[str] = []
+    rows = []
+    for base, template in families.items():
+        if "{alpha}" not in template:
+            raise ParameterError(f"alpha_sweep: template {template!r} has no '{{alpha}}'")
+        measures.append(base)
+        for a in alphas:
+            measures.append(template.format(alpha=_fmt(a)))
+    measures = list(dict.fromkeys(measures))
+    means = system_means(campaign, measures, rel_level=rel_level, **evaluate_kwargs)
+    for base, template in families.items():
+        for a in alphas:
+            name = template.format(alpha=_fmt(a))
+            row = {"baseline": base, "measure": name, "alpha": a}
+            for m in methods:
+                row[m] = rank_correlation(means[name], means[base], m)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _fmt(a: float) -> str:
+    """Alpha printed as the measure grammar reads it (``0.5``, ``1``, ``0.25``)."""
+    text = f"{a:.10g}"
+    return text

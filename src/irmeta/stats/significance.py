@@ -1,0 +1,513 @@
+"""Significance tests between the systems of a campaign, for every pair at once.
+
+Input: a systems x topics score matrix (``irmeta.evaluate(...).matrix(measure)``, any
+measure). For each pair ``(a, b)`` (``a`` before ``b`` in the matrix order) the per-topic
+differences are ``d_t = x_a,t - x_b,t`` over the ``n`` topics.
+
+Pairwise tests (each pair on its own; optional multiple-comparison ``correction``):
+
+``paired_t``
+    ``t = mean(d) / (sd(d) / sqrt(n))``, ``n - 1`` df, two-sided (``scipy.stats.ttest_rel``).
+    CI: ``mean(d) +- t_{1-level/2, n-1} sd(d)/sqrt(n)``.
+``wilcoxon``
+    Wilcoxon signed-rank (``scipy.stats.wilcoxon``, zero differences dropped — Wilcox).
+``randomisation``
+    paired randomisation (Fisher; Smucker et al. 2007): under H0 the sign of each
+    ``d_t`` is exchangeable; ``p = #{b : |mean(s_b * d)| >= |mean(d)|} / B`` over ``B``
+    random sign vectors ``s_b`` (one ``B x n`` matrix shared by every pair).
+``bootstrap``
+    Sakai's (2006) paired bootstrap test: ``w = d - mean(d)`` (the null), ``B`` bootstrap
+    resamples of the topics (one ``B x n`` matrix of topic draws shared by every pair),
+    ``t(x) = mean(x) / (sd(x)/sqrt(n))``; ``ASL = #{b : |t(w*_b)| >= |t(d)|} / B``.
+    CI: percentile interval of the resampled mean differences ``mean(d) + mean(w*_b)``.
+    ``delta`` per pair: the ``(1-level)`` quantile of ``|mean(w*_b)|`` (the difference
+    needed for significance, Sakai 2006); the result's ``delta`` is the largest.
+
+All-pairs procedures (family-wise control built in; no correction allowed):
+
+``tukey_hsd``
+    Tukey HSD on the two-way ANOVA without replication (system + topic):
+    ``MSE = sum_(s,t) (x_st - xbar_s. - xbar_.t + xbar..)^2 / ((S-1)(n-1))``,
+    ``q = |mean_a - mean_b| / sqrt(MSE / n)``, ``p = P(Q_{S,(S-1)(n-1)} > q)``;
+    CI: ``diff +- q_crit sqrt(MSE/n)``.
+``randomised_tukey_hsd``
+    Carterette (2012) / Sakai: ``B`` trials permuting each topic's scores across the
+    systems; ``p = #{b : max_s mean* - min_s mean* >= |diff|} / B``.
+``pairwise_tukey``
+    **reproduction only** — the innovation paper's procedure (its code calls statsmodels'
+    ``pairwise_tukeyhsd`` on each pair separately with two groups): a one-way, two-group,
+    *unpaired* Tukey HSD, i.e. a pooled-variance two-sample test,
+    ``q = |diff| / sqrt(((sd_a^2 + sd_b^2)/2) / n)``, ``p = P(Q_{2, 2n-2} > q)
+    = 2 P(T_{2n-2} > q / sqrt 2)``; no correction across pairs. It ignores the pairing
+    by topic and the multiplicity of pairs; use ``tukey_hsd`` for real analyses.
+
+Conventions: a pair whose differences are all zero (identical systems) gets
+``p = 1`` under every test. A pair is significant when ``p < level`` (the corrected p
+when a correction is given). Effect sizes: paired tests report Cohen's ``d_z =
+mean(d) / sd(d)``; the Tukey procedures ``diff / sqrt(MSE)`` (Sakai's ES_E2);
+``pairwise_tukey`` ``diff / pooled sd``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from irmeta.errors import ParameterError
+from irmeta.stats._common import (all_pairs, check_int, check_level, chunk_size, progress,
+                                  rng_from, score_matrix)
+
+CORRECTIONS = ("bonferroni", "holm", "fdr_bh")
+
+
+# ----------------------------------------------------------------- corrections
+def adjust_pvalues(pvalues, method: str) -> np.ndarray:
+    """Adjusted p-values (statsmodels ``multipletests`` names), NaN kept as NaN.
+
+    ``bonferroni``: ``min(1, m p)``. ``holm``: step-down, ``p_(i) (m - i + 1)`` with a
+    running maximum. ``fdr_bh``: Benjamini-Hochberg step-up, ``p_(i) m / i`` with a
+    running minimum from the largest. ``m`` = number of non-NaN p-values.
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    if method not in CORRECTIONS:
+        raise ParameterError(f"adjust_pvalues: method must be one of {', '.join(CORRECTIONS)}, "
+                             f"got {method!r}")
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    v = p[ok]
+    m = len(v)
+    if m == 0:
+        return out
+    if method == "bonferroni":
+        adj = np.minimum(1.0, v * m)
+    else:
+        order = np.argsort(v, kind="stable")
+        ranked = v[order]
+        i = np.arange(1, m + 1)
+        if method == "holm":
+            adj_sorted = np.minimum(1.0, np.maximum.accumulate(ranked * (m - i + 1)))
+        else:
+            adj_sorted = np.minimum(1.0, np.minimum.accumulate((ranked * m / i)[::-1])[::-1])
+        adj = np.empty(m)
+        adj[order] = adj_sorted
+    out[ok] = adj
+    return out
+
+
+# ----------------------------------------------------------------- result
+@dataclass
+class PairwiseResult:
+    """Outcome of a test over pairs of systems.
+
+    ``table``: one row per pair with ``a, b, mean_a, mean_b, diff`` (``mean_a - mean_b``),
+    ``effect`` (standardised), ``statistic``, ``p_value``, ``p_adjusted`` (NaN without
+    correction), ``ci_low, ci_high`` (of ``diff``; NaN where the test defines none),
+    ``wins, ties, losses`` (topics where ``a`` beats, ties, loses to ``b``) and
+    ``significant`` (``p < level``, corrected p when a correction is used).
+    ``extra``: test-specific values (``delta`` for the bootstrap, ``mse``, ``q_crit``...).
+    """
+
+    test: str
+    level: float
+    correction: str | None
+    means: pd.Series
+    table: pd.DataFrame
+    n_topics: int
+    params: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def systems(self) -> list[str]:
+        return list(self.means.index)
+
+    @property
+    def pvalues(self) -> np.ndarray:
+        """The p-values deciding significance (corrected when a correction is used)."""
+        col = "p_adjusted" if self.correction else "p_value"
+        return self.table[col].to_numpy()
+
+    def num_significant(self, level: float | None = None) -> int:
+        """Number of pairs with ``p < level`` (default: the result's level)."""
+        lv = self.level if level is None else check_level(level, "num_significant")
+        return int(np.sum(self.pvalues < lv))
+
+    @property
+    def num_pairs(self) -> int:
+        return len(self.table)
+
+    def pvalue_matrix(self) -> pd.DataFrame:
+        """Symmetric systems x systems matrix of the deciding p-values (diagonal NaN)."""
+        names = self.systems
+        idx = {s: i for i, s in enumerate(names)}
+        mat = np.full((len(names), len(names)), np.nan)
+        ia = self.table["a"].map(idx).to_numpy()
+        ib = self.table["b"].map(idx).to_numpy()
+        mat[ia, ib] = self.pvalues
+        mat[ib, ia] = self.pvalues
+        return pd.DataFrame(mat, index=names, columns=names)
+
+    def compare_table(self) -> pd.DataFrame:
+        """ranx-``compare``-like summary: one row per system (best mean first) with its
+        mean, the systems it beats significantly (by rank number), and its pairwise
+        win / tie / loss counts in significant decisions."""
+        order = self.means.sort_values(ascending=False, kind="stable").index
+        number = {s: i + 1 for i, s in enumerate(order)}
+        t = self.table
+        sig = t["significant"].to_numpy()
+        beats: dict[str, list[int]] = {s: [] for s in order}
+        wins = dict.fromkeys(order, 0)
+        losses = dict.fromkeys(order, 0)
+        for a, b, d, s in zip(t["a"], t["b"], t["diff"], sig):
+            if not s:
+                continue
+            win, lose = (a, b) if d > 0 else (b, a)
+            beats[win].append(number[lose])
+            wins[win] += 1
+            losses[lose] += 1
+        n = len(order) - 1
+        return pd.DataFrame({
+            "#": [number[s] for s in order], "system": list(order),
+            "mean": [float(self.means[s]) for s in order],
+            "better_than": [",".join(map(str, sorted(beats[s]))) for s in order],
+            "sig_wins": [wins[s] for s in order],
+            "ties": [n - wins[s] - losses[s] for s in order],
+            "sig_losses": [losses[s] for s in order]})
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> str:
+        corr = f", correction={self.correction}" if self.correction else ""
+        return (f"{self.test} (level={self.level}{corr}): {self.num_significant()} of "
+                f"{self.num_pairs} pairs significant over {self.n_topics} topics")
+
+    def __str__(self) -> str:
+        return self.summary() + "\n" + self.compare_table().to_string(index=False)
+
+
+# ----------------------------------------------------------------- helpers
+def _prepare(scores, func: str, level, correction, pairs=None):
+    frame = score_matrix(scores, func)
+    level = check_level(level, func)
+    if correction is not None and correction not in CORRECTIONS:
+        raise ParameterError(f"{func}: correction must be None or one of "
+                             f"{', '.join(CORRECTIONS)}, got {correction!r}")
+    X = frame.to_numpy()
+    if pairs is None:
+        ia, ib = all_pairs(X.shape[0])
+    else:
+        names = list(frame.index)
+        try:
+            ia = np.array([names.index(a) if not isinstance(a, (int, np.integer)) else int(a)
+                           for a, _ in pairs], dtype=np.int64)
+            ib = np.array([names.index(b) if not isinstance(b, (int, np.integer)) else int(b)
+                           for _, b in pairs], dtype=np.int64)
+        except ValueError as exc:
+            raise ParameterError(f"{func}: unknown system in pairs ({exc})") from None
+    return frame, X, level, ia, ib
+
+
+def _table(frame, X, ia, ib, *, statistic, p, effect, ci_low, ci_high, level, correction,
+           extra_cols=None) -> pd.DataFrame:
+    D = X[ia] - X[ib]
+    means = X.mean(axis=1)
+    p = np.asarray(p, dtype=np.float64)
+    allzero = ~np.any(D != 0, axis=1)
+    p = np.where(allzero, 1.0, p)
+    p_adj = adjust_pvalues(p, correction) if correction else np.full(p.shape, np.nan)
+    deciding = p_adj if correction else p
+    names = np.asarray(frame.index, dtype=object)
+    cols = {
+        "a": names[ia], "b": names[ib], "mean_a": means[ia], "mean_b": means[ib],
+        "diff": means[ia] - means[ib], "effect": effect, "statistic": statistic,
+        "p_value": p, "p_adjusted": p_adj, "ci_low": ci_low, "ci_high": ci_high,
+        "wins": (D > 0).sum(axis=1), "ties": (D == 0).sum(axis=1),
+        "losses": (D < 0).sum(axis=1), "significant": deciding < level,
+    }
+    if extra_cols:
+        cols.update(extra_cols)
+    return pd.DataFrame(cols)
+
+
+def _dz(D: np.ndarray) -> np.ndarray:
+    sd = D.std(axis=1, ddof=1)
+    with np.errstate(all="ignore"):
+        return np.where(sd > 0, D.mean(axis=1) / sd, np.where(D.mean(axis=1) == 0, 0.0, np.nan))
+
+
+def _result(test, frame, table, level, correction, params, extra=None) -> PairwiseResult:
+    means = pd.Series(frame.to_numpy().mean(axis=1), index=frame.index, name="mean")
+    return PairwiseResult(test, level, correction, means, table, frame.shape[1], params,
+                          extra or {})
+
+
+# ----------------------------------------------------------------- pairwise tests
+def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
+             pairs=None) -> PairwiseResult:
+    """Paired Student t-test for every pair (``scipy.stats.ttest_rel``); see module doc."""
+    from scipy import stats
+    frame, X, level, ia, ib = _prepare(scores, "paired_t", level, correction, pairs)
+    D = X[ia] - X[ib]
+    n = X.shape[1]
+    with np.errstate(all="ignore"):
+        res = stats.ttest_rel(X[ia], X[ib], axis=1)
+        se = D.std(axis=1, ddof=1) / np.sqrt(n)
+    half = stats.t.ppf(1 - level / 2, n - 1) * se
+    mean = D.mean(axis=1)
+    stat = np.where(np.isnan(res.statistic) & (mean == 0), 0.0, res.statistic)
+    table = _table(frame, X, ia, ib, statistic=stat, p=res.pvalue, effect=_dz(D),
+                   ci_low=mean - half, ci_high=mean + half, level=level, correction=correction)
+    return _result("paired_t", frame, table, level, correction, {})
+
+
+def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
+             pairs=None) -> PairwiseResult:
+    """Wilcoxon signed-rank test for every pair (``scipy.stats.wilcoxon``, zero
+    differences discarded; SciPy picks the exact or normal method). Statistic: the
+    smaller of the signed-rank sums. No CI. Pairs with all-zero differences: p = 1."""
+    from scipy import stats
+    frame, X, level, ia, ib = _prepare(scores, "wilcoxon", level, correction, pairs)
+    D = X[ia] - X[ib]
+    stat = np.zeros(len(D))
+    p = np.ones(len(D))
+    nz = np.any(D != 0, axis=1)
+    if nz.any():
+        with np.errstate(all="ignore"):
+            res = stats.wilcoxon(D[nz], axis=1, zero_method="wilcox")
+        stat[nz] = res.statistic
+        p[nz] = res.pvalue
+    nan = np.full(len(D), np.nan)
+    table = _table(frame, X, ia, ib, statistic=stat, p=p, effect=_dz(D), ci_low=nan,
+                   ci_high=nan, level=level, correction=correction)
+    return _result("wilcoxon", frame, table, level, correction, {})
+
+
+def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 0.05,
+                  correction: str | None = None, pairs=None,
+                  progress_bar: bool | None = None) -> PairwiseResult:
+    """Paired randomisation (sign-flip permutation) test for every pair; see module doc.
+
+    One ``trials x n`` matrix of random signs is drawn from ``seed`` and shared by all
+    pairs; the permuted means of a chunk of pairs are one matrix product.
+    ``p = #{|mean*| >= |mean(d)|} / trials`` (the observed labelling is not added).
+    """
+    func = "randomisation"
+    trials = check_int(trials, "trials", func)
+    frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
+    rng = rng_from(seed, func)
+    n = X.shape[1]
+    signs = rng.integers(0, 2, size=(trials, n), dtype=np.int8).astype(np.float64) * 2 - 1
+    obs = (X[ia] - X[ib]).mean(axis=1)
+    count = np.zeros(len(ia), dtype=np.int64)
+    step = chunk_size(trials + n)
+    with progress(len(ia), func, progress_bar) as bar:
+        for s in range(0, len(ia), step):
+            D = X[ia[s:s + step]] - X[ib[s:s + step]]
+            perm = np.abs(D @ signs.T) / n
+            thr = np.abs(obs[s:s + step]) * (1 - 1e-12) - 1e-15
+            count[s:s + step] = (perm >= thr[:, None]).sum(axis=1)
+            bar.update(len(D))
+    D = X[ia] - X[ib]
+    nan = np.full(len(ia), np.nan)
+    table = _table(frame, X, ia, ib, statistic=obs, p=count / trials, effect=_dz(D),
+                   ci_low=nan, ci_high=nan, level=level, correction=correction)
+    return _result(func, frame, table, level, correction, {"trials": trials, "seed": seed})
+
+
+def _bootstrap_counts(rng: np.random.Generator, samples: int, n: int) -> np.ndarray:
+    """``samples x n`` float matrix: how often each topic is drawn in each resample."""
+    draws = rng.integers(0, n, size=(samples, n))
+    counts = np.zeros((samples, n))
+    np.add.at(counts, (np.repeat(np.arange(samples), n), draws.ravel()), 1.0)
+    return counts
+
+
+def bootstrap(scores, *, samples: int = 1000, seed: int = 0, level: float = 0.05,
+              correction: str | None = None, pairs=None,
+              progress_bar: bool | None = None) -> PairwiseResult:
+    """Sakai's paired bootstrap test for every pair; see module doc.
+
+    ``extra``: ``delta`` (largest per-pair difference needed for significance at
+    ``level``), ``asl`` (the per-pair ASL, same as ``p_value``). Per-pair columns
+    ``delta`` and the percentile CI are in the table.
+    """
+    func = "bootstrap"
+    samples = check_int(samples, "samples", func)
+    frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
+    rng = rng_from(seed, func)
+    n = X.shape[1]
+    C = _bootstrap_counts(rng, samples, n).T            # [n, B]
+    P = len(ia)
+    asl = np.empty(P)
+    t_obs_all = np.empty(P)
+    delta = np.empty(P)
+    ci_low = np.empty(P)
+    ci_high = np.empty(P)
+    k = max(1, int(np.ceil(samples * level)))           # k-th largest |mean*| = delta
+    step = chunk_size(4 * samples + n)
+    with progress(P, func, progress_bar) as bar:
+        for s in range(0, P, step):
+            D = X[ia[s:s + step]] - X[ib[s:s + step]]
+            mean = D.mean(axis=1)
+            const = np.all(D == D[:, :1], axis=1)
+            W = np.where(const[:, None], 0.0, D - mean[:, None])
+            sd = np.where(const, 0.0, D.std(axis=1, ddof=1))
+            with np.errstate(all="ignore"):
+                t_obs = np.where(sd > 0, mean / (sd / np.sqrt(n)),
+                                 np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+                m_star = (W @ C) / n                                  # [p, B]
+                var = np.maximum(((W * W) @ C - n * m_star ** 2) / (n - 1), 0.0)
+                scale = np.maximum(np.abs(W).max(axis=1, keepdims=True), 1e-300) ** 2
+                var = np.where(var <= 1e-24 * scale, 0.0, var)
+                t_star = np.where(var > 0, m_star / np.sqrt(var / n),
+                                  np.where(np.abs(m_star) <= 1e-12 * np.sqrt(scale), 0.0,
+                                           np.sign(m_star) * np.inf))
+            thr = np.abs(t_obs) * (1 - 1e-12)
+            asl[s:s + step] = (np.abs(t_star) >= thr[:, None]).sum(axis=1) / samples
+            t_obs_all[s:s + step] = t_obs
+            absm = np.abs(m_star)
+            delta[s:s + step] = -np.partition(-absm, k - 1, axis=1)[:, k - 1]
+            q = np.quantile(m_star, [level / 2, 1 - level / 2], axis=1)
+            ci_low[s:s + step] = mean + q[0]
+            ci_high[s:s + step] = mean + q[1]
+            bar.update(len(D))
+    D = X[ia] - X[ib]
+    table = _table(frame, X, ia, ib, statistic=t_obs_all, p=asl, effect=_dz(D),
+                   ci_low=ci_low, ci_high=ci_high, level=level, correction=correction,
+                   extra_cols={"delta": delta})
+    extra = {"delta": float(np.max(delta)) if P else np.nan}
+    return _result(func, frame, table, level, correction,
+                   {"samples": samples, "seed": seed}, extra)
+
+
+# ----------------------------------------------------------------- Tukey family
+def _anova_mse(X: np.ndarray) -> tuple[float, int]:
+    S, n = X.shape
+    resid = X - X.mean(axis=1, keepdims=True) - X.mean(axis=0, keepdims=True) + X.mean()
+    df = (S - 1) * (n - 1)
+    return float((resid ** 2).sum() / df), df
+
+
+def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> PairwiseResult:
+    """Tukey HSD on the two-way ANOVA without replication (system + topic); see
+    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``)."""
+    from irmeta.stats._tukey import ptukey_isf, ptukey_sf
+    func = "tukey_hsd"
+    frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
+    S, n = X.shape
+    mse, df = _anova_mse(X)
+    means = X.mean(axis=1)
+    diff = means[ia] - means[ib]
+    se = np.sqrt(mse / n)
+    with np.errstate(all="ignore"):
+        q = np.where(se > 0, np.abs(diff) / se, np.where(diff == 0, 0.0, np.inf))
+        p = np.where(np.isinf(q), 0.0, ptukey_sf(np.where(np.isinf(q), 0.0, q), S, df))
+        q_crit = ptukey_isf(level, S, df)
+        effect = np.where(mse > 0, diff / np.sqrt(mse), np.nan)
+    table = _table(frame, X, ia, ib, statistic=q, p=p, effect=effect,
+                   ci_low=diff - q_crit * se, ci_high=diff + q_crit * se, level=level,
+                   correction=None)
+    return _result(func, frame, table, level, None, {},
+                   {"mse": mse, "df": df, "q_crit": q_crit})
+
+
+def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: float = 0.05,
+                         pairs=None, progress_bar: bool | None = None) -> PairwiseResult:
+    """Randomised Tukey HSD (Carterette 2012; Sakai's B = 5000); see module doc.
+
+    Each trial permutes every topic's column of scores across the systems
+    (``Generator.permuted`` on a batch of trials); the null distribution is that of the
+    range of the permuted system means. CI: ``diff +- `` the ``(1-level)`` quantile of
+    the ranges. ``extra``: ``ranges`` (sorted, one per trial).
+    """
+    func = "randomised_tukey_hsd"
+    trials = check_int(trials, "trials", func)
+    frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
+    rng = rng_from(seed, func)
+    S, n = X.shape
+    ranges = np.empty(trials)
+    step = chunk_size(S * n, minimum=1)
+    with progress(trials, func, progress_bar) as bar:
+        for s in range(0, trials, step):
+            m = min(step, trials - s)
+            batch = np.broadcast_to(X, (m, S, n)).copy()
+            rng.permuted(batch, axis=1, out=batch)
+            mm = batch.mean(axis=2)
+            ranges[s:s + m] = mm.max(axis=1) - mm.min(axis=1)
+            bar.update(m)
+    ranges.sort()
+    means = X.mean(axis=1)
+    diff = means[ia] - means[ib]
+    thr = np.abs(diff) * (1 - 1e-12) - 1e-15
+    p = (trials - np.searchsorted(ranges, thr, side="left")) / trials
+    half = float(np.quantile(ranges, 1 - level))
+    mse, _ = _anova_mse(X)
+    with np.errstate(all="ignore"):
+        effect = np.where(mse > 0, diff / np.sqrt(mse), np.nan)
+    table = _table(frame, X, ia, ib, statistic=np.abs(diff), p=p, effect=effect,
+                   ci_low=diff - half, ci_high=diff + half, level=level, correction=None)
+    return _result(func, frame, table, level, None, {"trials": trials, "seed": seed},
+                   {"ranges": ranges})
+
+
+def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None,
+                   pairs=None) -> PairwiseResult:
+    """The innovation paper's per-pair, two-group, unpaired Tukey HSD — offered ONLY to
+    reproduce that paper (see module doc); prefer :func:`tukey_hsd`.
+
+    ``q = |diff| / sqrt(sp2 / n)``, ``sp2 = (sd_a^2 + sd_b^2) / 2``, ``df = 2n - 2``,
+    ``p = P(Q_{2,df} > q) = 2 P(T_df > q/sqrt 2)``; CI ``diff +- q_crit sqrt(sp2/n)``.
+    """
+    from scipy import stats
+    func = "pairwise_tukey"
+    frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
+    n = X.shape[1]
+    df = 2 * n - 2
+    means = X.mean(axis=1)
+    var = X.var(axis=1, ddof=1)
+    diff = means[ia] - means[ib]
+    sp2 = (var[ia] + var[ib]) / 2
+    se = np.sqrt(sp2 / n)
+    with np.errstate(all="ignore"):
+        q = np.where(se > 0, np.abs(diff) / se, np.where(diff == 0, 0.0, np.inf))
+        p = 2 * stats.t.sf(q / np.sqrt(2), df)
+        effect = np.where(sp2 > 0, diff / np.sqrt(sp2), np.nan)
+    q_crit = np.sqrt(2) * stats.t.ppf(1 - level / 2, df)
+    table = _table(frame, X, ia, ib, statistic=q, p=p, effect=effect,
+                   ci_low=diff - q_crit * se, ci_high=diff + q_crit * se, level=level,
+                   correction=correction)
+    return _result(func, frame, table, level, correction, {}, {"df": df, "q_crit": q_crit})
+
+
+#: test name -> function (the names the CLI and discriminative_power accept)
+TESTS = {
+    "paired_t": paired_t, "t": paired_t,
+    "wilcoxon": wilcoxon,
+    "randomisation": randomisation, "randomization": randomisation, "permutation": randomisation,
+    "bootstrap": bootstrap,
+    "tukey_hsd": tukey_hsd, "tukey": tukey_hsd,
+    "randomised_tukey_hsd": randomised_tukey_hsd, "randomized_tukey_hsd": randomised_tukey_hsd,
+    "pairwise_tukey": pairwise_tukey,
+}
+_RANDOM = {"randomisation", "bootstrap", "randomised_tukey_hsd"}
+
+
+def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
+    """Run the named test (``paired_t``, ``wilcoxon``, ``randomisation``,
+    ``bootstrap``, ``tukey_hsd``, ``randomised_tukey_hsd``, ``pairwise_tukey``) with its
+    keyword arguments. ``seed``/``progress_bar`` are ignored by deterministic tests."""
+    fn = TESTS.get(test)
+    if fn is None:
+        raise ParameterError(f"compare: unknown test {test!r} (known: "
+                             f"{', '.join(sorted(set(TESTS)))})")
+    if fn.__name__ not in _RANDOM:
+        for key in ("seed", "progress_bar", "samples", "trials"):
+            kwargs.pop(key, None)
+    else:
+        if fn.__name__ == "bootstrap":
+            kwargs.pop("trials", None)
+        else:
+            kwargs.pop("samples", None)
+    return fn(scores, **kwargs)

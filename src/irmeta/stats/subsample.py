@@ -1,0 +1,200 @@
+"""Subsampling experiments: judgments (pool downsampling), systems, and run filtering.
+
+Pool downsampling (Buckley & Voorhees 2004, adapted to grades as in the Twist paper):
+per topic, every qrels document gets one seeded random key; within each (topic, grade)
+stratum the documents are ordered by key and, at level ``P%``, the first
+``max(1, round_half_up(P/100 * n))`` are kept; in addition the first ``min_relevant``
+relevant (grade >= rel_level) and the first ``min_nonrelevant`` non-relevant documents
+of the topic (in key order over the whole topic) are always kept. Every criterion is
+monotone in ``P`` and uses the same keys, so smaller pools are subsets of larger ones.
+Negative grades are non-relevant strata of their own. The runs are then re-judged with
+:meth:`Campaign.with_qrels` and re-evaluated; Kendall's tau compares the ranking of
+systems (mean over the campaign topic set) on the full and on each reduced qrels.
+
+Dependence on the participating systems (innovation paper, Algorithm 1): rank all
+systems; then for each ``N`` draw ``N`` systems ``trials`` times, re-evaluate with the
+campaign made of the sample only (:meth:`Campaign.select_runs` — context measures
+recompute rarity / residual gain from the sample), and average Kendall's tau with the
+full ranking restricted to the sample. ``N`` larger than the number of systems is
+skipped; ``N`` equal to it has one possible sample. With ``N = 2`` tau is NaN when the
+two systems tie under either ranking; such trials are left out of the mean and counted
+in ``undefined``. For a measure without context, tau is 1 by construction.
+
+Run filtering: :func:`filter_top_runs` keeps the best ``ceil(fraction * R)`` runs by a
+measure (MAP by default), in campaign order — the Twist paper's top 75%.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from irmeta.errors import ParameterError
+from irmeta.stats._common import check_int, progress, rng_from
+from irmeta.stats.correlation import kendall_tau, rank_correlation, system_means
+
+
+# ------------------------------------------------------------------ qrels
+def qrels_of(campaign, rows: np.ndarray | None = None, source: str = "<campaign qrels>"):
+    """The campaign's judgments as a :class:`~irmeta.data.tables.Qrels` (optionally a
+    subset of its rows, indices into ``campaign.judged``)."""
+    import pyarrow as pa
+    from irmeta.data.tables import Qrels
+    j = campaign.judged
+    if rows is None:
+        rows = np.arange(len(j.grades))
+    rows = np.asarray(rows, dtype=np.int64)
+    return Qrels(topic_ids=np.asarray(campaign.topics, dtype=object),
+                 topic_codes=j.topic[rows].astype(np.int32),
+                 docids=j.docids.take(pa.array(rows, pa.int64())),
+                 grades=j.grades[rows].astype(np.int64), source=source,
+                 _fingerprints=j.fp[rows])
+
+
+def _rank_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """0-based rank of each element by ``keys`` within its group."""
+    order = np.lexsort((keys, groups))
+    g = groups[order]
+    start = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    first = np.repeat(start, np.diff(np.r_[start, len(g)]))
+    rank = np.empty(len(g), np.int64)
+    rank[order] = np.arange(len(g)) - first
+    return rank
+
+
+def downsample_rows(campaign, levels: Sequence[float] = (90, 70, 50, 30, 10), *,
+                    seed: int = 0, rel_level: int = 1, min_relevant: int = 1,
+                    min_nonrelevant: int = 10) -> dict[float, np.ndarray]:
+    """``{level: indices of the kept rows of campaign.judged}`` (nested; see module doc)."""
+    func = "downsample_rows"
+    rng = rng_from(seed, func)
+    lv = [float(x) for x in levels]
+    if any(not 0 < x <= 100 for x in lv):
+        raise ParameterError(f"{func}: levels must be percentages in (0, 100], got {levels!r}")
+    min_relevant = check_int(min_relevant, "min_relevant", func, 0)
+    min_nonrelevant = check_int(min_nonrelevant, "min_nonrelevant", func, 0)
+    j = campaign.judged
+    n = len(j.grades)
+    keys = rng.random(n)
+    topic = j.topic.astype(np.int64)
+    grades = j.grades.astype(np.int64)
+    gvals, ginv = np.unique(grades, return_inverse=True)
+    stratum = topic * len(gvals) + ginv
+    rank = _rank_within(stratum, keys)
+    size = np.bincount(stratum, minlength=int(stratum.max()) + 1 if n else 0)[stratum]
+    rel = grades >= rel_level
+    # rank among the relevant / non-relevant documents of the topic
+    cls_rank = _rank_within(topic * 2 + rel, keys)
+    forced = (rel & (cls_rank < min_relevant)) | (~rel & (cls_rank < min_nonrelevant))
+    out = {}
+    for x in lv:
+        quota = np.maximum(1, np.floor(x / 100.0 * size + 0.5)).astype(np.int64)
+        out[x] = np.flatnonzero((rank < quota) | forced)
+    return out
+
+
+def downsample_qrels(campaign, levels: Sequence[float] = (90, 70, 50, 30, 10), **kwargs):
+    """``{level: Qrels}`` — the nested downsampled judgments (see module doc)."""
+    return {lv: qrels_of(campaign, rows, f"<qrels downsampled to {lv:g}%>")
+            for lv, rows in downsample_rows(campaign, levels, **kwargs).items()}
+
+
+def pool_downsampling(campaign, measures: Sequence[str], *,
+                      levels: Sequence[float] = (90, 70, 50, 30, 10), seed: int = 0,
+                      repeats: int = 1, rel_level: int = 1, method: str = "kendall",
+                      min_relevant: int = 1, min_nonrelevant: int = 10,
+                      progress_bar: bool | None = None) -> pd.DataFrame:
+    """Rank correlation between the system rankings on the full and on downsampled
+    qrels, per measure and level (Twist paper, Figure 13).
+
+    ``repeats`` independent samplings (seeds drawn from ``seed``) are averaged.
+    Returns ``measure, level, tau, tau_std, judged`` (``judged``: share of the qrels
+    kept), with the full qrels as level 100 (tau = 1).
+    """
+    measures = list(measures)
+    repeats = check_int(repeats, "repeats", "pool_downsampling")
+    full = system_means(campaign, measures, rel_level=rel_level)
+    rng = rng_from(seed, "pool_downsampling")
+    seeds = rng.integers(0, 2 ** 31, size=repeats)
+    taus: dict[tuple[str, float], list[float]] = {}
+    kept: dict[float, list[float]] = {}
+    n_rows = len(campaign.judged.grades)
+    lv = [float(x) for x in levels]
+    with progress(repeats * len(lv), "pool_downsampling", progress_bar) as bar:
+        for s in seeds:
+            rows = downsample_rows(campaign, lv, seed=int(s), rel_level=rel_level,
+                                   min_relevant=min_relevant, min_nonrelevant=min_nonrelevant)
+            for level, r in rows.items():
+                sub = campaign.with_qrels(qrels_of(campaign, r))
+                means = system_means(sub, measures, rel_level=rel_level)
+                kept.setdefault(level, []).append(len(r) / max(1, n_rows))
+                for m in measures:
+                    taus.setdefault((m, level), []).append(
+                        rank_correlation(means[m], full[m], method))
+                bar.update(1)
+    out = []
+    for m in measures:
+        out.append({"measure": m, "level": 100.0, "tau": 1.0, "tau_std": 0.0, "judged": 1.0})
+        for level in lv:
+            v = np.asarray(taus[(m, level)])
+            out.append({"measure": m, "level": level, "tau": float(np.mean(v)),
+                        "tau_std": float(np.std(v)), "judged": float(np.mean(kept[level]))})
+    return pd.DataFrame(out)
+
+
+# ------------------------------------------------------------------ systems
+def filter_top_runs(campaign, fraction: float = 0.75, *, by: str = "AP",
+                    rel_level: int = 1):
+    """The campaign restricted to its best ``ceil(fraction * R)`` runs by ``by`` (mean
+    over the campaign topic set; ties broken by campaign order), in campaign order."""
+    try:
+        fraction = float(fraction)
+    except (TypeError, ValueError):
+        raise ParameterError(f"filter_top_runs: fraction must be in (0, 1], got {fraction!r}") from None
+    if not 0 < fraction <= 1:
+        raise ParameterError(f"filter_top_runs: fraction must be in (0, 1], got {fraction!r}")
+    means = system_means(campaign, [by], rel_level=rel_level)[by].to_numpy()
+    keep = max(1, math.ceil(fraction * len(means) - 1e-9))
+    best = np.argsort(-means, kind="stable")[:keep]
+    return campaign.select_runs(sorted(int(i) for i in best))
+
+
+def system_dependence(campaign, measures: Sequence[str], *,
+                      sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), trials: int = 1000,
+                      seed: int = 0, rel_level: int = 1, method: str = "kendall",
+                      progress_bar: bool | None = None) -> pd.DataFrame:
+    """Innovation paper, Algorithm 1 (see module doc). Returns ``measure, n_systems,
+    tau, tau_std, trials, undefined``."""
+    func = "system_dependence"
+    measures = list(measures)
+    trials = check_int(trials, "trials", func)
+    R = campaign.num_runs
+    sizes = [check_int(n, "sizes", func, 2) for n in sizes]
+    used = [n for n in sizes if n <= R]
+    rng = rng_from(seed, func)
+    full = system_means(campaign, measures, rel_level=rel_level)
+    rows = []
+    with progress(sum(1 if n == R else trials for n in used), func, progress_bar) as bar:
+        for n in used:
+            reps = 1 if n == R else trials
+            vals = {m: np.empty(reps) for m in measures}
+            for t in range(reps):
+                pick = np.sort(rng.choice(R, size=n, replace=False))
+                sub = campaign.select_runs(pick.tolist())
+                means = system_means(sub, measures, rel_level=rel_level)
+                for m in measures:
+                    ref = full[m].iloc[pick].to_numpy()
+                    vals[m][t] = (kendall_tau(means[m].to_numpy(), ref) if method == "kendall"
+                                  else rank_correlation(means[m].to_numpy(), ref, method))
+                bar.update(1)
+            for m in measures:
+                v = vals[m]
+                ok = ~np.isnan(v)
+                rows.append({"measure": m, "n_systems": n,
+                             "tau": float(v[ok].mean()) if ok.any() else np.nan,
+                             "tau_std": float(v[ok].std()) if ok.any() else np.nan,
+                             "trials": reps, "undefined": int((~ok).sum())})
+    return pd.DataFrame(rows)
