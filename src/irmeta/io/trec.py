@@ -107,6 +107,8 @@ def _whitespace_table(raw: bytes, names: list[str], include: list[str]) -> pa.Ta
     frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names,
                         usecols=include, dtype=str, engine="c", quoting=3,
                         keep_default_na=False, na_filter=False)
+    if (frame == "").to_numpy().any():  # a short line: pandas pads it with empty fields
+        raise ValueError("missing fields")
     return pa.Table.from_pandas(frame, preserve_index=False)
 
 

@@ -82,9 +82,6 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
                                f"(parameters: {allowed})", text=text,
                                position=max(text.find(key + "="), 0))
         values[key] = p.check(value, definition.name)
-    for p in definition.params:
-        if values[p.name] is not None and p.default is None and p.kind in ("gains", "runs"):
-            continue
     if cutoff is None:
         cutoff = definition.cutoff_default
     if definition.cutoff == "none" and cutoff is not None:
@@ -98,7 +95,13 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
                            position=max(text.find("@") + 1, 0))
     measure = Measure(definition, tuple(sorted(values.items())), cutoff, label)
     if definition.validate is not None:
-        definition.validate(measure)
+        try:
+            definition.validate(measure)
+        except MeasureError as exc:
+            if exc.text is not None:
+                raise
+            reason = str(exc).split("\n")[0]
+            raise MeasureError(reason, text=text, position=None) from None
     return measure
 
 
