@@ -28,7 +28,9 @@ Decisions the paper leaves open (``docs/gawm.md`` gives the reasons):
   distance, so that ``1 - d`` of A2 stays in [0, 1] for scores in [0, 1]. For A1, B1 and
   B2 this changes nothing (the weights are normalised, a constant factor cancels).
 * Weights are normalised to sum to 1 after every update; an all-zero vector (e.g. every
-  system scores the same on every topic) becomes uniform. Negative or non-finite
+  system scores the same on every topic) becomes uniform. A dispersion below
+  ``1e-12 * |E|`` is round-off (the mean of identical scores can differ from them in the
+  last bit) and counts as 0 — without this, identical rows would not give MAP. Negative or non-finite
   weights are an error.
 * Initialisation: uniform weights, ``E_s`` = MAP (row means), ``E_t`` = AAP (column
   means).
@@ -62,10 +64,20 @@ DEFAULT_MAX_ITER = 1000
 
 
 # --------------------------------------------------------------------------- weights
+#: a dispersion below ROUNDOFF x |reference| is floating-point noise (e.g. the mean of
+#: identical scores differing from them in the last bit) and counts as exactly 0
+ROUNDOFF = 1e-12
+
+
+def _dispersion(sq_mean: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    d = np.sqrt(sq_mean)
+    return np.where(d > ROUNDOFF * np.abs(ref), d, 0.0)
+
+
 def topic_discernment(P: np.ndarray, E_s: np.ndarray, E_t: np.ndarray) -> np.ndarray:
     """Axioms A1 = B1: ``W_t[j] = sqrt(mean_i (P[i,j] - E_t[j])^2)``, the RMS dispersion
     of the systems' scores on topic j around its ease (un-normalised)."""
-    return np.sqrt(np.mean((P - E_t[None, :]) ** 2, axis=0))
+    return _dispersion(np.mean((P - E_t[None, :]) ** 2, axis=0), E_t)
 
 
 def system_conformity(P: np.ndarray, E_s: np.ndarray, E_t: np.ndarray) -> np.ndarray:
@@ -77,7 +89,7 @@ def system_conformity(P: np.ndarray, E_s: np.ndarray, E_t: np.ndarray) -> np.nda
 def system_discernment(P: np.ndarray, E_s: np.ndarray, E_t: np.ndarray) -> np.ndarray:
     """Axiom B2: ``W_s[i] = sqrt(mean_j (P[i,j] - E_s[i])^2)``, the RMS dispersion of
     system i's scores around its effectiveness."""
-    return np.sqrt(np.mean((P - E_s[:, None]) ** 2, axis=1))
+    return _dispersion(np.mean((P - E_s[:, None]) ** 2, axis=1), E_s)
 
 
 _AXIOM_WEIGHTS = {"A": (system_conformity, topic_discernment),

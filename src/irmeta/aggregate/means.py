@@ -79,7 +79,7 @@ def weighted_harmonic(x: np.ndarray, w: np.ndarray, floor: float = 0.0) -> np.nd
     """
     w = np.asarray(w, dtype=np.float64)
     x, zero = _positive_part(np.asarray(x, dtype=np.float64), w, floor)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         inv = np.where(x != 0, 1.0 / np.where(x != 0, x, 1.0), 0.0)
         out = w.sum() / (inv @ w)
         negative = ((x < 0) & (w > 0)).any(axis=-1)
