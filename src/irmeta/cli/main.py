@@ -8,7 +8,10 @@ one-paragraph message on stderr and exit status 2 — never a traceback.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
 import sys
+import traceback
 
 import click
 
@@ -78,6 +81,16 @@ def main(argv=None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        click.echo("irmeta: interrupted", err=True)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - a bug: short message, traceback on request
+        if os.environ.get("IRMETA_DEBUG"):
+            traceback.print_exc()
+        click.echo(f"irmeta: internal error: {type(exc).__name__}: {exc}\n"
+                   "This is a bug in irmeta; rerun with IRMETA_DEBUG=1 for the traceback "
+                   "and report it.", err=True)
+        return 1
     return 0
 
 
