@@ -21,8 +21,8 @@ The model (one pass per topic; see docs/demo-campaign.md for the reasoning):
 * About 18 % of the relevant documents are *hidden* (vocabulary mismatch: ``L`` and ``S``
   pushed down). Each hidden document belongs to one of ``N_SOURCES`` special signals
   ``H_k`` (entity linking, a knowledge graph, ...); the rare-document specialists put
-  weight on their own ``H_k``, so they find relevant documents nobody else finds. Hidden
-  documents of the last source have no system at all and are never judged.
+  weight on their own ``H_k``, so they find relevant documents nobody else finds. The
+  last source is used only weakly, so many of its documents are never found or judged.
 * A run's score is ``q * (wL*L + wS*S) + sum_k wH_k*H_k + sg*G_group + sr*E_run`` with
   ``q = exp(N(0, 0.25))`` per (run, topic); ``G_group`` is noise shared by every run of
   a group (variants of one system are correlated), ``E_run`` the run's own noise.
