@@ -34,7 +34,7 @@ def score_matrix(scores, func: str, *, min_systems: int = 2,
     Topics (columns) holding a NaN for any system are dropped with a warning.
     """
     if isinstance(scores, pd.DataFrame):
-        frame = scores.astype(np.float64, copy=False)
+        frame = scores.astype(np.float64)
     else:
         arr = np.asarray(scores, dtype=np.float64)
         if arr.ndim != 2:

@@ -25,7 +25,7 @@ import numpy as np
 
 _W_MAX = 16.0
 _W_STEP = 0.002
-_Z = np.linspace(-10.0, 10.0, 2001)
+_Z = np.linspace(-10.0, 10.0, 801)
 
 
 @lru_cache(maxsize=32)

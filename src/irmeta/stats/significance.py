@@ -50,6 +50,7 @@ mean(d) / sd(d)``; the Tukey procedures ``diff / sqrt(MSE)`` (Sakai's ES_E2);
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -272,12 +273,27 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
     D = X[ia] - X[ib]
     stat = np.zeros(len(D))
     p = np.ones(len(D))
-    nz = np.any(D != 0, axis=1)
-    if nz.any():
-        with np.errstate(all="ignore"):
-            res = stats.wilcoxon(D[nz], axis=1, zero_method="wilcox")
-        stat[nz] = res.statistic
-        p[nz] = res.pvalue
+    # SciPy chooses the exact or the normal method for a whole batch; to get for every
+    # pair what a call on that pair alone gives, pairs are batched by (number of
+    # non-zero differences, presence of tied |differences|) with their zeros removed.
+    nonzero = D != 0
+    count = nonzero.sum(axis=1)
+    absd = np.sort(np.where(nonzero, np.abs(D), np.inf), axis=1)
+    tied = np.any((absd[:, 1:] == absd[:, :-1]) & np.isfinite(absd[:, 1:]), axis=1)
+    n = D.shape[1]
+    for c in np.unique(count[count > 0]):
+        for has_ties in (False, True):
+            rows = np.flatnonzero((count == c) & (tied == has_ties))
+            if not len(rows):
+                continue
+            sub = D[rows][nonzero[rows]].reshape(len(rows), c)
+            # with zeros SciPy always uses the normal approximation
+            method = "approx" if c < n else "auto"
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = stats.wilcoxon(sub, axis=1, method=method)
+            stat[rows] = res.statistic
+            p[rows] = res.pvalue
     nan = np.full(len(D), np.nan)
     table = _table(frame, X, ia, ib, statistic=stat, p=p, effect=_dz(D), ci_low=nan,
                    ci_high=nan, level=level, correction=correction)
