@@ -22,7 +22,7 @@ def random_campaign(seed: int, n_runs: int = 5, n_topics: int = 6, max_depth: in
         choices = [-1, 0] if t == 0 else [-1, 0, 0, 1, 1, 2, 3]
         qrels[topic] = {pool[i]: int(rng.choice(choices)) for i in range(n_judged)}
         for r in range(n_runs):
-            if rng.random() < 0.15:
+            if rng.random() < 0.15 and t > 0:
                 continue                       # topic missing from this run
             n = int(rng.integers(1, min(len(pool), max_depth) + 1))
             docs = rng.choice(pool[: max(n, int(len(pool) * 0.6))], n, replace=False)

@@ -10,7 +10,7 @@ import pytest
 import irmeta
 from tests.context import reference as ref
 
-SEEDS = range(6)
+SEEDS = range(4)
 TOL = dict(rtol=1e-12, atol=1e-12)
 
 
