@@ -95,7 +95,7 @@ def test_bootstrap_matches_slow_loop(scores):
 
 def test_ptukey_matches_scipy():
     warnings.simplefilter("ignore")
-    q = np.array([0.3, 2.5, 5.2])
+    q = np.array([0.8, 3.9])
     for k, df in [(3, 4), (20, 500), (2, 12)]:
         assert np.allclose(ptukey_sf(q, k, df), stats.studentized_range.sf(q, k, df), atol=2e-6)
     assert ptukey_isf(0.05, 4, 20) == pytest.approx(stats.studentized_range.ppf(0.95, 4, 20), abs=1e-5)

@@ -25,7 +25,8 @@ absolute). Over all decisions of a pair, ``wins`` / ``losses`` / ``ties``::
     tie rate   = sum_pairs ties / sum_pairs (wins + losses + ties)
     swap rate  = share of (pair, trial) where the two subsets decide in opposite directions
 
-Both are batched: the subsets of a chunk of trials form a ``trials x T`` weight matrix,
+A difference must exceed the fuzziness by more than 1e-12 to count (floating-point
+rounding would otherwise decide exact-boundary cases). Both are batched: the subsets of a chunk of trials form a ``trials x T`` weight matrix,
 so the subset means of all systems are one matrix product.
 """
 
@@ -39,6 +40,11 @@ import pandas as pd
 from irmeta.errors import ParameterError
 from irmeta.stats._common import (all_pairs, check_int, chunk_size, progress, rng_from,
                                   score_matrix)
+
+#: a difference must exceed the fuzziness by more than this to count as a win, so that
+#: differences equal to it up to rounding (e.g. 0.55 - 0.5 with two-decimal scores) are
+#: ties whatever the summation order
+_EPS = 1e-12
 
 
 @dataclass
@@ -108,8 +114,8 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
         for s in range(0, trials, step):
             means = X @ mask[s:s + step].T.astype(np.float64) / k        # [S, t]
             d = means[ia] - means[ib]                                      # [P, t]
-            wa += (d > fuzziness).sum(axis=1)
-            wb += (-d > fuzziness).sum(axis=1)
+            wa += (d > fuzziness + _EPS).sum(axis=1)
+            wb += (-d > fuzziness + _EPS).sum(axis=1)
             bar.update(mask[s:s + step].shape[0])
     ties = trials - wa - wb
     value = float(np.maximum(wa, wb).sum() / (len(ia) * trials))
@@ -137,7 +143,8 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
 
     def decide(means):
         d = means[ia] - means[ib]
-        thr = fuzziness * np.maximum(np.abs(means[ia]), np.abs(means[ib])) if relative else fuzziness
+        thr = (fuzziness * np.maximum(np.abs(means[ia]), np.abs(means[ib])) if relative
+               else fuzziness) + _EPS
         return np.where(d > thr, 1, np.where(-d > thr, -1, 0)).astype(np.int8)
 
     with progress(trials, func, progress_bar) as bar:
