@@ -270,16 +270,29 @@ def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
             expected="one judgment per (topic, document)")
 
 
+class _GradeIndex:
+    """Hash index from (topic, document) fingerprints to qrels grades, built once."""
+
+    def __init__(self, judged: JudgedDocs):
+        self.grades = judged.grades
+        keys = combine(judged.topic, judged.fp)
+        # one Index reused for every run: pandas builds its hash engine once and caches it
+        self.table = pd.Index(keys) if len(keys) else None
+
+    def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
+        """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
+        out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
+        if self.table is None or len(tidx) == 0:
+            return out
+        loc = self.table.get_indexer(combine(tidx, fp))
+        hit = loc >= 0
+        out[hit] = self.grades[loc[hit]].astype(np.int16)
+        return out
+
+
 def _lookup_grades(judged: JudgedDocs, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
     """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
-    qkeys = combine(judged.topic, judged.fp)
-    out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
-    if len(qkeys) == 0 or len(tidx) == 0:
-        return out
-    loc = pd.Index(qkeys).get_indexer(combine(tidx, fp))  # hash lookup; qkeys are unique
-    hit = loc >= 0
-    out[hit] = judged.grades[loc[hit]].astype(np.int16)
-    return out
+    return _GradeIndex(judged).lookup(tidx, fp)
 
 
 def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -385,6 +398,7 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     if not topics:
         raise CampaignError("the qrels hold no judgments")
     judged = _judged_docs(qrels, topics)
+    grade_index = _GradeIndex(judged)
     index = {t: i for i, t in enumerate(topics)}
     ordered, dropped = [], {}
     for run in runs:
@@ -407,7 +421,7 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     docids = []
     for r, (run, (rows, tix, rank)) in enumerate(zip(runs, ordered)):
         fp = run.fingerprints[rows]
-        grades[r, tix, rank] = _lookup_grades(judged, tix, fp)
+        grades[r, tix, rank] = grade_index.lookup(tix, fp)
         doc_fp[r, tix, rank] = fp
         if not dedupe and _has_duplicates(doc_fp[r], length_of(tix, T)):
             _check_run_duplicates(run, rows, tix, False)
