@@ -88,10 +88,12 @@ def draw_effort_gain(eg, ax, *, shares: bool = True, title: str | None = None,
 
 
 def plot_effort_gain(grids, path=None, *, title: str | None = None, ncols: int = 2,
-                     highlight=None, max_points: int | None = 20000, seed: int = 0):
+                     highlight=None, max_points: int | None = 20000, seed: int = 0,
+                     formats=("png", "svg")):
     """Effort/gain scatter(s): one panel per grid. ``grids``: an ``EffortGain`` or a
     mapping name -> ``EffortGain``. Saved as PNG and SVG when ``path`` is given
-    (suffix ignored). Returns the figure (closed once saved) and the written paths."""
+    (suffix ignored; ``formats`` lists the files written). Returns the figure (closed
+    once saved) and the written paths."""
     if not isinstance(grids, Mapping):
         grids = {grids.gain_name: grids}
     if not grids:
@@ -112,13 +114,14 @@ def plot_effort_gain(grids, path=None, *, title: str | None = None, ncols: int =
                    fontsize=7, frameon=False)
     if title:
         fig.suptitle(title)
-    written = style.save(fig, path) if path is not None else []
+    written = style.save(fig, path, formats) if path is not None else []
     return fig, written
 
 
 def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
                  rel_level: int = 1, max_rank: int | None = None, normalised: bool = False,
-                 full_scale: bool = False, title: str | None = None):
+                 full_scale: bool = False, title: str | None = None,
+                 formats=("png", "svg")):
     """CRP (left) next to DCG (right) for each (run, topic) in ``pairs``, one row each.
 
     The recall base RB is marked by a vertical line on both panels; the DCG panel also
@@ -169,5 +172,5 @@ def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
         ax_d.set_title(f"RB = {rb}", fontsize=8)
     if title:
         fig.suptitle(title)
-    written = style.save(fig, path) if path is not None else []
+    written = style.save(fig, path, formats) if path is not None else []
     return fig, written
