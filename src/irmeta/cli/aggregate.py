@@ -1,0 +1,201 @@
+"""``irmeta aggregate``: rank systems by GAWM, HITS or plain means over a score matrix,
+and run the analyses of the GAWM paper.
+
+The matrix comes from a campaign (QRELS RUN... with one ``-m MEASURE``, over the
+campaign topic set) or from a file (``--matrix FILE``: long ``run topic value`` or wide
+CSV, see :func:`irmeta.io.matrix.read_matrix`).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import click
+
+from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+
+DEFAULT_AGGREGATORS = ("mean", "gawm", "hits")
+ANALYSES = ("correlations", "means", "grid", "confidence", "loto")
+
+
+def _markdown(frame, digits: int) -> str:
+    cols = [frame.index.name or ""] + [str(c) for c in frame.columns]
+
+    def cell(v):
+        if isinstance(v, float):
+            return "" if math.isnan(v) else f"{v:.{digits}f}"
+        return str(v)
+
+    lines = ["| " + " | ".join(cols) + " |", "|---|" + "---:|" * (len(cols) - 1)]
+    for key, *values in frame.itertuples(index=True, name=None):
+        key = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        lines.append("| " + " | ".join([key] + [cell(v) for v in values]) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_table(frame, out, fmt: str, digits: int = 4, title: str | None = None) -> None:
+    """One table in the chosen layout: ``text`` (aligned, ``digits`` decimals),
+    ``markdown``, ``tsv``/``csv`` (full precision), ``json`` (records)."""
+    if fmt == "json":
+        out.write(frame.reset_index().to_json(orient="records", indent=1) + "\n")
+        return
+    if title and fmt in ("text", "markdown"):
+        out.write(("## " if fmt == "markdown" else "# ") + title + "\n\n")
+    if fmt == "markdown":
+        out.write(_markdown(frame, digits) + "\n")
+    elif fmt == "text":
+        out.write(frame.to_string(float_format=lambda v: f"{v:.{digits}f}") + "\n\n")
+    else:
+        if title:
+            out.write(f"# {title}\n")
+        out.write(frame.to_csv(sep="\t" if fmt == "tsv" else ",", lineterminator="\n"))
+
+
+def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, options):
+    """(matrix DataFrame, description)."""
+    if matrix_path:
+        if qrels or runs:
+            raise click.UsageError("give either --matrix FILE or QRELS RUN..., not both")
+        from irmeta.io.matrix import read_matrix
+        miss = missing
+        if missing not in ("error", "nan"):
+            try:
+                miss = float(missing)
+            except ValueError:
+                raise click.BadParameter(f"{missing!r} is not error, nan or a number",
+                                         param_hint="--missing") from None
+        frame = read_matrix(matrix_path, rows=rows, measure=measure_name, missing=miss)
+        return frame, f"{matrix_path}: {frame.shape[0]} systems x {frame.shape[1]} topics"
+    from irmeta.evaluation import evaluate
+    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    results = evaluate(campaign, measures=[measure], rel_level=options["rel_level"],
+                       groups=ctx["groups"], reference=ctx["reference"],
+                       prior_runs=ctx["prior_runs"])
+    frame = results.matrix(0)
+    return frame, (f"{measure}: {frame.shape[0]} runs x {frame.shape[1]} topics "
+                   f"(campaign topic set, relevance >= {options['rel_level']})")
+
+
+@click.command("aggregate", context_settings={"show_default": True})
+@click.argument("qrels", required=False)
+@click.argument("runs", nargs=-1)
+@click.option("-m", "--measure", default="AP", metavar="MEASURE",
+              help="Measure whose systems x topics matrix is aggregated (campaign input).")
+@click.option("--matrix", "matrix_path", type=click.Path(dir_okay=False), default=None,
+              help="Read the score matrix from FILE (long `run topic value` or wide CSV; "
+                   "plain or gzip) instead of a campaign.")
+@click.option("--rows", type=click.Choice(["topics", "systems"]), default=None,
+              help="For a wide --matrix file whose header does not say it: what the rows are.")
+@click.option("--measure-name", default=None,
+              help="For a long --matrix file with a measure column: the measure to keep.")
+@click.option("--missing", default="error",
+              help="Missing cells of a --matrix file: error, nan, or a number to fill them.")
+@click.option("-a", "--aggregator", "aggregators", multiple=True, metavar="AGG",
+              help="Aggregator (repeatable): mean, gmean, hmean, min, max, hits, "
+                   "gawm(axioms=A|B,ms=MEAN,mt=MEAN,tol=...,max_iter=...,floor=...) with MEAN in "
+                   "min, harmonic, geometric, arithmetic, max.  [default: mean, gawm, hits]")
+@click.option("--analysis", "analyses", multiple=True, type=click.Choice(ANALYSES + ("all",)),
+              help="Print a table of the GAWM paper instead of the leaderboard (repeatable): "
+                   "correlations (Table 2), means (Table 3), grid (Figure 4), confidence "
+                   "(Figure 5), loto (Figure 6), all.")
+@click.option("--axioms", type=click.Choice(["A", "B"], case_sensitive=False), default=None,
+              help="Axioms of the analyses (default: A, and B for loto, as in the paper).")
+@click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
+              help="Write the figures (heatmap, grid, confidence, loto) as PNG and SVG here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "tsv", "csv", "json"]),
+              default="text", help="Table layout (tsv/csv/json keep full precision).")
+@click.option("--digits", type=click.IntRange(0, 17), default=4,
+              help="Decimals in text and markdown tables.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write to this file instead of standard output.")
+@campaign_options
+def aggregate_command(qrels, runs, measure, matrix_path, rows, measure_name, missing,
+                      aggregators, analyses, axioms, plot_dir, fmt, digits, output, **options):
+    """Rank systems by GAWM, HITS or means of a systems x topics score matrix.
+
+    The leaderboard has one column per aggregator, sorted by the first; GAWM's
+    convergence is reported on standard error.
+
+    \b
+    Examples:
+      irmeta aggregate qrels.txt runs/*.gz -m AP -a mean -a "gawm(axioms=B)" -a hits
+      irmeta aggregate --matrix web2010ap.csv -a "gawm(ms=geometric,mt=harmonic)"
+      irmeta aggregate --matrix dl21.ndcg_cut10.csv --analysis all --plots figs/
+    """
+    import pandas as pd
+
+    from irmeta.aggregate import aggregate_matrix, canonical_aggregator, gawm, parse_aggregator
+    from irmeta.errors import ConvergenceWarning
+
+    frame, description = _read(qrels, runs, matrix_path, measure, rows, measure_name, missing,
+                               options)
+    click.echo(f"irmeta: {description}", err=True)
+    names = aggregators or DEFAULT_AGGREGATORS
+    with open_output(output) as out:
+        if not analyses:
+            columns = {}
+            for text in names:
+                label = canonical_aggregator(text)
+                name, params = parse_aggregator(text)
+                if name == "gawm":
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", ConvergenceWarning)
+                        result = gawm(frame, params["axioms"], params["ms"], params["mt"],
+                                      tol=params["tol"], max_iter=params["max_iter"],
+                                      floor=params["floor"])
+                    state = "converged" if result.converged else "DID NOT CONVERGE"
+                    click.echo(f"irmeta: {label}: {state} after {result.iterations} iterations "
+                               f"(last change {result.delta:.3g})", err=True)
+                    columns[label] = result.E_s
+                else:
+                    columns[label] = aggregate_matrix(frame, text)
+            table = pd.DataFrame(columns)
+            first = table.columns[0]
+            table.insert(0, "rank", table[first].rank(ascending=False, method="min")
+                         .astype("Int64"))
+            table = table.iloc[(-table[first]).argsort(kind="stable")]
+            table.index.name = "run"
+            write_table(table, out, fmt, digits)
+        else:
+            _analyses(frame, analyses, axioms, out, fmt, digits)
+    if plot_dir:
+        _plots(frame, plot_dir, axioms)
+
+
+def _analyses(frame, analyses, axioms, out, fmt, digits) -> None:
+    from irmeta.aggregate import analyses as an
+    chosen = ANALYSES if "all" in analyses else tuple(dict.fromkeys(analyses))
+    ax = (axioms or "A").upper()
+    for kind in chosen:
+        if kind == "correlations":
+            table, title = an.correlation_table({"matrix": frame}, ax), f"Table 2 (axioms {ax})"
+        elif kind == "means":
+            table, title = an.mean_function_table({"matrix": frame}, ax), \
+                f"Table 3 (axioms {ax}, M_s arithmetic)"
+        elif kind == "grid":
+            table, title = an.ranking_grid(frame, ax), f"Figure 4 ranking grid (axioms {ax})"
+        elif kind == "confidence":
+            table, title = an.winner_confidence(frame, ax), \
+                f"Figure 5 confidence in the winner (axioms {ax}, M_t arithmetic)"
+        else:
+            lax = (axioms or "B").upper()
+            table, title = an.leave_one_topic_out(frame, lax), \
+                f"Figure 6 leave-one-topic-out (axioms {lax}, M_t arithmetic)"
+        write_table(table, out, fmt, digits, title=title)
+
+
+def _plots(frame, plot_dir, axioms) -> None:
+    from pathlib import Path
+
+    from irmeta.aggregate import analyses as an
+    from irmeta.plot import gawm as plots
+    ax = (axioms or "A").upper()
+    base = Path(plot_dir)
+    written = []
+    written += plots.plot_matrix_heatmap(frame, base / "gawm_heatmap", axioms=ax)[1]
+    written += plots.plot_ranking_grid(frame, base / "gawm_grid", axioms=ax)[1]
+    written += plots.plot_confidence(an.winner_confidence(frame, ax), base / "gawm_confidence")[1]
+    written += plots.plot_leave_one_topic_out(an.leave_one_topic_out(frame, (axioms or "B").upper()),
+                                              base / "gawm_loto")[1]
+    click.echo("irmeta: wrote " + ", ".join(str(p) for p in written), err=True)
