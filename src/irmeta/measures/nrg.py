@@ -171,29 +171,37 @@ def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str
 
 
 # ------------------------------------------------------------------ kernel
-def _priors(plan: PriorPlan, zf: np.ndarray, lf: np.ndarray, totals) -> np.ndarray:
-    """[R, Tb, J] product over each run's prior set of ``1 - seen(pos)`` at every judged
-    document, from per-run zero flags ``zf`` and log factors ``lf`` ([R, Tb, J])."""
-    if plan.kind == "earlier":
-        zr = np.zeros(zf.shape, dtype=np.int32)
-        lr = np.zeros(lf.shape)
-        np.cumsum(zf[:-1], axis=0, out=zr[1:])
-        np.cumsum(lf[:-1], axis=0, out=lr[1:])
-    else:
-        if totals is not None:
-            ztot, ltot = totals
-        else:
-            sel = plan.member
-            ztot = zf[sel].sum(axis=0, dtype=np.int32)
-            ltot = lf[sel].sum(axis=0)
-        ex = plan.exclude
-        has = ex >= 0
-        idx = np.where(has, ex, 0)
-        zr = ztot[None] - np.where(has[:, None, None], zf[idx], 0)
-        lr = ltot[None] - np.where(has[:, None, None], lf[idx], 0.0)
+def _dense_earlier(R, Tb, J, r_i, t_i, i_i, jl, zero, logf):
+    """[R, Tb, J] product over the runs before each run of ``1 - seen(pos)`` at every
+    judged document: an exclusive cumulative sum over the run axis of zero flags and
+    logs of the non-zero factors."""
+    zf = np.zeros((R, Tb, J), dtype=np.int32)
+    lf = np.zeros((R, Tb, J))
+    zf[r_i, t_i, jl] = zero[i_i]
+    lf[r_i, t_i, jl] = np.where(zero[i_i], 0.0, logf[i_i])
+    zr = np.zeros(zf.shape, dtype=np.int32)
+    lr = np.zeros(lf.shape)
+    np.cumsum(zf[:-1], axis=0, out=zr[1:])
+    np.cumsum(lf[:-1], axis=0, out=lr[1:])
     out = np.exp(lr)
     out[zr > 0] = 0.0
     return out
+
+
+def _product(zeros: np.ndarray, logs: np.ndarray) -> np.ndarray:
+    """prod of factors from (number of zero factors, sum of logs of the others)."""
+    out = np.exp(logs)
+    out[zeros > 0] = 0.0
+    return out
+
+
+def _sorted_desc_top(values: np.ndarray, n: int) -> np.ndarray:
+    """The ``n`` largest values along the last axis, descending, zero-padded to n."""
+    top = -np.sort(-values, axis=-1)[..., :n]
+    if top.shape[-1] < n:
+        pad = np.zeros(top.shape[:-1] + (n - top.shape[-1],))
+        top = np.concatenate([top, pad], axis=-1)
+    return top
 
 
 def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
@@ -203,6 +211,13 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     With ``cells=True`` also return ``(prior[R, Tb, w], residual[R, Tb, w])``: at each
     rank of the top K, the product over the prior set of ``1 - seen(pos)`` and the
     residual gain ``G(d|P)`` (NaN for documents outside the qrels).
+
+    Only judged documents can have a gain, so residual products are computed for qrels
+    rows: per row, totals over the prior pool (zero count, log sum), minus one run's
+    factor at the cells where that run retrieved the row's document. The ideal ranking
+    of a run (nDCG) is the top of: the pool-wide residual gains of the documents it did
+    not retrieve (shared by all runs; only the first ``ideal_depth + w`` per topic can
+    matter) and its own residual gains.
     """
     k = m.cutoff
     w = window(campaign, k)
@@ -211,51 +226,81 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     judged = campaign.judged
     ptr = judged.ptr
     R, Tb = campaign.num_runs, t1 - t0
+    lo, hi = int(ptr[t0]), int(ptr[t1])
+    Jb = hi - lo
     nj = np.diff(ptr[t0:t1 + 1])
     J = max(1, int(nj.max(initial=0)))
 
     rows = judged_rows(campaign, w, ctx)[:, t0:t1]
     hit = rows >= 0
     r_i, t_i, i_i = np.nonzero(hit)
-    j_i = rows[hit] - ptr[t0 + t_i]
+    jb = rows[hit] - lo                                    # row index within the block
+    jl = jb - (ptr[t0 + t_i] - lo)                         # row index within its topic
     factor = 1.0 - base.seen
     zero = factor <= 0.0
     logf = np.log(np.where(zero, 1.0, factor))
-    zf = np.zeros((R, Tb, J), dtype=np.int32)
-    lf = np.zeros((R, Tb, J))
-    zf[r_i, t_i, j_i] = zero[i_i]
-    lf[r_i, t_i, j_i] = logf[i_i]
+    z_i, l_i = zero[i_i], logf[i_i]
+    gains = judged_gains(campaign, m, level, lo, hi)       # [Jb]
+    row_topic = judged.topic[lo:hi] - t0
 
-    totals = None
-    if plan.kind == "others":
-        ztot, ltot = seen_totals(campaign, w, base.seen, base.key, ctx)
-        lo, hi = ptr[t0], ptr[t1]
-        jt = judged.topic[lo:hi] - t0
-        jl = np.arange(lo, hi) - ptr[judged.topic[lo:hi]]
-        zt = np.zeros((Tb, J), dtype=np.int32)
-        lt = np.zeros((Tb, J))
-        zt[jt, jl] = ztot[lo:hi]
-        lt[jt, jl] = ltot[lo:hi]
-        totals = (zt, lt)
-    prior = _priors(plan, zf, lf, totals)
-
-    lo, hi = ptr[t0], ptr[t1]
-    jt = judged.topic[lo:hi] - t0
-    jl = np.arange(lo, hi) - ptr[judged.topic[lo:hi]]
-    gains = np.zeros((Tb, J))
-    gains[jt, jl] = judged_gains(campaign, m, level, lo, hi)
-    residual = gains[None] * prior                         # [R, Tb, J]
+    group = None
+    if plan.kind == "earlier":
+        dense = _dense_earlier(R, Tb, J, r_i, t_i, i_i, jl, zero, logf)
+        prior_i = dense[r_i, t_i, jl]
+    else:
+        if plan.kind == "others":
+            zt, lt = seen_totals(campaign, w, base.seen, base.key, ctx)
+            zt, lt = zt[lo:hi], lt[lo:hi]
+        else:
+            mem = plan.member[r_i]
+            zt = np.bincount(jb[mem], weights=z_i[mem], minlength=Jb)
+            lt = np.bincount(jb[mem], weights=l_i[mem], minlength=Jb)
+        if plan.kind == "best_per_group":
+            bests, group = np.unique(plan.exclude, return_inverse=True)
+            zg = np.broadcast_to(zt, (len(bests), Jb)).copy()
+            lg = np.broadcast_to(lt, (len(bests), Jb)).copy()
+            slot = np.full(R, -1)
+            slot[bests] = np.arange(len(bests))
+            sel = slot[r_i] >= 0
+            zg[slot[r_i[sel]], jb[sel]] -= z_i[sel]
+            lg[slot[r_i[sel]], jb[sel]] -= l_i[sel]
+            group_prior = _product(zg, lg)                 # [G, Jb]
+            prior_i = group_prior[group[r_i], jb]
+        else:
+            own = plan.member[r_i]
+            prior_i = _product(zt[jb] - np.where(own, z_i, 0), lt[jb] - np.where(own, l_i, 0.0))
+            common = gains * _product(zt, lt)              # [Jb]
+    residual_i = gains[jb] * prior_i
 
     at_rank = np.zeros((R, Tb, w))
-    at_rank[r_i, t_i, i_i] = residual[r_i, t_i, j_i]
+    at_rank[r_i, t_i, i_i] = residual_i
     raw = seqsum(base.contribution(at_rank))
 
     if base.name == "nDCG":
         ideal_depth = max(1, int(nj.max(initial=0)) if k is None else min(k, int(nj.max(initial=0))))
-        ideal = -np.sort(-residual, axis=2)[:, :, :ideal_depth]
-        if ideal.shape[2] < ideal_depth:
-            ideal = np.concatenate([ideal, np.zeros((R, Tb, ideal_depth - ideal.shape[2]))], axis=2)
-        norm = seqsum(ideal / np.log2(np.arange(2, ideal_depth + 2, dtype=np.float64)))
+        disc = np.log2(np.arange(2, ideal_depth + 2, dtype=np.float64))
+        row_local = np.arange(Jb) - (ptr[t0 + row_topic] - lo)
+        if plan.kind == "earlier":
+            dense_gain = np.zeros((Tb, J))
+            dense_gain[row_topic, row_local] = gains
+            norm = seqsum(_sorted_desc_top(dense * dense_gain[None], ideal_depth) / disc)
+        elif plan.kind == "best_per_group":
+            per_group = np.zeros((group_prior.shape[0], Tb, J))
+            per_group[:, row_topic, row_local] = gains[None] * group_prior
+            norm = seqsum(_sorted_desc_top(per_group, ideal_depth) / disc)[group]
+        else:
+            L = min(J, ideal_depth + w)
+            order = np.lexsort((-common, row_topic))
+            pos = np.empty(Jb, dtype=np.int64)
+            pos[order] = np.arange(Jb) - (ptr[t0 + row_topic[order]] - lo)
+            top = np.zeros((Tb, L))
+            keep = pos < L
+            top[row_topic[keep], pos[keep]] = common[keep]
+            cand = np.broadcast_to(top, (R, Tb, L)).copy()
+            mine = pos[jb] < L
+            cand[r_i[mine], t_i[mine], pos[jb][mine]] = 0.0   # retrieved: use own value
+            cand = np.concatenate([cand, at_rank], axis=2)
+            norm = seqsum(_sorted_desc_top(cand, ideal_depth) / disc)
     elif base.name == "P":
         norm = (campaign.length[:, t0:t1].astype(np.float64) if k is None
                 else np.full((R, Tb), float(k)))
@@ -269,9 +314,9 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     if not cells:
         return values
     cell_prior = np.full((R, Tb, w), np.nan)
-    cell_prior[r_i, t_i, i_i] = prior[r_i, t_i, j_i]
+    cell_prior[r_i, t_i, i_i] = prior_i
     cell_res = np.full((R, Tb, w), np.nan)
-    cell_res[r_i, t_i, i_i] = residual[r_i, t_i, j_i]
+    cell_res[r_i, t_i, i_i] = residual_i
     return values, cell_prior, cell_res
 
 
