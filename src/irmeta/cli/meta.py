@@ -1,0 +1,276 @@
+"""``irmeta meta``: meta-evaluation of measures on a campaign.
+
+Subcommands: ``correlation`` (Kendall / tau_AP matrix, alpha sweep), ``significance``
+(tests between systems), ``discpower`` (discriminative power, ASL curves),
+``stability`` (fuzziness stability, Buckley-Voorhees rates), ``downsample`` (pool
+downsampling), ``systems`` (dependence on the set of systems). Each takes QRELS and
+RUN files (or ``--demo``) and measures (``-m``, repeatable), prints a table, and writes
+the figure with ``--plot PATH`` (PNG and SVG).
+"""
+
+from __future__ import annotations
+
+
+import click
+
+from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.errors import ParameterError
+
+
+def _common(fn):
+    options = [
+        click.argument("qrels", required=False),
+        click.argument("runs", nargs=-1),
+        click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+                     help="Measure (repeatable): AP@100, P@100, nDCG, bpref, RBP(p=0.8), "
+                          "P_rare(alpha=0.5)@100, Twist@1000, ..."),
+        click.option("--top-fraction", type=click.FloatRange(0, 1, min_open=True), default=None,
+                     help="Keep only the best fraction of runs (ceil) by --by first "
+                          "(the Twist paper uses 0.75)."),
+        click.option("--by", default="AP", show_default=True, metavar="MEASURE",
+                     help="Measure that ranks runs for --top-fraction."),
+        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                     help="Seed of every random draw (results reproduce bit for bit)."),
+        click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                     help="Write the figure to PATH (.png and .svg)."),
+        click.option("--format", "fmt", type=click.Choice(["text", "tsv", "csv"]),
+                     default="text", show_default=True, help="Table layout."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                     help="Write the table to this file instead of standard output."),
+        click.option("--no-progress", is_flag=True, help="Never show a progress bar."),
+        campaign_options,
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _setup(qrels, runs, measures, options, need_measures=True):
+    from irmeta.stats import filter_top_runs
+    if need_measures and not measures:
+        raise click.UsageError("give at least one measure with -m")
+    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    if options.get("top_fraction"):
+        before = campaign.num_runs
+        campaign = filter_top_runs(campaign, options["top_fraction"], by=options["by"],
+                                   rel_level=options["rel_level"])
+        click.echo(f"irmeta: kept the top {campaign.num_runs} of {before} runs by "
+                   f"{options['by']}", err=True)
+    kwargs = {"groups": ctx["groups"], "reference": ctx["reference"],
+              "prior_runs": ctx["prior_runs"]}
+    return campaign, kwargs
+
+
+def _progress(options):
+    return False if options.get("no_progress") else None
+
+
+def _emit(frame, options, float_format="{:.4f}"):
+    fmt = options["fmt"]
+    with open_output(options.get("output")) as out:
+        if fmt == "tsv":
+            frame.to_csv(out, sep="\t", index=False)
+        elif fmt == "csv":
+            frame.to_csv(out, index=False)
+        else:
+            out.write(frame.to_string(index=False, float_format=float_format.format) + "\n")
+
+
+def _floats(text: str, name: str) -> list[float]:
+    try:
+        return [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(f"irmeta meta: {name} must be comma-separated numbers, got {text!r}") from None
+
+
+def _alphas(text: str) -> list[float]:
+    """``0:1:0.1`` (start:stop:step, stop included) or ``0,0.5,1``."""
+    import numpy as np
+    if ":" in text:
+        parts = _floats(text.replace(":", ","), "--alphas")
+        if len(parts) != 3 or parts[2] <= 0:
+            raise ParameterError(f"irmeta meta: --alphas START:STOP:STEP, got {text!r}")
+        n = int(round((parts[1] - parts[0]) / parts[2])) + 1
+        return [float(x) for x in np.round(parts[0] + parts[2] * np.arange(n), 10)]
+    return _floats(text, "--alphas")
+
+
+@click.group("meta")
+def meta_command():
+    """Meta-evaluation: can a measure be trusted?
+
+    \b
+    Examples:
+      irmeta meta correlation --demo -m AP -m nDCG -m bpref -m "RBP(p=0.8)"
+      irmeta meta correlation qrels runs/* --sweep "P_rare(alpha={alpha})@100" --baseline P@100
+      irmeta meta discpower qrels runs/* -m AP@100 --test tukey_hsd --test pairwise_tukey
+      irmeta meta stability qrels runs/* -m P@100 -m AP@100
+      irmeta meta downsample qrels runs/* -m AP -m bpref --top-fraction 0.75
+      irmeta meta systems qrels runs/* -m "AP_rare(alpha=1)@100" --trials 1000
+    """
+
+
+@meta_command.command("correlation", context_settings={"show_default": True})
+@_common
+@click.option("--method", type=click.Choice(["kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson"]),
+              default="kendall", help="Correlation of the system rankings.")
+@click.option("--sweep", "sweeps", multiple=True, metavar="TEMPLATE",
+              help="Alpha sweep: a measure template with {alpha}, e.g. "
+                   "'P_rare(alpha={alpha})@100' (repeatable).")
+@click.option("--baseline", "baselines", multiple=True, metavar="MEASURE",
+              help="Baseline of each --sweep, in order (default: the template at the first alpha).")
+@click.option("--alphas", default="0:1:0.1", help="Alpha grid: START:STOP:STEP or a,b,c.")
+def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **options):
+    """Rank correlation between the system rankings of measures (a matrix), or an
+    alpha sweep (innovation paper, Figure 2)."""
+    from irmeta.stats import alpha_sweep, correlation_matrix, system_means
+    if not sweeps and len(measures) < 2:
+        raise click.UsageError("give at least two measures with -m, or --sweep")
+    campaign, kw = _setup(qrels, runs, measures, options, need_measures=False)
+    if sweeps:
+        grid = _alphas(alphas)
+        if len(baselines) > len(sweeps):
+            raise click.UsageError("more --baseline than --sweep options")
+        fams = {}
+        for i, tpl in enumerate(sweeps):
+            base = baselines[i] if i < len(baselines) else tpl.format(alpha=f"{grid[0]:.10g}")
+            fams[base] = tpl
+        methods = tuple(dict.fromkeys([method, "kendall", "tau_ap"]))
+        table = alpha_sweep(campaign, fams, alphas=grid, methods=methods,
+                            rel_level=options["rel_level"], **kw)
+        _emit(table, options)
+        if options["plot_path"]:
+            from irmeta.plot.meta import alpha_sweep_plot
+            alpha_sweep_plot(table, method=method, path=options["plot_path"])
+        return
+    means = system_means(campaign, measures, rel_level=options["rel_level"], **kw)
+    matrix = correlation_matrix(means, method=method).reset_index()
+    _emit(matrix, options)
+
+
+@meta_command.command("significance", context_settings={"show_default": True})
+@_common
+@click.option("--test", default="paired_t",
+              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap",
+                                 "tukey_hsd", "randomised_tukey_hsd", "pairwise_tukey"]),
+              help="Test (pairwise_tukey: reproduction of the innovation paper only).")
+@click.option("--level", type=float, default=0.05, help="Significance level.")
+@click.option("--correction", type=click.Choice(["bonferroni", "holm", "fdr_bh"]), default=None,
+              help="Multiple-comparison correction (pairwise tests).")
+@click.option("--samples", type=click.IntRange(min=1), default=1000, help="Bootstrap samples.")
+@click.option("--trials", type=click.IntRange(min=1), default=None,
+              help="Randomisation trials (default 10000; randomised Tukey 5000).")
+@click.option("--pairs", "show_pairs", is_flag=True, help="Print every pair, not the summary.")
+def significance_cmd(qrels, runs, measures, test, level, correction, samples, trials,
+                     show_pairs, **options):
+    """Significance tests between every pair of systems, per measure: a ranx-style
+    summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
+    from irmeta.stats import compare, matrices
+    campaign, kw = _setup(qrels, runs, measures, options)
+    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    extra = {"seed": options["seed"], "samples": samples, "progress_bar": _progress(options)}
+    if trials is not None:
+        extra["trials"] = trials
+    if correction:
+        extra["correction"] = correction
+    import pandas as pd
+    parts = []
+    for name, mat in mats.items():
+        res = compare(mat, test, level=level, **extra)
+        click.echo(f"# {name}: {res.summary()}", err=True)
+        frame = res.to_frame() if show_pairs else res.compare_table()
+        frame.insert(0, "measure", name)
+        parts.append(frame)
+    _emit(pd.concat(parts, ignore_index=True), options)
+
+
+@meta_command.command("discpower", context_settings={"show_default": True})
+@_common
+@click.option("--test", "tests", multiple=True, default=("bootstrap",),
+              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap",
+                                 "tukey_hsd", "randomised_tukey_hsd", "pairwise_tukey"]),
+              help="Test(s) (repeatable).")
+@click.option("--level", "levels", multiple=True, type=float, default=(0.05, 0.01),
+              help="Significance level(s) (repeatable).")
+@click.option("--samples", type=click.IntRange(min=1), default=1000, help="Bootstrap samples.")
+@click.option("--trials", type=click.IntRange(min=1), default=None,
+              help="Randomisation / randomised Tukey trials.")
+def discpower_cmd(qrels, runs, measures, tests, levels, samples, trials, **options):
+    """Discriminative power: significant system pairs per measure, test and level
+    (innovation paper Table 1; Twist paper Figure 14). --plot draws the bootstrap ASL
+    curves at the first level."""
+    from irmeta.stats import bootstrap_power, discriminative_power, matrices
+    campaign, kw = _setup(qrels, runs, measures, options)
+    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    table = discriminative_power(mats, tests=tests, levels=levels, seed=options["seed"],
+                                 samples=samples, trials=trials,
+                                 progress_bar=_progress(options))
+    _emit(table, options)
+    if options["plot_path"]:
+        from irmeta.plot.meta import asl_plot
+        summary, curves = bootstrap_power(mats, level=levels[0], samples=samples,
+                                          seed=options["seed"], progress_bar=_progress(options))
+        asl_plot(curves, level=levels[0], summary=summary, path=options["plot_path"])
+
+
+@meta_command.command("stability", context_settings={"show_default": True})
+@_common
+@click.option("--trials", type=click.IntRange(min=1), default=1000, help="Topic subsets.")
+@click.option("--subset-size", type=click.IntRange(min=1), default=None,
+              help="Topics per subset (default round(T/2); Buckley-Voorhees: T//2).")
+@click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05,
+              help="Differences up to this are ties (absolute for the stability ratio).")
+@click.option("--absolute", is_flag=True,
+              help="Buckley-Voorhees fuzziness absolute instead of relative to the larger mean.")
+def stability_cmd(qrels, runs, measures, trials, subset_size, fuzziness, absolute, **options):
+    """Stability under topic subsampling: the innovation paper's fuzziness ratio
+    (Table 2) and the Buckley-Voorhees error, tie and swap rates."""
+    from irmeta.stats import matrices, stability_table
+    campaign, kw = _setup(qrels, runs, measures, options)
+    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
+                            seed=options["seed"], relative=not absolute,
+                            progress_bar=_progress(options))
+    _emit(table, options)
+    if options["plot_path"]:
+        from irmeta.plot.meta import stability_table_plot
+        stability_table_plot(table, path=options["plot_path"])
+
+
+@meta_command.command("downsample", context_settings={"show_default": True})
+@_common
+@click.option("--levels", default="90,70,50,30,10", help="Pool sizes kept, in percent.")
+@click.option("--repeats", type=click.IntRange(min=1), default=1,
+              help="Independent samplings averaged.")
+def downsample_cmd(qrels, runs, measures, levels, repeats, **options):
+    """Robustness to incomplete judgments: Kendall's tau between the rankings on the
+    full and on stratified downsampled qrels (Twist paper, Figure 13)."""
+    from irmeta.stats import pool_downsampling
+    campaign, _ = _setup(qrels, runs, measures, options)
+    table = pool_downsampling(campaign, measures, levels=_floats(levels, "--levels"),
+                              seed=options["seed"], repeats=repeats,
+                              rel_level=options["rel_level"], progress_bar=_progress(options))
+    _emit(table, options)
+    if options["plot_path"]:
+        from irmeta.plot.meta import downsampling_plot
+        downsampling_plot(table, path=options["plot_path"])
+
+
+@meta_command.command("systems", context_settings={"show_default": True})
+@_common
+@click.option("--sizes", default="2,4,8,16,32,64", help="Numbers of sampled systems N.")
+@click.option("--trials", type=click.IntRange(min=1), default=1000, help="Samples per N.")
+def systems_cmd(qrels, runs, measures, sizes, trials, **options):
+    """Dependence on the participating systems (innovation paper, Algorithm 1 and
+    Table 3): mean Kendall's tau between the ranking of N sampled systems with the
+    context re-computed from the sample and the full ranking restricted to them."""
+    from irmeta.stats import system_dependence
+    campaign, _ = _setup(qrels, runs, measures, options)
+    table = system_dependence(campaign, measures,
+                              sizes=[int(x) for x in _floats(sizes, "--sizes")],
+                              trials=trials, seed=options["seed"],
+                              rel_level=options["rel_level"], progress_bar=_progress(options))
+    _emit(table, options)
+    if options["plot_path"]:
+        from irmeta.plot.meta import systems_plot
+        systems_plot(table, path=options["plot_path"])

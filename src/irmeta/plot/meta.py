@@ -1,0 +1,129 @@
+"""Figures of the meta-evaluation (house style of :mod:`irmeta.plot.style`).
+
+Each function takes the DataFrame (or curves) an :mod:`irmeta.stats` function returns,
+draws one figure, saves it as PNG and SVG when ``path`` is given, and returns the
+matplotlib figure (closed after saving). matplotlib is imported only here, lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from irmeta.plot import style
+
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def _finish(fig, path):
+    if path is not None:
+        style.save(fig, path)
+    return fig
+
+
+def alpha_sweep_plot(sweep: pd.DataFrame, *, method: str = "kendall", path=None,
+                     title: str | None = None, threshold: float | None = 0.9):
+    """Tau between each baseline and its family against alpha (innovation paper,
+    Figure 2). ``sweep``: the output of :func:`irmeta.stats.alpha_sweep`."""
+    fig, ax = style.figure(4.2, 3.2)
+    for k, (base, grp) in enumerate(sweep.groupby("baseline", sort=False)):
+        family = grp["measure"].iloc[-1].split("(")[0]
+        ax.plot(grp["alpha"], grp[method], marker=_MARKERS[k % len(_MARKERS)], ms=4,
+                label=f"{base} vs {family}", color=style.PALETTE[k % len(style.PALETTE)])
+    if threshold is not None:
+        ax.axhline(threshold, color="0.5", lw=0.8, ls="--")
+    ax.set_xlabel(r"$\alpha$")
+    ax.set_ylabel({"kendall": r"Kendall's $\tau$", "tau_ap": r"$\tau_{AP}$"}.get(method, method))
+    ax.set_xlim(min(sweep["alpha"]) - 0.02, max(sweep["alpha"]) + 0.02)
+    lo = float(np.nanmin(sweep[method]))
+    ax.set_ylim(min(lo - 0.02, threshold - 0.02 if threshold else lo), 1.01)
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
+
+
+def asl_plot(curves: Mapping[str, np.ndarray], *, level: float = 0.05,
+             summary: pd.DataFrame | None = None, path=None, title: str | None = None):
+    """ASL curves (Sakai 2006; Twist paper, Figure 14): for each measure the achieved
+    significance level of every system pair, pairs sorted by ASL. ``summary`` (from
+    :func:`irmeta.stats.bootstrap_power`) adds DP and delta to the legend."""
+    fig, ax = style.figure(4.6, 3.3)
+    info = {}
+    if summary is not None:
+        info = {r.measure: (r.dp, r.delta) for r in summary.itertuples()}
+    for k, (name, asl) in enumerate(curves.items()):
+        label = name
+        if name in info:
+            label = f"{name} (DP={100 * info[name][0]:.1f}%, Δ={info[name][1]:.3f})"
+        ax.plot(np.arange(1, len(asl) + 1), asl, label=label, lw=1.3,
+                color=style.PALETTE[k % len(style.PALETTE)])
+    ax.axhline(level, color="0.4", lw=0.8, ls="--")
+    ax.set_xlabel("system pairs sorted by ASL")
+    ax.set_ylabel("achieved significance level (ASL)")
+    n = max((len(a) for a in curves.values()), default=1)
+    ax.set_xlim(0, n)
+    ax.set_ylim(0, min(1.0, max(0.2, 4 * level)))
+    ax.legend(frameon=False, fontsize=7)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
+
+
+def downsampling_plot(table: pd.DataFrame, *, path=None, title: str | None = None):
+    """Kendall's tau against the share of the pool kept, one line per measure
+    (Twist paper, Figure 13). ``table``: :func:`irmeta.stats.pool_downsampling`."""
+    fig, ax = style.figure(4.2, 3.2)
+    for k, (name, grp) in enumerate(table.groupby("measure", sort=False)):
+        grp = grp.sort_values("level", ascending=False)
+        ax.errorbar(grp["level"], grp["tau"], yerr=grp.get("tau_std"), capsize=2,
+                    marker=_MARKERS[k % len(_MARKERS)], ms=4, label=name,
+                    color=style.PALETTE[k % len(style.PALETTE)])
+    ax.set_xlabel("pool kept (%)")
+    ax.set_ylabel(r"Kendall's $\tau$ with the full pool")
+    ax.invert_xaxis()
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
+
+
+def systems_plot(table: pd.DataFrame, *, path=None, title: str | None = None):
+    """Mean tau against the number of sampled systems (innovation paper, Table 3 as a
+    plot). ``table``: :func:`irmeta.stats.system_dependence`."""
+    fig, ax = style.figure(4.2, 3.2)
+    for k, (name, grp) in enumerate(table.groupby("measure", sort=False)):
+        ax.plot(grp["n_systems"], grp["tau"], marker=_MARKERS[k % len(_MARKERS)], ms=4,
+                label=name, color=style.PALETTE[k % len(style.PALETTE)])
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("number of systems N")
+    ax.set_ylabel(r"mean Kendall's $\tau$ with the full ranking")
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
+
+
+def stability_table_plot(table: pd.DataFrame, *, columns=None, path=None,
+                         title: str | None = None, fmt: str = "{:.3f}"):
+    """A measures x statistics table rendered as an annotated heat map (e.g. the
+    output of :func:`irmeta.stats.stability_table` or a discriminative power pivot)."""
+    data = table.set_index(table.columns[0]) if columns is None else table.set_index(columns[0])[columns[1:]]
+    data = data.select_dtypes("number")
+    fig, ax = style.figure(1.2 + 1.1 * data.shape[1], 0.8 + 0.35 * data.shape[0])
+    vals = data.to_numpy(dtype=float)
+    norm = (vals - np.nanmin(vals, axis=0)) / np.where(np.ptp(vals, axis=0) > 0, np.ptp(vals, axis=0), 1)
+    ax.imshow(norm, cmap="Blues", aspect="auto", vmin=-0.3, vmax=2.2)
+    ax.tick_params(length=0)
+    for (i, j), v in np.ndenumerate(vals):
+        ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(data.shape[1]), data.columns, rotation=20, ha="right")
+    ax.set_yticks(range(data.shape[0]), data.index)
+    ax.grid(False)
+    for side in ("top", "right", "left", "bottom"):
+        ax.spines[side].set_visible(False)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
