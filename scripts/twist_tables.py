@@ -55,7 +55,7 @@ def main() -> None:
 
     arche = {"matters": {}, "formal": {}}
     summaries, cells = {}, {}
-    print("## Timing (one run of this script)\n")
+    print("### Timing (one run of this script)\n")
     rows = []
     for name, (qrels, runs, title) in CAMPAIGNS.items():
         t0 = time.perf_counter()
@@ -74,6 +74,12 @@ def main() -> None:
                      "mean sigma": round(float(res.means[:, 2].mean()), 4)})
         for rule in arche:
             arche[rule][name] = effort.archetypes(campaign, args.depth, rule)
+        if campaign.depth < args.depth:      # also at the runs' own depth
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for rule in arche:
+                    arche[rule][f"{name}@{campaign.depth} (RB<={campaign.depth} only)"] = \
+                        effort.archetypes(campaign, campaign.depth, rule)
         summary, grids = effort.effort_gain_summary(campaign, depth=args.depth)
         summaries[name] = summary
         cells[name] = grids
@@ -91,14 +97,14 @@ def main() -> None:
     print(markdown(pd.DataFrame(rows).set_index("campaign"), 3))
 
     for rule in ("matters", "formal"):
-        print(f"## Archetypes, crossing={rule} (percent of run x topic curves)\n")
+        print(f"### Archetypes, crossing={rule} (percent of run x topic curves)\n")
         table = effort.archetype_table(arche[rule])
         if rule == "matters":
             table = pd.concat([table, effort.PAPER_TABLE2.rename(index=lambda s: s + " (paper)")])
         table["total"] = table["total"].astype(int)
         print(markdown(table, 2))
 
-    print("## Effort/gain summaries (percent of run x topic points)\n")
+    print("### Effort/gain summaries (percent of run x topic points)\n")
     frames = []
     for name, summary in summaries.items():
         frames.append(summary[["points", "diagonal %", "high_high %", "top_row_low_effort %",
@@ -109,7 +115,7 @@ def main() -> None:
     print(markdown(effort.PAPER_SHARES.set_index(["gain", "collection"]), 1))
 
     for name in summaries:
-        print(f"## {name}: 4x4 shares (percent; rows: gain quartile from the top, "
+        print(f"### {name}: 4x4 shares (percent; rows: gain quartile from the top, "
               "columns: Twist from huge to low effort)\n")
         for gain, eg in cells[name].items():
             print(f"**{gain}** (quartiles {', '.join(f'{q:.4f}' for q in eg.quartiles)})\n")
