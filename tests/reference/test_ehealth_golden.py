@@ -44,5 +44,5 @@ def test_float32_scores_reproduce_trec_eval_9(ehealth):
     path = [p for p in runs if "WHUIRGroup_EN_Run3" in p.name][0]
     expected = _golden("v9", "WHUIRGroup_EN_Run3")
     results = irmeta.evaluate(qrels, path, measures_in(expected), float32=True)
-    checked, bad = compare(expected, results)
+    checked, bad = compare(expected, results, skip=("iprec",))  # v10 changed iprec rounding
     assert checked > 2000 and not bad, "\n".join(bad[:20])

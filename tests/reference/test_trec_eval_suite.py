@@ -63,7 +63,7 @@ def test_measure_parameters():
     ndcg_cut.10,20,23.4  success.2,5,20 (per topic)."""
     base = shared_path(*V10)
     expected = read_trec_output(base / "out.test.meas_params")
-    measures = ["P.5,7,3", "recall.20,2000", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23",
+    measures = ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23",
                 "success.2,5,20"]
     import irmeta
     results = irmeta.evaluate(base / "qrels.test", base / "results.test", measures)
@@ -74,9 +74,10 @@ def test_measure_parameters():
 
 
 def test_v9_outputs_agree_where_versions_agree():
-    """The v9.0.8 expected outputs, for the measures whose semantics did not change."""
+    """The v9.0.8 expected outputs, for the measures whose semantics did not change
+    (v10 rounds the recall cutoffs of iprec_at_recall instead of truncating x + 0.9)."""
     base = shared_path("trec_eval_test", "v9.0.8")
     expected = read_trec_output(base / "out.test.aq")
     results = evaluate_like_trec(base / "qrels.test", base / "results.test", expected)
-    checked, bad = compare(expected, results)
+    checked, bad = compare(expected, results, skip=("iprec",))
     assert checked > 100 and not bad, bad

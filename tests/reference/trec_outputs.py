@@ -11,7 +11,7 @@ import irmeta
 #: trec_eval output names irmeta implements (cutoff measures matched by prefix)
 _PLAIN = {"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
           "recip_rank", "ndcg"}
-_CUTOFF = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)_(\d+)$")
+_CUTOFF = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)_(\d+)$|^iprec_at_recall_[\d.]+$")
 _INTEGER = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
 
 
@@ -38,14 +38,16 @@ def trec_format(name: str, value: float) -> str:
     return f"{value:.4f}"
 
 
-def compare(expected: dict, results, *, per_topic: bool = True) -> tuple[int, list[str]]:
-    """Compare every supported expected value; returns (number compared, mismatches)."""
+def compare(expected: dict, results, *, per_topic: bool = True,
+            skip: tuple[str, ...] = ()) -> tuple[int, list[str]]:
+    """Compare every supported expected value (names starting with a ``skip`` prefix
+    excepted); returns (number compared, mismatches)."""
     summary = results.aggregate("mean")
     frame = results.to_frame(per_topic=True, aggregate=False)
     got = {(m, t): v for m, t, v in zip(frame["measure"], frame["topic"], frame["value"])}
     checked, bad = 0, []
     for (name, topic), text in expected.items():
-        if not supported(name):
+        if not supported(name) or name.startswith(skip or ("\0",)):
             continue
         if topic == "all":
             value = float(summary.loc[results.runs[0], name])

@@ -9,11 +9,9 @@ import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
 
-#: measures printed when no -m is given: trec_eval's default set (without the
-#: interpolated precision curve) plus nDCG
+#: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-                    "bpref", "recip_rank", "P.5,10,15,20,30,100,200,500,1000", "ndcg",
-                    "ndcg_cut.10")
+                    "bpref", "recip_rank", "iprec_at_recall", "P.5,10,15,20,30,100,200,500,1000")
 
 
 @click.command("eval", context_settings={"show_default": True})
@@ -22,7 +20,7 @@ DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compute (repeatable): AP, P@10, nDCG@10, RBP(p=0.8), "
                    "P_rare(alpha=0.5)@100, Twist, or trec_eval names (map, P.5,10, ndcg_cut_10). "
-                   "Default: trec_eval's default set plus nDCG. See `irmeta measures`.")
+                   "Default: trec_eval's default set. See `irmeta measures`.")
 @click.option("-q", "--per-topic", is_flag=True, help="Also print the value of every topic.")
 @click.option("--format", "fmt", type=click.Choice(["trec", "tsv", "csv", "json"]),
               default=None, help="Output layout. Default: trec (trec_eval's layout; several "

@@ -234,6 +234,31 @@ def num_rel_ret(b: _Block, m: Measure) -> np.ndarray:
     return b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
 
 
+@_blocked
+def interpolated_precision(b: _Block, m: Measure) -> np.ndarray:
+    """IPrec(recall=x) = max_{i >= i_c} P@i, where i_c is the rank of the c-th relevant
+    document, c = round(x * N_R) (half away from zero; c = 0 counts as 1), over ranks
+    up to n; 0 when fewer than c relevant documents are retrieved (trec_eval 10
+    ``iprec_at_recall``)."""
+    cum = b.cum_rel()
+    ranks = np.arange(1, b.depth + 1)
+    valid = ranks[None, None, :] <= b.length[:, :, None]
+    prec = np.where(valid, cum / ranks, -1.0)
+    best_below = np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1]
+    found = cum[:, :, -1]
+    c = np.floor(m["recall"] * b.num_rel + 0.5).astype(np.int64)
+    c = np.maximum(c, 1)[None, :, None]
+    pos = np.argmax(cum >= c, axis=2)
+    value = np.take_along_axis(best_below, pos[:, :, None], axis=2)[:, :, 0]
+    return np.where(found >= c[:, :, 0], np.maximum(value, 0.0), 0.0)
+
+
+def _check_recall(m: Measure) -> None:
+    from irmeta.errors import MeasureError
+    if not 0.0 <= m["recall"] <= 1.0:
+        raise MeasureError(f"IPrec: recall must be in [0, 1], got {m['recall']}")
+
+
 def num_q(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """Number of topics evaluated (1 per evaluated topic, counted)."""
     return np.ones((campaign.num_runs, campaign.num_topics))
@@ -271,6 +296,11 @@ register(MeasureDef("Success", "1 if a relevant document is in the top k (trec_e
 register(MeasureDef("RBP", "rank-biased precision (Moffat & Zobel 2008), binary relevance",
                     rbp, (Param("p", "float", 0.8, "persistence, 0 < p < 1"), REL),
                     validate=_check_p, formula="(1-p) * sum_i rel_i * p^(i-1)"))
+register(MeasureDef("IPrec", "interpolated precision at a recall level (trec_eval iprec_at_recall)",
+                    interpolated_precision,
+                    (Param("recall", "float", 0.0, "recall level in [0, 1]; IPrec@0.5 binds it"),
+                     REL), cutoff="none", at_param="recall", validate=_check_recall,
+                    formula="max_{i >= rank of the round(x*N_R)-th relevant} P@i"))
 register(MeasureDef("num_ret", "documents retrieved", num_ret, cutoff="none", aggregate="sum",
                     integer=True))
 register(MeasureDef("num_rel", "relevant documents in the qrels", num_rel, (REL,), cutoff="none",

@@ -34,6 +34,7 @@ _TREC_PLAIN = {
     "bpref": "bpref", "num_q": "num_q", "num_ret": "num_ret", "num_rel": "num_rel",
     "num_rel_ret": "num_rel_ret", "gm_bpref": None,
 }
+_TREC_IPREC_RE = re.compile(r"^iprec_at_recall[._]((?:\d*\.?\d+)(?:,\d*\.?\d+)*)$")
 _TREC_CUTOFF_RE = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)[._](\d+(?:,\d+)*)$")
 _TREC_GAINS_RE = re.compile(r"^ndcg\.((?:-?\d+=-?[\d.]+)(?:,-?\d+=-?[\d.]+)*)$")
 
@@ -119,6 +120,17 @@ def _parse_trec(text: str) -> list[Measure] | None:
         family, prefix = _TREC_CUTOFF[m.group(1)]
         d = _definition(family, text, 0)
         return [make(d, {}, int(k), text, prefix + k) for k in m.group(2).split(",")]
+    m = _TREC_IPREC_RE.match(text)
+    if m:
+        d = _definition("IPrec", text, 0)
+        levels = [float(x) for x in m.group(1).split(",")]
+        if text.startswith("iprec_at_recall_"):
+            levels = [float(m.group(1))]
+        return [make(d, {"recall": x}, None, text, f"iprec_at_recall_{x:.2f}") for x in levels]
+    if text == "iprec_at_recall":
+        d = _definition("IPrec", text, 0)
+        return [make(d, {"recall": x / 10}, None, text, f"iprec_at_recall_{x / 10:.2f}")
+                for x in range(11)]
     m = _TREC_GAINS_RE.match(text)
     if m:
         gains = {int(k): float(v) for k, v in (kv.split("=") for kv in m.group(1).split(","))}
@@ -176,7 +188,10 @@ class _Parser:
         self.skip_space()
         if self.peek() == "@":
             self.pos += 1
-            cutoff = self.integer()
+            if definition.at_param is not None:
+                params[definition.at_param] = self.number()
+            else:
+                cutoff = self.integer()
         self.skip_space()
         if self.pos != len(self.text):
             self.error(f"unexpected {self.peek()!r} after the measure")

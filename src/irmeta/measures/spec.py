@@ -99,6 +99,7 @@ class MeasureDef:
     family: str = "classic"
     validate: Callable | None = None
     cutoff_default: int | None = None
+    at_param: str | None = None   # parameter that "@x" sets instead of the cutoff
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
