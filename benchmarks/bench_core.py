@@ -236,7 +236,8 @@ def timed(cmd: list[str], env: dict | None = None, timeout: float = 1800) -> dic
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return {"wall": wall, "rss_mib": usage.ru_maxrss / 1024.0, "status": proc.returncode,
+        return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
+                "rss_mib": usage.ru_maxrss / 1024.0, "status": proc.returncode,
                 "stdout": out.read(), "stderr": err.read()}
 
 
@@ -330,7 +331,8 @@ def bench_scenario(scenario: str, args) -> dict:
                 print(f"  {tool}: FAILED (exit {r['status']})\n{r['stderr'][-3000:]}", flush=True)
                 break
             trials.append(r)
-            print(f"  {tool:12s} {r['wall']:8.2f} s  {r['rss_mib']:8.0f} MiB  (load {load:.1f})",
+            print(f"  {tool:12s} {r['wall']:8.2f} s wall {r['cpu']:8.2f} s cpu "
+                  f"{r['rss_mib']:8.0f} MiB  (load {load:.1f})",
                   flush=True)
         if not trials:
             result["tools"][tool] = {"failed": True}
@@ -343,6 +345,7 @@ def bench_scenario(scenario: str, args) -> dict:
             phases, means, warm = parse_worker(best["stdout"])
         result["tools"][tool] = {
             "best": best["wall"], "times": [r["wall"] for r in trials],
+            "cpu_best_run": best["cpu"], "cpu_min": min(r["cpu"] for r in trials),
             "median": statistics.median(r["wall"] for r in trials),
             "rss_mib": max(r["rss_mib"] for r in trials),
             "load1_before": [round(r["load1"], 2) for r in trials], "phases": phases, "warm": warm,
@@ -395,7 +398,8 @@ def bench_startup(args) -> dict:
             print(f"  {name}: FAILED\n{trials[0]['stderr'][-2000:]}")
             continue
         best = min(t["wall"] for t in trials)
-        out[name] = {"best": best, "rss_mib": max(t["rss_mib"] for t in trials)}
+        out[name] = {"best": best, "rss_mib": max(t["rss_mib"] for t in trials),
+                     "cpu_min": min(t["cpu"] for t in trials)}
         print(f"  {name:28s} {best:6.3f} s  {out[name]['rss_mib']:6.0f} MiB", flush=True)
     # does importing irmeta pull in a JIT (numba) or other heavy modules?
     probe = timed([py, "-X", "importtime", "-c", "import irmeta, sys; "
@@ -451,12 +455,14 @@ def markdown(res: dict) -> str:
         sc = res[scenario]
         tools = sc["tools"]
         ref = tools.get("irmeta", {}).get("best")
+        ref_cpu = tools.get("irmeta", {}).get("cpu_min")
         lines += [f"### {scenario}: {sc['runs']} run file(s); {', '.join(sc['measures'])}", "",
-                  "| tool | best of 3 (s) | median (s) | tool / irmeta | peak RSS (MiB) | phases (s, best run) |",
-                  "| --- | ---: | ---: | ---: | ---: | --- |"]
+                  "| tool | wall, best of 3 (s) | median (s) | tool / irmeta | CPU user+sys, min (s) "
+                  "| CPU ratio | peak RSS (MiB) | load before | phases (s, best run) |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
         for tool, info in tools.items():
             if info.get("failed"):
-                lines.append(f"| {tool} | failed | | | | |")
+                lines.append(f"| {tool} | failed | | | | | | | |")
                 continue
             ratio = f"{info['best'] / ref:.2f}" if ref else "-"
             ph = dict(info["phases"])
@@ -464,8 +470,10 @@ def markdown(res: dict) -> str:
                 ph["evaluate_warm"] = info["warm"].get("evaluate_warm")
             phs = ", ".join(f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}"
                             for k, v in ph.items())
+            cratio = f"{info['cpu_min'] / ref_cpu:.2f}" if ref_cpu else "-"
+            loads = " ".join(f"{x:.1f}" for x in info["load1_before"])
             lines.append(f"| {tool} | {info['best']:.2f} | {info['median']:.2f} | {ratio} | "
-                         f"{info['rss_mib']:.0f} | {phs} |")
+                         f"{info['cpu_min']:.2f} | {cratio} | {info['rss_mib']:.0f} | {loads} | {phs} |")
         lines.append("")
         for key, title in (("agreement", "irmeta"), ("agreement_float32", "irmeta --float32")):
             if not sc.get(key):
@@ -482,10 +490,11 @@ def markdown(res: dict) -> str:
                     lines.append(f"| ({tool} unmatched runs: {', '.join(ag['unmatched_runs'][:5])}) |")
             lines.append("")
     if "startup" in res:
-        lines += ["### start-up", "", "| command | best (s) | peak RSS (MiB) |", "| --- | ---: | ---: |"]
+        lines += ["### start-up", "", "| command | wall, best of 5 (s) | CPU, min (s) | peak RSS (MiB) |",
+                  "| --- | ---: | ---: | ---: |"]
         for name, info in res["startup"].items():
             if isinstance(info, dict):
-                lines.append(f"| `{name}` | {info['best']:.3f} | {info['rss_mib']:.0f} |")
+                lines.append(f"| `{name}` | {info['best']:.3f} | {info['cpu_min']:.3f} | {info['rss_mib']:.0f} |")
         lines += ["", f"Heavy modules loaded by `import irmeta`: {res['startup'].get('modules_loaded_by_import_irmeta')}", ""]
     return "\n".join(lines)
 
