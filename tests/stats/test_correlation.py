@@ -63,6 +63,9 @@ def test_tau_ap_matches_definition():
     x = rng.random(10)
     assert cr.tau_ap(x, x) == pytest.approx(1.0)
     assert cr.tau_ap(x, -x) == pytest.approx(-1.0)
+    tied = np.array([0.5, 0.5, 0.3, 0.3, 0.1])
+    assert cr.tau_ap(tied, tied) == pytest.approx(1.0)
+    assert cr.tau_ap(tied, np.array([0.5, 0.4, 0.3, 0.2, 0.1])) < 1.0
     # a swap at the top costs more than a swap at the bottom
     ref = np.arange(10, 0, -1.0)
     top, bottom = ref.copy(), ref.copy()

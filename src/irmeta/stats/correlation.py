@@ -10,8 +10,10 @@ by system (aligned by name) or a 1-D array (aligned by position).
   which weights swaps near the top: with the systems ordered by ``x`` (the ranking
   under test, best first), ``tau_AP = 2/(n-1) sum_{i=2..n} C(i)/(i-1) - 1`` where
   ``C(i)`` is the number of systems above position ``i`` that ``y`` (the reference)
-  also ranks above it. Ties (our decision; the paper assumes none): a tie in ``y``
-  counts 1/2 in ``C(i)``; systems tied in ``x`` keep their input order (stable sort).
+  also ranks above it. Ties (our decision; the paper assumes none): systems tied in
+  ``x`` keep their input order (stable sort); a pair above-below in ``x`` counts 1/2 in
+  ``C(i)`` when tied in ``y``; a pair tied in ``x`` counts 1 when also tied in ``y``
+  (so ``tau_AP(x, x) = 1`` with ties) and 1/2 otherwise.
   ``symmetric=True`` averages both directions.
 * :func:`correlation_matrix` — a measures x measures matrix of any of these (Twist
   paper, Tables 3-4).
@@ -72,7 +74,11 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
     yb = b[order]
     # agree[i, j] for j above i (j < i): reference ranks j above i (1), tied (1/2)
     above = np.tril(np.ones((n, n), dtype=bool), k=-1)
-    agree = np.where(yb[None, :] > yb[:, None], 1.0, np.where(yb[None, :] == yb[:, None], 0.5, 0.0))
+    xb = a[order]
+    ytie = yb[None, :] == yb[:, None]
+    agree = np.where(yb[None, :] > yb[:, None], 1.0, np.where(ytie, 0.5, 0.0))
+    # a pair tied in x agrees fully when also tied in y, half otherwise
+    agree = np.where(xb[None, :] == xb[:, None], np.where(ytie, 1.0, 0.5), agree)
     C = (agree * above).sum(axis=1)[1:]
     i = np.arange(2, n + 1)
     return float(2.0 / (n - 1) * np.sum(C / (i - 1)) - 1.0)
