@@ -43,7 +43,7 @@ def _campaign(qrels, runs):
     return irmeta.load_campaign(qrels, list(runs.values()), names=list(runs))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(topics())
 def test_propositions_1_and_2(case):
     qrels, runs, n, counts = case
@@ -71,7 +71,7 @@ def test_propositions_1_and_2(case):
         assert np.all((v >= 0) & (v <= 1))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(topics(min_ratio=3), st.sampled_from(tw.CROSSING_RULES))
 def test_archetype_properties(case, rule):
     qrels, runs, n, counts = case

@@ -289,10 +289,11 @@ def _cached(campaign: Campaign, measure: Measure, ctx: EvalContext) -> TwistComp
     rel = measure.get("rel")
     level = ctx.rel_level if rel is None else int(rel)
     key = ("twist.components", id(campaign), depth, measure["crossing"], level)
-    comp = ctx.cache.get(key)
-    if comp is None:
-        comp = components(campaign, depth, measure["crossing"], level)
-        ctx.cache[key] = comp
+    hit = ctx.cache.get(key)
+    if hit is not None and hit[0] is campaign:   # holding the campaign keeps its id unique
+        return hit[1]
+    comp = components(campaign, depth, measure["crossing"], level)
+    ctx.cache[key] = (campaign, comp)
     return comp
 
 
