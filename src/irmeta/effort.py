@@ -99,19 +99,33 @@ class CurveArrays:
     ideal_dcg: np.ndarray
     rb: np.ndarray
 
-    def normalised(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(rp_norm, crp_norm)`` in ``[-1, 1]``: negative values over ``|min|`` of the
-        full-scale curve, positive values over its ``max`` (0 where that bound is 0)."""
-        return (normalise(self.rp, self.rp_fs.min(axis=1), self.rp_fs.max(axis=1)),
-                normalise(self.crp, self.crp_fs.min(axis=1), self.crp_fs.max(axis=1)))
+    def normalised(self, method: str = "piecewise") -> tuple[np.ndarray, np.ndarray]:
+        """``(rp_norm, crp_norm)`` in ``[-1, 1]`` against the full-scale curves' bounds
+        (see :func:`normalise`: by default negative values over ``|min|``, positive
+        values over ``max``)."""
+        return (normalise(self.rp, self.rp_fs.min(axis=1), self.rp_fs.max(axis=1), method),
+                normalise(self.crp, self.crp_fs.min(axis=1), self.crp_fs.max(axis=1), method))
 
 
-def normalise(curve: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Map ``curve[..., t, rank]`` into ``[-1, 1]``: ``c / |low_t|`` where ``c < 0``,
-    ``c / high_t`` where ``c > 0`` (``low``/``high``: per-topic full-scale bounds)."""
-    low = np.abs(np.asarray(low, float))[..., :, None]
+def normalise(curve: np.ndarray, low: np.ndarray, high: np.ndarray,
+              method: str = "piecewise") -> np.ndarray:
+    """Map ``curve[..., t, rank]`` into ``[-1, 1]`` given per-topic full-scale bounds
+    ``low`` (<= 0) and ``high`` (>= 0).
+
+    ``piecewise`` (default): ``c / |low_t|`` where ``c < 0``, ``c / high_t`` where ``c > 0``
+    — 0 stays 0, so crossings stay visible. ``linear`` (MATTERS ``twist.m``,
+    ``Normalize``): ``(2c - high - low) / (high - low)``, which moves 0 unless
+    ``low = -high``. A zero-width bound maps to 0.
+    """
+    low = np.asarray(low, float)[..., :, None]
     high = np.asarray(high, float)[..., :, None]
     c = curve.astype(float)
+    if method == "linear":
+        den = np.broadcast_to(high - low, c.shape)
+        return np.divide(2 * c - high - low, den, out=np.zeros_like(c), where=den > 0)
+    if method != "piecewise":
+        raise ParameterError(f"normalise: method must be 'piecewise' or 'linear', got {method!r}")
+    low = np.abs(low)
     neg = np.divide(c, low, out=np.zeros_like(c), where=(c < 0) & (low > 0))
     pos = np.divide(c, high, out=np.zeros_like(c), where=(c > 0) & (high > 0))
     return neg + pos
@@ -155,9 +169,10 @@ def curve_arrays(campaign: Campaign, runs=None, topics=None, depth: int = tw.DEF
 
 
 def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_level: int = 1,
-           normalised: bool = False) -> pd.DataFrame:
+           normalised: bool = False, method: str = "piecewise") -> pd.DataFrame:
     """One (run, topic) rank by rank: ``rank, docid, grade, rp, crp, rp_fs, crp_fs, dcg,
-    ideal_dcg`` (and ``rp_norm, crp_norm, crp_fs_norm`` when ``normalised``).
+    ideal_dcg`` (and ``rp_norm, crp_norm, crp_fs_norm`` when ``normalised``, by
+    :func:`normalise` with ``method``).
 
     ``grade`` is the qrels grade (NaN: not in the qrels or padding beyond the ranking);
     the frame's ``attrs`` hold ``rb``, ``run``, ``topic``, ``depth`` and the full-scale
@@ -174,10 +189,11 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
                           "rp": a.rp[0, 0], "crp": a.crp[0, 0], "rp_fs": a.rp_fs[0],
                           "crp_fs": a.crp_fs[0], "dcg": a.dcg[0, 0], "ideal_dcg": a.ideal_dcg[0]})
     if normalised:
-        rpn, crpn = a.normalised()
+        rpn, crpn = a.normalised(method)
         frame["rp_norm"] = rpn[0, 0]
         frame["crp_norm"] = crpn[0, 0]
-        frame["crp_fs_norm"] = normalise(a.crp_fs, a.crp_fs.min(axis=1), a.crp_fs.max(axis=1))[0]
+        frame["crp_fs_norm"] = normalise(a.crp_fs, a.crp_fs.min(axis=1), a.crp_fs.max(axis=1),
+                                         method)[0]
     frame.attrs.update(run=a.runs[0], topic=a.topics[0], depth=a.depth, rb=int(a.rb[0]),
                        crp_min_fs=int(a.crp_fs[0].min()), crp_max_fs=int(a.crp_fs[0].max()))
     return frame

@@ -129,3 +129,12 @@ def test_normalised_curves_in_unit_interval(campaign):
     assert f["crp_norm"].between(-1, 1).all() and f["rp_norm"].between(-1, 1).all()
     assert f.attrs["rb"] == 7 and f.attrs["crp_min_fs"] == -28 and f.attrs["crp_max_fs"] == 23
     assert f["dcg"].iloc[0] == 3.0 and f["docid"].iloc[0] == "h1"
+
+
+def test_linear_normalisation_as_matters(campaign):
+    f = effort.curves(campaign, "b", "t1", depth=15, normalised=True, method="linear")
+    crp = np.array(CRP["b"], float)
+    np.testing.assert_allclose(f["crp_norm"], (2 * crp - 23 + 28) / (23 + 28))
+    assert f["crp_fs_norm"].min() == -1.0 and f["crp_fs_norm"].max() == 1.0
+    with pytest.raises(irmeta.ParameterError, match="method"):
+        effort.curves(campaign, "b", "t1", depth=15, normalised=True, method="log")
