@@ -68,7 +68,7 @@ def load_cli_campaign(qrels, runs, options: dict):
     campaign = load_campaign(qrels, list(runs), names=names, max_docs=options.get("max_docs"),
                              float32=options.get("float32", False),
                              dedupe=options.get("dedupe", False),
-                             split_tags=options.get("split_tags", False))
+                             split_tags=options.get("split_tags", False), warn_dropped=False)
     if campaign.dropped_topics:
         total = sum(campaign.dropped_topics.values())
         click.echo(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from irmeta.data.fingerprint import combine
+from irmeta.data.fingerprint import combine, fingerprint_strings
 from irmeta.data.tables import Qrels, Run
 from irmeta.errors import CampaignError, InputError
 
@@ -420,7 +420,9 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     starts = np.zeros((R, T), dtype=np.int64)
     docids = []
     for r, (run, (rows, tix, rank)) in enumerate(zip(runs, ordered)):
-        fp = run.fingerprints[rows]
+        ordered_ids = run.docids.take(pa.array(rows, pa.int64()))
+        # fingerprint only the kept rows (runs often cover many unjudged topics)
+        fp = run.fingerprints[rows] if run._fingerprints is not None else fingerprint_strings(ordered_ids)
         grades[r, tix, rank] = grade_index.lookup(tix, fp)
         doc_fp[r, tix, rank] = fp
         if not dedupe and _has_duplicates(doc_fp[r], length_of(tix, T)):
@@ -428,7 +430,7 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
         length[r] = np.bincount(tix, minlength=T)
         first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
         starts[r, tix[first]] = first
-        docids.append(run.docids.take(pa.array(rows, pa.int64())))
+        docids.append(ordered_ids)
     if warn_dropped and dropped:
         total = sum(dropped.values())
         warnings.warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
