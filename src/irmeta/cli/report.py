@@ -1,0 +1,119 @@
+"""``irmeta report``: evaluate a whole campaign into one self-contained HTML report."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from irmeta.cli.common import campaign_options, load_cli_campaign
+
+_SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
+
+
+def _skip(ctx, param, value):
+    out = set()
+    for item in value or ():
+        for name in item.split(","):
+            name = name.strip().lower()
+            if not name:
+                continue
+            if name not in _SECTIONS:
+                raise click.BadParameter(f"unknown section {name!r} (known: {', '.join(_SECTIONS)})")
+            out.add(name)
+    return frozenset(out)
+
+
+def _alphas(ctx, param, value):
+    try:
+        out = tuple(float(a) for a in value.split(",") if a.strip())
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from None
+    if len(out) < 2 or any(a < 0 for a in out):
+        raise click.BadParameter(f"need at least two values >= 0, got {value!r}")
+    return out
+
+
+def _command_line() -> str:
+    """The command as typed (program name normalised to ``irmeta``)."""
+    args = sys.argv[1:]
+    if args and args[0] == "report":
+        return shlex.join(["irmeta", *args])
+    return shlex.join(["irmeta", "report", *args]) if args else "irmeta report"
+
+
+@click.command("report")
+@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@campaign_options
+@click.option("-o", "--output", default="report.html", show_default=True,
+              type=click.Path(dir_okay=False, writable=True),
+              help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
+                   "<name>_files/ next to it.")
+@click.option("--title", default=None, help="Page title (default: 'Campaign report').")
+@click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
+              help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
+                   "trust and effort are the most expensive.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of every random procedure (bootstrap, topic subsampling).")
+@click.option("--bootstrap", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Bootstrap samples of the discriminative-power test.")
+@click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Topic-subsampling trials of the stability analysis.")
+@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Significance level.")
+@click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05, show_default=True,
+              help="Stability: absolute difference of means below which two runs tie.")
+@click.option("--alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
+              show_default=True, callback=_alphas,
+              help="Alpha grid of the innovation (Kendall tau vs alpha) curves.")
+@click.option("--rare-k", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Cutoff K of P_rare/AP_rare and of the unique-document count.")
+@click.option("--nrg-k", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Cutoff of NRG and nDCG in the NRG section.")
+@click.option("--nrg-prior", type=click.Choice(["auto", "others", "best_per_group", "earlier"]),
+              default="auto", show_default=True,
+              help="NRG prior set; auto = best_per_group with --groups, else others.")
+@click.option("--twist-depth", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Depth N of Twist (shorter rankings are padded).")
+@click.option("--gain", default="AP", show_default=True,
+              help="Gain measure of the effort/gain grid (any measure string).")
+@click.option("--matrix-measure", default="AP", show_default=True,
+              help="Measure of the runs x topics matrix aggregated by GAWM and HITS.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def report_command(qrels, runs, output, title, skip, seed, bootstrap, trials, level,
+                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, gain,
+                   matrix_measure, progress, **options):
+    """Evaluate every run of a campaign into one HTML report.
+
+    Six sections: a sortable leaderboard (classic and context measures, with rank
+    changes against AP), innovation (rare relevant documents), NRG, effort (Twist),
+    topics and systems (GAWM, HITS), and trust (discriminative power, stability,
+    Kendall tau between measures). The page works offline (plots embedded); every
+    table is also written as TSV and every figure as PNG and SVG in <name>_files/.
+
+    \b
+    Examples:
+      irmeta report --demo                         # the shipped demo campaign
+      irmeta report qrels.txt runs/*.gz --groups groups.txt -o dl21.html
+      irmeta report qrels.txt runs/*.gz --skip trust,effort   # faster
+    """
+    from irmeta.report import ReportOptions, campaign_report
+
+    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
+                         trials=trials, level=level, fuzziness=fuzziness, alphas=alphas,
+                         rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
+                         twist_depth=twist_depth, gain=gain, matrix_measure=matrix_measure,
+                         skip=skip, progress=progress)
+    inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
+    if options.get("demo"):
+        inputs["campaign"] = "the demo campaign shipped with irmeta (simulated data, irmeta.demo)"
+    result = campaign_report(campaign, output, groups=ctx["groups"], options=opts,
+                             inputs=inputs, command=_command_line(),
+                             title=title or ("irmeta demo campaign report" if options.get("demo")
+                                             else None))
+    click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "
+               f"{result.path.parent / (result.path.stem + '_files')})", err=True)

@@ -1,0 +1,134 @@
+"""Figures of the campaign report that no other module draws: the NRG vs nDCG scatter
+coloured by group, the rank-change (slope) chart between two aggregations, and an
+annotated correlation heat map. House style and PNG + SVG saving come from
+:mod:`irmeta.plot.style`; matplotlib is imported only when drawing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from irmeta.plot import style
+
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
+
+
+def group_styles(groups: list[str]) -> dict[str, tuple[str, str]]:
+    """(colour, marker) per group, in order of first appearance: 8 colours x 12
+    markers, so up to 96 groups stay distinguishable."""
+    out = {}
+    for k, g in enumerate(dict.fromkeys(groups)):
+        out[g] = (style.PALETTE[k % len(style.PALETTE)], _MARKERS[(k // len(style.PALETTE)) % len(_MARKERS)])
+    return out
+
+
+def scatter_by_group(x: pd.Series, y: pd.Series, groups: pd.Series, *, xlabel: str,
+                     ylabel: str, title: str = "", label_top: int = 5, diagonal: bool = True):
+    """One point per run at ``(x, y)``, coloured (and shaped) by group; the ``label_top``
+    runs with the largest ``y`` are labelled. ``diagonal``: draw ``y = x``."""
+    fig, ax = style.figure(6.4, 4.6)
+    styles = group_styles(list(groups))
+    many = len(styles) > 16
+    for g, (color, marker) in styles.items():
+        sel = groups == g
+        ax.scatter(x[sel], y[sel], s=26, color=color, marker=marker, alpha=0.85, lw=0.4,
+                   edgecolor="white", label=str(g), zorder=3)
+    if diagonal:
+        hi = float(np.nanmax([x.max(), y.max(), 0.0]))
+        ax.plot([0, hi], [0, hi], color="0.6", lw=0.8, ls="--", zorder=1, label="_y = x")
+    for k, run in enumerate(y.sort_values(ascending=False).index[:label_top]):
+        ax.annotate(str(run), (x[run], y[run]), xytext=(4, 3 if k % 2 == 0 else -8),
+                    textcoords="offset points", fontsize=6.5, color="0.2")
+    lo_x, hi_x = float(np.nanmin(x)), float(np.nanmax(x))
+    pad = 0.06 * max(hi_x - lo_x, 1e-9)
+    ax.set_xlim(lo_x - pad, hi_x + 3 * pad)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if not many:
+        ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.04, 0.5),
+                  title="group", title_fontsize=7)
+    else:
+        ax.text(1.0, -0.16, f"{len(styles)} groups (colour = group)", transform=ax.transAxes,
+                ha="right", fontsize=7, color="0.4")
+    return fig
+
+
+def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_label: str,
+               title: str = "", highlight: int = 5):
+    """Slope chart: each run's rank (1 = best) under ``left`` and under ``right``
+    joined by a line; the ``highlight`` largest rank changes are coloured and named."""
+    rl = left.rank(ascending=False, method="min")
+    rr = right.reindex(left.index).rank(ascending=False, method="min")
+    n = len(rl)
+    fig, ax = style.figure(5.2, min(9.0, 2.2 + 0.11 * n))
+    change = (rl - rr).abs()
+    top = set(change.sort_values(ascending=False, kind="stable").index[:highlight][
+        change.sort_values(ascending=False, kind="stable").iloc[:highlight] > 0])
+    k = 0
+    for run in rl.index:
+        hot = run in top
+        color = style.PALETTE[(k % 7)] if hot else "0.75"
+        k += hot
+        ax.plot([0, 1], [rl[run], rr[run]], color=color, lw=1.5 if hot else 0.7,
+                marker="o", ms=2.5, zorder=3 if hot else 2)
+        if hot or n <= 30:
+            ax.text(-0.03, rl[run], str(run), ha="right", va="center", fontsize=6 if n > 30 else 6.5,
+                    color=color if hot else "0.35")
+            ax.text(1.03, rr[run], str(run), ha="left", va="center", fontsize=6 if n > 30 else 6.5,
+                    color=color if hot else "0.35")
+    ax.set_xlim(-0.9, 1.9)
+    ax.set_ylim(n + 0.8, 0.2)
+    ax.set_xticks([0, 1], [left_label, right_label])
+    ax.set_ylabel("rank (1 = best)")
+    ax.grid(False)
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def correlation_heatmap(matrix: pd.DataFrame, *, title: str = "", vmin: float = 0.0,
+                        label: str = "Kendall's τ"):
+    """Annotated heat map of a square measures x measures correlation matrix."""
+    vals = matrix.to_numpy(dtype=float)
+    n = vals.shape[0]
+    fig, ax = style.figure(1.8 + 0.40 * n, 1.4 + 0.36 * n)
+    lo = min(vmin, float(np.nanmin(vals)))
+    image = ax.imshow(vals, cmap="viridis", vmin=lo, vmax=1.0)
+    for (i, j), v in np.ndenumerate(vals):
+        if np.isfinite(v):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
+                    color="white" if v < lo + 0.55 * (1 - lo) else "black")
+    ax.set_xticks(range(n), list(matrix.columns), rotation=45, ha="right", fontsize=7)
+    ax.set_yticks(range(n), list(matrix.index), fontsize=7)
+    ax.grid(False)
+    fig.colorbar(image, ax=ax, shrink=0.8, label=label)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def bars(values: pd.Series, *, xlabel: str, title: str = "", fmt: str = "{:.0%}",
+         color_index=None):
+    """Horizontal bars, one per index entry (in the given order, first on top)."""
+    fig, ax = style.figure(5.6, 0.9 + 0.26 * len(values))
+    y = np.arange(len(values))
+    colors = [style.PALETTE[0]] * len(values)
+    for i in (color_index or []):
+        colors[i] = style.PALETTE[1]
+    ax.barh(y, values.to_numpy(dtype=float), color=colors)
+    for k, v in enumerate(values.to_numpy(dtype=float)):
+        if np.isfinite(v):
+            ax.text(v, k, " " + fmt.format(v), va="center", fontsize=7)
+    ax.set_yticks(y, [str(i) for i in values.index], fontsize=7.5)
+    ax.invert_yaxis()
+    ax.set_xlabel(xlabel)
+    ax.set_xlim(0, max(1e-9, float(np.nanmax(values.to_numpy(dtype=float)))) * 1.18)
+    ax.grid(axis="y", visible=False)
+    if title:
+        ax.set_title(title)
+    return fig

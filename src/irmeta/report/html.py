@@ -1,0 +1,298 @@
+"""Rendering machinery shared by every irmeta HTML report (campaign report, paper
+reproductions): a :class:`ReportWriter` collects *blocks* — tables, figures, text —
+grouped in :class:`Section` objects, writes each table as TSV and each figure as PNG +
+SVG into ``<name>_files/`` next to the HTML file, and renders one self-contained HTML
+page with Jinja2 (``templates/report.html.j2``): plots embedded as base64 PNG, CSS and a
+small table sorter inline, no network access needed to view it.
+
+Typical use::
+
+    w = ReportWriter("report.html", title="My analysis")
+    sec = w.section("results", "Results", intro="What this shows.")
+    sec.add(w.table("scores", frame, caption="Mean scores.", digits=3))
+    sec.add(w.figure("scatter", fig, caption="One point per run."))
+    w.render(inputs=[("qrels", "q.txt")], parameters=[...], command="irmeta ...")
+
+A report made of other sections (``irmeta reproduce``) reuses all of this: only the
+sections differ. matplotlib is imported only when a figure is saved.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import numbers
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+import pandas as pd
+from markupsafe import Markup, escape
+
+from irmeta.errors import ParameterError
+
+__all__ = ["Cell", "Figure", "ReportWriter", "Row", "Section", "Table", "Text", "fmt_number",
+           "html", "save_figure"]
+
+
+def html(template: str, **values) -> Markup:
+    """Trusted HTML ``template`` with ``{name}`` fields filled by escaped ``values``
+    (``html("run <b>{r}</b>", r=name)``)."""
+    return Markup(template).format(**values)
+
+
+def fmt_number(value, digits: int = 3) -> str:
+    """Human formatting: integers as is (thousands separated), floats with ``digits``
+    decimals, NaN/None as an en dash, booleans as yes/no."""
+    if value is None:
+        return "–"
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if math.isnan(v):
+            return "–"
+        if math.isinf(v):
+            return "∞" if v > 0 else "−∞"
+        if v == int(v) and abs(v) < 1e15 and digits == 0:
+            return f"{int(v):,}"
+        return f"{v:.{digits}f}"
+    return str(value)
+
+
+@dataclass
+class Cell:
+    """One table cell: ``text`` (escaped on output), an optional small ``note`` shown
+    after it (e.g. a rank), the ``sort`` key used by the in-page sorter, a CSS class."""
+
+    text: str
+    sort: Any = None
+    note: str = ""
+    cls: str = ""
+
+
+@dataclass
+class Table:
+    """A rendered table: ``columns`` (header labels), ``tips`` (header tooltips),
+    ``rows`` of :class:`Cell`; ``tsv`` is the path of the full table written next to the
+    HTML (relative to the HTML file), ``total_rows`` the rows in the TSV."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[Cell]]
+    caption: Markup | str = ""
+    tips: list[str] = field(default_factory=list)
+    numeric: list[bool] = field(default_factory=list)
+    tsv: str | None = None
+    total_rows: int = 0
+    sortable: bool = True
+    kind: str = "table"
+    compact: bool = False
+    stacked: bool = False
+
+
+@dataclass
+class Figure:
+    """A figure block: base64 PNG ``data`` for embedding, ``files`` (relative paths of
+    the PNG/SVG written next to the HTML), ``caption`` and ``alt`` text."""
+
+    name: str
+    data: str
+    files: list[str]
+    caption: Markup | str = ""
+    alt: str = ""
+    width: int | None = None
+    kind: str = "figure"
+
+
+@dataclass
+class Text:
+    """A paragraph (or any trusted HTML fragment, see :func:`html`)."""
+
+    body: Markup | str
+    kind: str = "text"
+
+
+@dataclass
+class Row:
+    """Blocks shown side by side (wrapping on narrow screens)."""
+
+    blocks: list
+    kind: str = "row"
+
+
+@dataclass
+class Section:
+    """A numbered report section: ``id`` (anchor), ``title``, ``intro`` paragraph and
+    an ordered list of blocks (:class:`Table`, :class:`Figure`, :class:`Text`)."""
+
+    id: str
+    title: str
+    intro: Markup | str = ""
+    blocks: list = field(default_factory=list)
+    skipped: str = ""
+
+    def add(self, *blocks) -> "Section":
+        self.blocks.extend(b for b in blocks if b is not None)
+        return self
+
+    def text(self, body) -> "Section":
+        return self.add(Text(body))
+
+
+class ReportWriter:
+    """Collect sections, write tables (TSV) and figures (PNG + SVG) to
+    ``<output stem>_files/`` and render the HTML page (see module doc).
+
+    ``output``: path of the HTML file; ``title``: the page title; ``formats``: figure
+    files written next to the HTML (the PNG is always written: it is what is embedded).
+    """
+
+    def __init__(self, output, title: str = "irmeta report", *, formats=("png", "svg"),
+                 dpi: int = 150):
+        self.output = Path(output)
+        if self.output.suffix.lower() not in (".html", ".htm"):
+            raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
+        self.assets = self.output.parent / f"{self.output.stem}_files"
+        self.title = title
+        self.formats = tuple(dict.fromkeys(("png", *formats)))
+        self.dpi = dpi
+        self.sections: list[Section] = []
+        self.files: list[Path] = []
+        self.assets.mkdir(parents=True, exist_ok=True)
+
+    # ------------------------------------------------------------------ blocks
+    def _rel(self, path: Path) -> str:
+        return f"{self.assets.name}/{path.name}"
+
+    def section(self, id: str, title: str, intro="") -> Section:
+        """A new section appended to the report."""
+        sec = Section(id, title, intro)
+        self.sections.append(sec)
+        return sec
+
+    def write_tsv(self, name: str, frame: pd.DataFrame, index: bool = False) -> Path:
+        """Write ``frame`` as ``<assets>/<name>.tsv`` (full precision, NaN empty)."""
+        path = self.assets / f"{name}.tsv"
+        frame.to_csv(path, sep="\t", index=index, lineterminator="\n", na_rep="")
+        self.files.append(path)
+        return path
+
+    def table(self, name: str, frame: pd.DataFrame, *, caption="", digits: int | Mapping = 3,
+              index: bool = False, notes: Mapping[str, Iterable[str]] | None = None,
+              classes: Mapping[str, Iterable[str]] | None = None,
+              tips: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None,
+              max_rows: int | None = None, tsv: pd.DataFrame | None = None,
+              sortable: bool = True, compact: bool = False, stacked: bool = False) -> Table:
+        """A :class:`Table` from a DataFrame, its TSV written next to the HTML.
+
+        ``digits``: decimals of float columns (one int, or ``{column: int}``);
+        ``notes``/``classes``: per-column sequences of small annotations / CSS classes,
+        one per row; ``tips``: header tooltips; ``labels``: header text;
+        ``max_rows``: rows shown in the page (the TSV keeps all); ``tsv``: a different
+        frame to write as the TSV (default ``frame``).
+        """
+        frame = frame.reset_index() if index else frame
+        path = self.write_tsv(name, frame if tsv is None else tsv)
+        notes = {k: list(v) for k, v in (notes or {}).items()}
+        classes = {k: list(v) for k, v in (classes or {}).items()}
+        cols = list(frame.columns)
+        shown = frame if max_rows is None else frame.head(max_rows)
+        numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+                   for c in cols]
+        rows = []
+        for i, rec in enumerate(shown.itertuples(index=False, name=None)):
+            row = []
+            for c, v, isnum in zip(cols, rec, numeric):
+                d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
+                if isinstance(v, (float, np.floating)) and isnum:
+                    text = fmt_number(float(v), d)
+                    sort = None if math.isnan(float(v)) else float(v)
+                elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+                    text, sort = fmt_number(int(v)), int(v)
+                else:
+                    text = "" if v is None or (isinstance(v, float) and math.isnan(v)) else fmt_number(v)
+                    sort = text
+                row.append(Cell(text, sort, notes[c][i] if c in notes else "",
+                                classes[c][i] if c in classes else ""))
+            rows.append(row)
+        labels = labels or {}
+        tips = tips or {}
+        return Table(name, [labels.get(c, str(c)) for c in cols], rows, caption,
+                     [tips.get(c, "") for c in cols], numeric, self._rel(path), len(frame),
+                     sortable, compact=compact, stacked=stacked)
+
+    def figure(self, name: str, fig, *, caption="", alt: str = "", width: int | None = None) -> Figure:
+        """Save a matplotlib figure as PNG (+ SVG) next to the HTML and embed the PNG."""
+        written = save_figure(fig, self.assets / name, self.formats, dpi=self.dpi)
+        self.files.extend(written)
+        return self.figure_from_files(name, written, caption=caption, alt=alt, width=width)
+
+    def figure_from_files(self, name: str, paths: Iterable, *, caption="", alt: str = "",
+                          width: int | None = None) -> Figure:
+        """A :class:`Figure` from image files already written (the PNG is embedded)."""
+        paths = [Path(p) for p in paths]
+        png = next((p for p in paths if p.suffix.lower() == ".png"), None)
+        if png is None:
+            raise ParameterError(f"ReportWriter.figure_from_files: no PNG among {paths}")
+        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        rel = [self._rel(p) if p.parent == self.assets else str(p) for p in paths]
+        return Figure(name, data, rel, caption, alt or name, width)
+
+    # ------------------------------------------------------------------ render
+    def render(self, template: str = "report.html.j2", **context) -> Path:
+        """Render the sections with ``template`` (a file in ``irmeta/report/templates``)
+        into the HTML file; ``context`` is passed to the template (e.g. ``subtitle``,
+        ``summary``, ``inputs``, ``parameters``, ``command``, ``version``)."""
+        env = environment()
+        page = env.get_template(template).render(title=self.title, sections=self.sections,
+                                                 assets=self.assets.name, **context)
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        self.output.write_text(page, encoding="utf-8", newline="\n")
+        return self.output
+
+
+def save_figure(fig, stem, formats=("png", "svg"), dpi: int = 150) -> list[Path]:
+    """Save ``fig`` as ``stem.<fmt>`` for each format (PNG at ``dpi``) in the house style
+    of :mod:`irmeta.plot.style`, then close it. The layout is computed once, for the first
+    format, and frozen for the others (same geometry in every file, and faster)."""
+    from irmeta.plot import style
+    plt = style.pyplot()
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    out = []
+    try:
+        with plt.rc_context(style.RC):
+            for k, fmt in enumerate(formats):
+                target = stem.with_name(f"{stem.name}.{fmt}")
+                fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,
+                            bbox_inches="tight", metadata=_METADATA.get(fmt))
+                out.append(target)
+                if k == 0:
+                    fig.set_layout_engine("none")
+    finally:
+        plt.close(fig)
+    return out
+
+
+#: no creation dates in the files, so that a report is reproduced byte for byte
+_METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+
+
+def environment():
+    """The Jinja2 environment of the report templates (autoescaping on)."""
+    import jinja2
+    env = jinja2.Environment(loader=jinja2.PackageLoader("irmeta.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
+                             trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["num"] = fmt_number
+    return env
+
+
+def escape_text(value) -> Markup:
+    """HTML-escape a value (re-exported for templates built in code)."""
+    return escape(value)

@@ -1,0 +1,37 @@
+/* irmeta: click a header of a table.sortable to sort by that column (again: reverse). */
+(function () {
+  "use strict";
+  function key(cell) {
+    var v = cell.getAttribute("data-sort");
+    if (v === null) { return { num: false, v: "" }; }
+    var n = Number(v);
+    return (v !== "" && !isNaN(n)) ? { num: true, v: n } : { num: false, v: v.toLowerCase() };
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var numeric = th.classList.contains("num");
+    var dir = th.getAttribute("aria-sort") === (numeric ? "descending" : "ascending") ?
+      (numeric ? "ascending" : "descending") : (numeric ? "descending" : "ascending");
+    var sign = dir === "ascending" ? 1 : -1;
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col]), y = key(b.cells[col]);
+      var xe = a.cells[col].getAttribute("data-sort") === null;
+      var ye = b.cells[col].getAttribute("data-sort") === null;
+      if (xe !== ye) { return xe ? 1 : -1; }         /* missing values last */
+      if (x.num && y.num) { return sign * (x.v - y.v); }
+      return sign * String(x.v).localeCompare(String(y.v), undefined, { numeric: true });
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(th.parentNode.cells, function (h) { h.setAttribute("aria-sort", "none"); });
+    th.setAttribute("aria-sort", dir);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.addEventListener("click", function () { sortBy(table, col, th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(table, col, th); }
+      });
+    });
+  });
+}());
