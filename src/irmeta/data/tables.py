@@ -35,8 +35,38 @@ def _line(table, row: int) -> int:
     return int(row) + 1
 
 
+class _Rows:
+    """Behaviour shared by runs and qrels: row count, fingerprints, file lines, frames."""
+
+    _value_column: str = "score"
+
+    def __len__(self) -> int:
+        return len(self.topic_codes)
+
+    @property
+    def fingerprints(self) -> np.ndarray:
+        """64-bit fingerprints of the document ids (see :mod:`irmeta.data.fingerprint`)."""
+        if self._fingerprints is None:
+            self._fingerprints = fingerprint_strings(self.docids)
+        return self._fingerprints
+
+    def line(self, row: int) -> int:
+        """1-based line of ``row`` in the source file."""
+        return _line(self, row)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Columns ``query_id, doc_id`` and ``score`` (runs) or ``relevance`` (qrels),
+        in input order (the ir_measures / ir_datasets names)."""
+        values = self.scores if self._value_column == "score" else self.grades
+        return pd.DataFrame({
+            "query_id": self.topic_ids[self.topic_codes],
+            "doc_id": self.docids.to_numpy(zero_copy_only=False),
+            self._value_column: values,
+        })
+
+
 @dataclass(eq=False)
-class Run:
+class Run(_Rows):
     """One run: rows ``topic, docid, score`` in input order.
 
     ``source`` is the file it came from (or a description such as ``<DataFrame>``);
@@ -54,28 +84,6 @@ class Run:
     line_of_row: np.ndarray | None = None
     _fingerprints: np.ndarray | None = field(default=None, repr=False)
 
-    def __len__(self) -> int:
-        return len(self.scores)
-
-    @property
-    def fingerprints(self) -> np.ndarray:
-        """64-bit fingerprints of the document ids (see :mod:`irmeta.data.fingerprint`)."""
-        if self._fingerprints is None:
-            self._fingerprints = fingerprint_strings(self.docids)
-        return self._fingerprints
-
-    def line(self, row: int) -> int:
-        """1-based line of ``row`` in the source file."""
-        return _line(self, row)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The run as a DataFrame with columns ``query_id, doc_id, score`` (input order)."""
-        return pd.DataFrame({
-            "query_id": self.topic_ids[self.topic_codes],
-            "doc_id": self.docids.to_numpy(zero_copy_only=False),
-            "score": self.scores,
-        })
-
     def renamed(self, name: str) -> "Run":
         """A copy of this run under another name (data shared, not copied)."""
         return Run(name, self.topic_ids, self.topic_codes, self.docids, self.scores,
@@ -83,7 +91,7 @@ class Run:
 
 
 @dataclass(eq=False)
-class Qrels:
+class Qrels(_Rows):
     """Relevance judgments: rows ``topic, docid, grade`` in input order.
 
     Grades are integers and may be negative (trec_eval reads a negative grade as "in the
@@ -98,23 +106,4 @@ class Qrels:
     line_of_row: np.ndarray | None = None
     _fingerprints: np.ndarray | None = field(default=None, repr=False)
 
-    def __len__(self) -> int:
-        return len(self.grades)
-
-    @property
-    def fingerprints(self) -> np.ndarray:
-        if self._fingerprints is None:
-            self._fingerprints = fingerprint_strings(self.docids)
-        return self._fingerprints
-
-    def line(self, row: int) -> int:
-        """1-based line of ``row`` in the source file."""
-        return _line(self, row)
-
-    def to_frame(self) -> pd.DataFrame:
-        """The qrels as a DataFrame with columns ``query_id, doc_id, relevance``."""
-        return pd.DataFrame({
-            "query_id": self.topic_ids[self.topic_codes],
-            "doc_id": self.docids.to_numpy(zero_copy_only=False),
-            "relevance": self.grades,
-        })
+    _value_column = "relevance"
