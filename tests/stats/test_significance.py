@@ -8,6 +8,9 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from scipy import stats
 
 from irmeta.errors import ParameterError
@@ -228,3 +231,36 @@ def test_parameter_errors_random(scores):
         sg.compare(scores, "ttest2")
     with pytest.raises(ParameterError, match="systems x topics"):
         sg.paired_t(np.zeros(5))
+
+
+def test_pairs_subset_by_name(scores):
+    frame = pd.DataFrame(scores, index=[f"r{i}" for i in range(7)])
+    r = sg.bootstrap(frame, pairs=[("r0", "r6"), ("r2", "r3")], samples=200, seed=0)
+    assert list(zip(r.table["a"], r.table["b"])) == [("r0", "r6"), ("r2", "r3")]
+    full = sg.paired_t(frame)
+    sub = sg.paired_t(frame, pairs=[("r2", "r3")])
+    assert sub.table["p_value"].iloc[0] == full.table.query("a == 'r2' and b == 'r3'")["p_value"].iloc[0]
+    with pytest.raises(ParameterError, match="unknown system"):
+        sg.paired_t(frame, pairs=[("r0", "zz")])
+
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (4, 6), elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0])))
+def test_pvalues_are_probabilities(X):
+    for test in ["paired_t", "wilcoxon", "randomisation", "bootstrap", "pairwise_tukey"]:
+        r = sg.compare(X, test, seed=0, samples=50, trials=50)
+        p = r.table["p_value"].to_numpy()
+        assert np.all((p >= 0) & (p <= 1)), test
+        allzero = [not np.any(X[a] != X[b]) for a, b in pairs_of(4)]
+        assert np.all(p[allzero] == 1.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(arrays(np.float64, st.integers(1, 30), elements=st.floats(0, 1)))
+def test_adjusted_pvalues_bounds(p):
+    for method in sg.CORRECTIONS:
+        adj = sg.adjust_pvalues(p, method)
+        assert np.all(adj >= p - 1e-15) and np.all(adj <= 1)
+        order = np.argsort(p, kind="stable")
+        assert np.all(np.diff(adj[order]) >= -1e-15)

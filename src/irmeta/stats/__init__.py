@@ -10,8 +10,8 @@ random procedure takes a ``seed`` and reproduces bit for bit.
 
 from irmeta.stats.correlation import (alpha_sweep, correlation_matrix, kendall_tau,
                                       rank_correlation, system_means, tau_ap)
-from irmeta.stats.discriminative import (asl_curve, bootstrap_power, discriminative_power,
-                                         matrices)
+from irmeta.stats.discriminative import (as_matrices, asl_curve, bootstrap_power,
+                                         discriminative_power, matrices)
 from irmeta.stats.significance import (CORRECTIONS, TESTS, PairwiseResult, adjust_pvalues,
                                        bootstrap, compare, paired_t, pairwise_tukey,
                                        randomisation, randomised_tukey_hsd, tukey_hsd,
@@ -23,7 +23,7 @@ from irmeta.stats.subsample import (downsample_qrels, downsample_rows, filter_to
 
 __all__ = [
     "alpha_sweep", "correlation_matrix", "kendall_tau", "rank_correlation", "system_means",
-    "tau_ap", "asl_curve", "bootstrap_power", "discriminative_power", "matrices",
+    "tau_ap", "as_matrices", "asl_curve", "bootstrap_power", "discriminative_power", "matrices",
     "CORRECTIONS", "TESTS", "PairwiseResult", "adjust_pvalues", "bootstrap", "compare",
     "paired_t", "pairwise_tukey", "randomisation", "randomised_tukey_hsd", "tukey_hsd",
     "wilcoxon", "StabilityResult", "buckley_voorhees", "fuzziness_stability",

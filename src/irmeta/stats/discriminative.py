@@ -36,13 +36,33 @@ def matrices(campaign, measures: Sequence[str], *, rel_level: int = 1,
     return {m: res.matrix(i) for i, m in enumerate(measures)}
 
 
-def discriminative_power(matrices_by_measure: Mapping[str, object], *,
+def as_matrices(source, measures: Sequence[str] | None = None, *, rel_level: int = 1,
+                func: str = "as_matrices") -> Mapping[str, object]:
+    """``source`` as ``{measure: matrix}``: a mapping is returned as is; a
+    :class:`~irmeta.Campaign` is evaluated on ``measures`` (see :func:`matrices`)."""
+    from irmeta.data.campaign import Campaign
+    if isinstance(source, Campaign):
+        if not measures:
+            raise ParameterError(f"{func}: give measures= with a campaign")
+        return matrices(source, measures, rel_level=rel_level)
+    if isinstance(source, Mapping):
+        if measures is not None:
+            raise ParameterError(f"{func}: measures= only goes with a campaign")
+        return source
+    raise ParameterError(f"{func}: expected a {{measure: systems x topics matrix}} mapping "
+                         f"or a Campaign, got {type(source).__name__}")
+
+
+def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
                          tests: Sequence[str] = ("bootstrap",),
                          levels: Sequence[float] = (0.05, 0.01), seed: int = 0,
                          samples: int = 1000, trials: int | None = None,
-                         correction: str | None = None,
+                         correction: str | None = None, rel_level: int = 1,
                          progress_bar: bool | None = None) -> pd.DataFrame:
     """Significant pairs per measure, test and level.
+
+    ``matrices_by_measure``: ``{measure: systems x topics matrix}``, or a campaign with
+    ``measures`` (evaluated at ``rel_level``).
 
     Returns a DataFrame ``measure, test, level, significant, pairs, share`` (and
     ``delta`` for the bootstrap). Each test runs once per measure (with the same
@@ -50,6 +70,8 @@ def discriminative_power(matrices_by_measure: Mapping[str, object], *,
     (``p < level``). ``trials``: for ``randomisation`` (default 10,000) and
     ``randomised_tukey_hsd`` (default 5,000).
     """
+    matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
+                                      func="discriminative_power")
     levels = [check_level(lv, "discriminative_power") for lv in levels]
     if not levels:
         raise ParameterError("discriminative_power: levels is empty")
@@ -92,8 +114,9 @@ def asl_curve(result) -> np.ndarray:
     return np.sort(result.pvalues)
 
 
-def bootstrap_power(matrices_by_measure: Mapping[str, object], *, level: float = 0.05,
-                    samples: int = 1000, seed: int = 0,
+def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
+                    level: float = 0.05, samples: int = 1000, seed: int = 0,
+                    rel_level: int = 1,
                     progress_bar: bool | None = None) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Sakai's bootstrap discriminative power per measure.
 
@@ -101,6 +124,8 @@ def bootstrap_power(matrices_by_measure: Mapping[str, object], *, level: float =
     (share of pairs with ASL < level) and ``delta``; ``curves[measure]`` is the sorted
     ASL vector (plot with :func:`irmeta.plot.meta.asl_plot`).
     """
+    matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
+                                      func="bootstrap_power")
     level = check_level(level, "bootstrap_power")
     rows, curves = [], {}
     for name, mat in matrices_by_measure.items():

@@ -165,12 +165,16 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
                            swap_rate=float(swaps / (len(ia) * trials)))
 
 
-def stability_table(matrices, *, trials: int = 1000, subset_size: int | None = None,
-                    fuzziness: float = 0.05, seed: int = 0, classic: bool = True,
-                    relative: bool = True, progress_bar: bool | None = None) -> pd.DataFrame:
+def stability_table(matrices, measures=None, *, trials: int = 1000,
+                    subset_size: int | None = None, fuzziness: float = 0.05, seed: int = 0,
+                    classic: bool = True, relative: bool = True, rel_level: int = 1,
+                    progress_bar: bool | None = None) -> pd.DataFrame:
     """One row per measure: the fuzziness stability, and (``classic``) the
     Buckley-Voorhees error, tie and swap rates. ``matrices``: ``{measure: systems x
-    topics matrix}``. Every measure uses the same ``seed`` (same topic subsets)."""
+    topics matrix}``, or a campaign with ``measures``. Every measure uses the same
+    ``seed`` (same topic subsets)."""
+    from irmeta.stats.discriminative import as_matrices
+    matrices = as_matrices(matrices, measures, rel_level=rel_level, func="stability_table")
     rows = []
     for name, mat in matrices.items():
         r = fuzziness_stability(mat, trials=trials, subset_size=subset_size,
