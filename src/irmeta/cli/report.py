@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import sys
 
 import click
 
@@ -35,12 +34,37 @@ def _alphas(ctx, param, value):
     return out
 
 
-def _command_line() -> str:
-    """The command as typed (program name normalised to ``irmeta``)."""
-    args = sys.argv[1:]
-    if args and args[0] == "report":
-        return shlex.join(["irmeta", *args])
-    return shlex.join(["irmeta", "report", *args]) if args else "irmeta report"
+def _command_line(ctx: click.Context) -> str:
+    """The command that reproduces this report: every parameter given on the command
+    line, in canonical form (positional arguments last)."""
+    from click.core import ParameterSource
+
+    parts, positional = ["irmeta", "report"], []
+    for p in ctx.command.params:
+        if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[p.name]
+        if isinstance(p, click.Argument):
+            positional.extend([value] if isinstance(value, str) else list(value or ()))
+            continue
+        if p.is_flag and not p.secondary_opts:
+            if value:
+                parts.append(p.opts[-1])
+            continue
+        if p.is_flag:
+            parts.append(p.opts[-1] if value else p.secondary_opts[-1])
+            continue
+        if isinstance(value, frozenset):
+            parts += [p.opts[-1], ",".join(s for s in _SECTIONS if s in value)]
+            continue
+        if isinstance(value, tuple) and p.name == "alphas":
+            value = ",".join(f"{a:g}" for a in value)
+        if p.multiple:
+            for v in value:
+                parts += [p.opts[-1], str(v)]
+        else:
+            parts += [p.opts[-1], str(value)]
+    return shlex.join(parts + [str(v) for v in positional])
 
 
 @click.command("report")
@@ -83,7 +107,8 @@ def _command_line() -> str:
               help="Measure of the runs x topics matrix aggregated by GAWM and HITS.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def report_command(qrels, runs, output, title, skip, seed, bootstrap, trials, level,
+@click.pass_context
+def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap, trials, level,
                    fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, gain,
                    matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
@@ -112,7 +137,7 @@ def report_command(qrels, runs, output, title, skip, seed, bootstrap, trials, le
     if options.get("demo"):
         inputs["campaign"] = "the demo campaign shipped with irmeta (simulated data, irmeta.demo)"
     result = campaign_report(campaign, output, groups=ctx["groups"], options=opts,
-                             inputs=inputs, command=_command_line(),
+                             inputs=inputs, command=_command_line(click_ctx),
                              title=title or ("irmeta demo campaign report" if options.get("demo")
                                              else None))
     click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "

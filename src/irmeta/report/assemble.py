@@ -152,10 +152,14 @@ class Column:
 def leaderboard_columns(opts: ReportOptions, prior: str) -> list[Column]:
     """The leaderboard measures for the given options (see module doc)."""
     K = opts.rare_k
+    extra = [] if opts.nrg_k == 10 else [
+        Column(f"nDCG@{opts.nrg_k}", f"nDCG@{opts.nrg_k}", "normalised DCG, gain = grade "
+               "(the base of NRG)")]
     return [
         Column("AP", "AP", "average precision (trec_eval map)"),
         Column("P@10", "P@10", "precision at 10"),
         Column("nDCG@10", "nDCG@10", "normalised DCG at 10, gain = grade"),
+        *extra,
         Column("RR", "RR", "reciprocal rank of the first relevant document"),
         Column("bpref", "bpref", "binary preference (robust to unjudged documents)"),
         Column("R@1000", "R@1000", "recall at 1000"),

@@ -265,7 +265,7 @@ def save_figure(fig, stem, formats=("png", "svg"), dpi: int = 150) -> list[Path]
     stem.parent.mkdir(parents=True, exist_ok=True)
     out = []
     try:
-        with plt.rc_context(style.RC):
+        with plt.rc_context({**style.RC, "svg.hashsalt": "irmeta"}):
             for k, fmt in enumerate(formats):
                 target = stem.with_name(f"{stem.name}.{fmt}")
                 fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,

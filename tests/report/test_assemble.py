@@ -1,0 +1,180 @@
+"""The campaign report's content, checked against the public APIs and slow loops."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irmeta
+from irmeta.errors import ParameterError
+from irmeta.report import SECTIONS, ReportOptions, campaign_report
+
+
+def _tsv(rep, name):
+    return pd.read_csv(rep.path.parent / f"{rep.path.stem}_files" / f"{name}.tsv", sep="\t",
+                       keep_default_na=True, dtype={"topic": str})
+
+
+def test_every_section_and_self_contained(demo_report):
+    rep, _ = demo_report
+    page = rep.path.read_text(encoding="utf-8")
+    for sec in ("inputs", *SECTIONS):
+        assert f'<section id="{sec}">' in page
+        assert f'href="#{sec}"' in page                      # table of contents
+    # offline: no external resources, every image embedded
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+    imgs = re.findall(r'<img [^>]*src="([^"]+)"', page)
+    assert len(imgs) == 8 and all(s.startswith("data:image/png;base64,") for s in imgs)
+    assert "<script>" in page and "<style>" in page
+    # inputs, parameters, version and the command are stated
+    assert "irmeta report --demo --bootstrap 100 --trials 100" in page
+    assert f"irmeta {irmeta.__version__}" in page
+    assert "qrels.txt" in page and "7,458" in page            # judged documents
+    for f in rep.files:
+        assert f.is_file() and f.stat().st_size > 0
+    names = {f.name for f in rep.files}
+    for n in ("leaderboard.tsv", "unique_documents.tsv", "trust_kendall_tau.tsv",
+              "effort_gain.png", "effort_gain.svg", "topics_heatmap.svg"):
+        assert n in names
+
+
+def test_leaderboard_matches_evaluate(demo_report, demo_campaign):
+    rep, opts = demo_report
+    lb = _tsv(rep, "leaderboard").set_index("run")
+    res = irmeta.evaluate(demo_campaign, measures=["AP", "nDCG@10", "Twist@1000",
+                                                   "P_rare(alpha=0.5)@100"], complete=True)
+    np.testing.assert_allclose(lb["AP"], res.matrix("AP").mean(axis=1).reindex(lb.index))
+    np.testing.assert_allclose(lb["nDCG@10"], res.matrix(1).mean(axis=1).reindex(lb.index))
+    np.testing.assert_allclose(lb["Twist"], res.matrix(2).mean(axis=1, skipna=True).reindex(lb.index))
+    np.testing.assert_allclose(lb["P_rare@100 α=.5"], res.matrix(3).mean(axis=1).reindex(lb.index))
+    # ranks: 1 + number of runs strictly better; delta = rank under AP - rank under m
+    for col in ("AP", "NRG@10", "Twist"):
+        v = lb[col].to_numpy()
+        slow = [1 + int(np.sum(v > x)) for x in v]
+        assert lb[f"rank {col}"].astype(int).tolist() == slow
+    assert (lb["delta NRG@10"] == lb["rank AP"] - lb["rank NRG@10"]).all()
+    # sorted by AP, best first
+    assert lb["AP"].is_monotonic_decreasing
+    assert rep.leaderboard.index.tolist() == lb.index.tolist()
+
+
+def test_unique_documents_slow_loop(demo_report, demo_campaign):
+    """Every listed document is relevant, in the run's top 100, and in no other run's
+    top 100; the counts equal irmeta.explain.unique_contributions."""
+    from irmeta.explain import unique_contributions
+    rep, _ = demo_report
+    c = demo_campaign
+    docs = _tsv(rep, "unique_documents")
+    lb = _tsv(rep, "leaderboard").set_index("run")
+    uc = unique_contributions(c, 100)
+    assert lb["unique@100"].astype(int).to_dict() == uc["unique"].astype(int).to_dict()
+    assert len(docs) == int(uc["unique"].sum())
+    tops = {(r, t): set(c.ranking(c.run_index(r), c.topic_index(t))[:100])
+            for r in c.runs for t in c.topics}
+    for row in docs.head(40).itertuples():
+        t = str(row.topic)
+        assert c.ranking(c.run_index(row.run), c.topic_index(t))[row.rank - 1] == row.docid
+        assert row.grade >= 1
+        assert not any(row.docid in tops[(o, t)] for o in c.runs if o != row.run)
+    table = _tsv(rep, "innovation_unique").set_index("run")
+    assert table["unique"].to_dict() == uc["unique"].to_dict()
+
+
+def test_innovation_sweep_is_alpha_sweep(demo_report, demo_campaign):
+    from irmeta.stats import alpha_sweep
+    rep, opts = demo_report
+    got = _tsv(rep, "innovation_tau_alpha")
+    want = alpha_sweep(demo_campaign, alphas=opts.alphas, complete=True)
+    np.testing.assert_allclose(got["kendall"], want["kendall"])
+    assert got["alpha"].tolist() == [0.0, 0.5, 1.0, 0.0, 0.5, 1.0]
+    assert np.allclose(got.loc[got["alpha"] == 0, "kendall"], 1.0)
+
+
+def test_effort_and_topics_tables(demo_report, demo_campaign):
+    rep, _ = demo_report
+    shares = _tsv(rep, "effort_gain_shares")
+    assert shares.select_dtypes("number").to_numpy().sum() == pytest.approx(100.0)
+    arche = _tsv(rep, "effort_archetypes").set_index("run")
+    assert arche.loc["all runs", "total"] == 30 * 50
+    assert arche.drop(index="all runs")["total"].sum() == 30 * 50
+    systems = _tsv(rep, "topics_systems")
+    from irmeta.aggregate import gawm
+    m = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    g = gawm(m)
+    np.testing.assert_allclose(systems.set_index("run")["GAWM E_s"].reindex(m.index), g.E_s)
+    weights = _tsv(rep, "topics_weights")
+    assert weights["weight W_t"].sum() == pytest.approx(1.0)
+
+
+def test_trust_tables(demo_report):
+    rep, opts = demo_report
+    t = _tsv(rep, "trust_measures")
+    assert len(t) == 13 and (t["pairs"] == 30 * 29 // 2).all()
+    assert t["disc. power"].between(0, 1).all() and t["stability"].between(0, 1).all()
+    tau = _tsv(rep, "trust_kendall_tau").set_index("measure")
+    assert np.allclose(np.diag(tau.to_numpy()), 1.0)
+    assert np.allclose(tau.to_numpy(), tau.to_numpy().T)
+
+
+def test_skip_and_seed_reproduce(tmp_path, demo_campaign):
+    """Skipped sections say so; the same seed gives byte-identical tables, another seed
+    different bootstrap results."""
+    opts = dict(progress=False, bootstrap=60, trials=40,
+                skip=frozenset({"innovation", "nrg", "effort", "topics"}))
+    outs = []
+    for k, seed in enumerate((3, 3, 4)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            rep = campaign_report(demo_campaign, tmp_path / f"r{k}.html",
+                                  options=ReportOptions(seed=seed, **opts))
+        outs.append((tmp_path / f"r{k}_files" / "trust_measures.tsv").read_bytes())
+    page = rep.path.read_text(encoding="utf-8")
+    assert "Skipped (--skip effort)." in page and 'id="effort_gain"' not in page
+    assert not (tmp_path / "r0_files" / "effort_gain.png").exists()
+    assert outs[0] == outs[1] and outs[0] != outs[2]
+    # no groups given: every run its own group, NRG prior = others
+    assert "NRG(prior=others)@10" in page
+
+
+def test_small_campaign_edge_cases(tmp_path):
+    """Three runs, a topic without relevant documents, a topic missing from a run and a
+    run that finds nothing: every section still renders."""
+    qrels = {"1": {"a": 2, "b": 1, "c": 0}, "2": {"d": 1, "e": 0}, "3": {"f": 0}}
+    runs = [{"1": {"a": 3.0, "c": 2.0, "x": 1.0}, "2": {"d": 1.0}},
+            {"1": {"b": 3.0, "a": 2.0}, "2": {"e": 2.0, "d": 1.0}},
+            {"1": {"y": 1.0}, "2": {"z": 1.0}, "3": {"f": 1.0}}]
+    c = irmeta.load_campaign(qrels, runs, names=["r1", "r2", "r3"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = campaign_report(c, tmp_path / "small.html", groups={"r1": "g", "r2": "g", "r3": "h"},
+                              options=ReportOptions(progress=False, bootstrap=20, trials=10))
+    page = rep.path.read_text(encoding="utf-8")
+    assert all(f'<section id="{s}">' in page for s in SECTIONS)
+    lb = _tsv(rep, "leaderboard").set_index("run")
+    assert lb.loc["r3", "AP"] == 0.0 and lb.loc["r1", "unique@100"] == 0
+
+
+@pytest.mark.parametrize("kw, msg", [
+    ({"bootstrap": 0}, "bootstrap must be a positive integer"),
+    ({"seed": -1}, "seed must be a non-negative integer"),
+    ({"level": 1.5}, "level must be in"),
+    ({"nrg_prior": "best"}, "nrg_prior must be one of"),
+    ({"skip": frozenset({"nope"})}, "skip names unknown section"),
+    ({"alphas": (0.5,)}, "alphas must hold at least two values"),
+])
+def test_options_validated(kw, msg):
+    with pytest.raises(ParameterError, match=msg):
+        ReportOptions(**kw).validate()
+
+
+def test_needs_two_runs_and_a_campaign(tmp_path, demo_campaign):
+    with pytest.raises(ParameterError, match="campaign must be a Campaign"):
+        campaign_report("qrels.txt", tmp_path / "x.html")
+    with pytest.raises(ParameterError, match="at least 2 runs"):
+        campaign_report(demo_campaign.select_runs([0]), tmp_path / "x.html")
+    with pytest.raises(ParameterError, match="no group for run"):
+        campaign_report(demo_campaign, tmp_path / "x.html", groups={"lexA-bm25": "a"})

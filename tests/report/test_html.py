@@ -1,0 +1,82 @@
+"""The rendering machinery: number formatting, TSV writing, figure embedding, escaping."""
+
+from __future__ import annotations
+
+import base64
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irmeta.errors import ParameterError
+from irmeta.report.html import ReportWriter, Row, fmt_number, html
+
+
+@pytest.mark.parametrize("value, digits, text", [
+    (0.12345, 3, "0.123"), (0.9999, 3, "1.000"), (12, 3, "12"), (12345, 3, "12,345"),
+    (np.int64(7), 2, "7"), (float("nan"), 3, "–"), (None, 3, "–"), (True, 3, "yes"),
+    (np.float32(0.5), 1, "0.5"), (-0.25, 2, "-0.25"), (float("inf"), 3, "∞"), ("abc", 3, "abc"),
+])
+def test_fmt_number(value, digits, text):
+    assert fmt_number(value, digits) == text
+
+
+def test_html_escapes_values():
+    out = html("run <b>{r}</b>", r="<script>x</script>")
+    assert str(out) == "run <b>&lt;script&gt;x&lt;/script&gt;</b>"
+
+
+def test_output_must_be_html(tmp_path):
+    with pytest.raises(ParameterError, match="ReportWriter: output must end in .html"):
+        ReportWriter(tmp_path / "report.txt")
+
+
+def test_table_tsv_full_precision_and_cells(tmp_path):
+    w = ReportWriter(tmp_path / "r.html")
+    frame = pd.DataFrame({"run": ["a", "b<i>"], "x": [1 / 3, np.nan], "n": [3, 1234]})
+    t = w.table("t", frame, digits={"x": 2}, notes={"x": ["#1", ""]}, max_rows=1)
+    back = pd.read_csv(tmp_path / "r_files" / "t.tsv", sep="\t")
+    assert back["x"][0] == 1 / 3                     # repr precision survives
+    assert math.isnan(back["x"][1])
+    assert t.total_rows == 2 and len(t.rows) == 1
+    assert [c.text for c in t.rows[0]] == ["a", "0.33", "3"]
+    assert t.rows[0][1].note == "#1" and t.rows[0][1].sort == pytest.approx(1 / 3)
+    assert t.numeric == [False, True, True]
+    assert t.tsv == "r_files/t.tsv"
+
+
+def test_render_escapes_and_embeds(tmp_path):
+    from irmeta.plot import style
+    w = ReportWriter(tmp_path / "r.html", title="T <&>")
+    sec = w.section("s1", "First <section>", intro=html("intro <em>{x}</em>", x="<b>"))
+    frame = pd.DataFrame({"run": ["<script>alert(1)</script>"], "v": [0.5]})
+    fig, ax = style.figure(2, 2)
+    ax.plot([0, 1], [0, 1])
+    sec.add(Row([w.table("t", frame)]), w.figure("f", fig, caption="cap & more"))
+    path = w.render(version="0", command="irmeta x 'a b'", subtitle="", summary=[])
+    page = path.read_text(encoding="utf-8")
+    assert "<script>alert(1)" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "First &lt;section&gt;" in page and "intro <em>&lt;b&gt;</em>" in page
+    assert "cap &amp; more" in page
+    start = page.index("data:image/png;base64,") + len("data:image/png;base64,")
+    data = base64.b64decode(page[start:page.index('"', start)])
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "r_files" / "f.png").is_file() and (tmp_path / "r_files" / "f.svg").is_file()
+    assert data == (tmp_path / "r_files" / "f.png").read_bytes()
+    assert 'class="sortable"' in page and "<th" in page
+
+
+def test_figure_files_are_reproducible(tmp_path):
+    """No dates in PNG/SVG metadata: the same figure gives the same bytes."""
+    from irmeta.plot import style
+    out = []
+    for k in range(2):
+        w = ReportWriter(tmp_path / f"r{k}.html")
+        fig, ax = style.figure(2, 2)
+        ax.plot([0, 1], [1, 0])
+        w.figure("f", fig)
+        out.append(((tmp_path / f"r{k}_files" / "f.png").read_bytes(),
+                    (tmp_path / f"r{k}_files" / "f.svg").read_bytes()))
+    assert out[0] == out[1]
