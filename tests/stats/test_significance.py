@@ -264,3 +264,9 @@ def test_adjusted_pvalues_bounds(p):
         assert np.all(adj >= p - 1e-15) and np.all(adj <= 1)
         order = np.argsort(p, kind="stable")
         assert np.all(np.diff(adj[order]) >= -1e-15)
+
+
+def test_tukey_refuses_correction(scores):
+    with pytest.raises(ParameterError, match="family-wise"):
+        sg.compare(scores, "tukey_hsd", correction="holm")
+    assert sg.compare(scores, "tukey_hsd", correction=None).num_pairs == 21

@@ -518,6 +518,10 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     if fn is None:
         raise ParameterError(f"compare: unknown test {test!r} (known: "
                              f"{', '.join(sorted(set(TESTS)))})")
+    if fn in (tukey_hsd, randomised_tukey_hsd):
+        if kwargs.pop("correction", None) is not None:
+            raise ParameterError(f"compare: {test} controls the family-wise error itself; "
+                                 "correction is only for the pairwise tests")
     if fn.__name__ not in _RANDOM:
         for key in ("seed", "progress_bar", "samples", "trials"):
             kwargs.pop(key, None)
