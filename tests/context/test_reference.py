@@ -45,8 +45,8 @@ def test_rareness_matches_reference(seed, measure, fn, kw):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_rareness_with_reference_set(seed):
     qrels, campaign, rankings = _campaign(seed)
-    rq, rruns = ref.random_campaign(seed + 100, n_runs=4)
-    # same topics and documents space: rebuild the reference runs against the same qrels
+    _, rruns = ref.random_campaign(seed + 100, n_runs=4)
+    # same topics and document names: the reference runs are built against the same qrels
     reference = irmeta.load_campaign(qrels, rruns)
     ref_rankings = ref.rankings_of(reference)
     for measure, fn, kw in [("P_rare(alpha=0.8)@10", ref.p_rare, dict(k=10, alpha=0.8)),
@@ -79,9 +79,8 @@ def test_nrg_matches_reference(seed, prior, measure, kw):
     runs = list(campaign.runs)
     groups = {r: f"g{i % 2}" for i, r in enumerate(runs)}
     listed = runs[1::2] + runs[:1]
-    name = measure.replace("NRG", f"NRG(prior={prior})" if "(" not in measure else "NRG", 1)
-    if "(" in measure:
-        name = measure.replace("NRG(", f"NRG(prior={prior},", 1)
+    name = (measure.replace("NRG(", f"NRG(prior={prior},", 1) if "(" in measure
+            else measure.replace("NRG", f"NRG(prior={prior})", 1))
     got = irmeta.evaluate(campaign, measures=[name], groups=groups, prior_runs=listed).values[:, 0]
     level = kw.get("level", 1)
     topic_set = {t for t in campaign.topics if any(g >= level for g in qrels[t].values())}

@@ -14,7 +14,7 @@ loop over pairs of runs. Cost O(R * T * D) time, O(R * T * D) memory at most.
   many **other** runs of the reference set retrieve that document in their top ``depth``.
 * :func:`judged_rows` — for every cell, the qrels row of its document (or -1), so that
   residual-gain computations work on the judged documents of a topic only (a document
-  outside the qrels has gain 0).
+  outside the qrels has gain 0); :func:`judged_cells` lists those cells topic by topic.
 * :func:`seen_totals` — per qrels row ``j``, over all runs: the number of zero factors
   ``z_j = #{runs: 1 - seen(pos) == 0}`` and ``L_j = sum log(1 - seen(pos))`` over the
   non-zero factors, so that ``prod_{runs} (1 - seen(pos)) = [z_j == 0] * exp(L_j)`` and a
@@ -156,6 +156,24 @@ def judged_rows(campaign: Campaign, k: int | None, ctx: EvalContext | None = Non
     return _memo(ctx, ("context.rows", campaign, w), build)
 
 
+def judged_cells(campaign: Campaign, k: int | None, ctx: EvalContext | None = None):
+    """The cells of the top ``k`` that hold a judged document, sorted by topic, then run,
+    then rank: ``(t, r, i, row, starts)`` with ``row`` the qrels row of the document and
+    ``starts[t]:starts[t+1]`` the cells of topic ``t`` (int64 [T+1])."""
+    w = window(campaign, k)
+
+    def build():
+        rows = judged_rows(campaign, w, ctx)
+        by_topic = rows.transpose(1, 0, 2)                 # [T, R, W]: C order = topic-major
+        t, r, i = np.nonzero(by_topic >= 0)
+        row = by_topic[t, r, i]
+        starts = np.searchsorted(t, np.arange(campaign.num_topics + 1))
+        return (t.astype(np.int32), r.astype(np.int32), i.astype(np.int32), row,
+                starts.astype(np.int64))
+
+    return _memo(ctx, ("context.cells", campaign, w), build)
+
+
 def seen_totals(campaign: Campaign, k: int | None, seen: np.ndarray, seen_key,
                 ctx: EvalContext | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per qrels row ``j`` over all runs: ``(zeros[j], logs[j])`` with
@@ -169,13 +187,10 @@ def seen_totals(campaign: Campaign, k: int | None, seen: np.ndarray, seen_key,
     w = window(campaign, k)
 
     def build():
-        rows = judged_rows(campaign, w, ctx)
+        _, _, ranks, r, _ = judged_cells(campaign, w, ctx)
         factor = 1.0 - np.asarray(seen[:w], dtype=np.float64)
         zero = factor <= 0.0
         logf = np.log(np.where(zero, 1.0, factor))
-        hit = rows >= 0
-        ranks = np.broadcast_to(np.arange(w)[None, None, :], rows.shape)[hit]
-        r = rows[hit]
         n = len(campaign.judged_codes)
         zeros = np.bincount(r, weights=zero[ranks], minlength=n).astype(np.int32)
         logs = np.bincount(r, weights=logf[ranks], minlength=n)

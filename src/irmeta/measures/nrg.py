@@ -45,7 +45,7 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.errors import CampaignError, MeasureError
 from irmeta.measures.classic import seqsum
-from irmeta.measures.context import judged_rows, seen_totals, window
+from irmeta.measures.context import judged_cells, seen_totals, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -69,15 +69,16 @@ class Base:
     seen: np.ndarray          # float64 [w]: seen(i) for the priors' factors 1 - seen(pos)
     key: tuple                # identifies ``seen`` for memoisation
 
-    def contribution(self, residual: np.ndarray) -> np.ndarray:
-        """Per-rank contribution ``G(d_i|P) * seen(i)`` from residual gains [..., w]
-        (nDCG divides by log2(i+1) exactly as irmeta's nDCG does)."""
-        w = residual.shape[-1]
+    def contribution_at(self, residual: np.ndarray, rank0: np.ndarray) -> np.ndarray:
+        """``G(d_i|P) * seen(i)`` for residual gains at 0-based ranks ``rank0``, with the
+        floating-point operations of irmeta's classic kernels (nDCG divides by
+        ``log2(i + 1)``, RBP multiplies by ``(1 - p) * p^(i-1)``)."""
+        w = len(self.seen)
         if self.name == "nDCG":
-            return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))
+            return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))[rank0]
         if self.name == "RBP":
             p = self.key[1]
-            return residual * ((1.0 - p) * p ** np.arange(w))
+            return residual * ((1.0 - p) * p ** np.arange(w))[rank0]
         return residual
 
 
@@ -197,7 +198,8 @@ def _product(zeros: np.ndarray, logs: np.ndarray) -> np.ndarray:
 
 def _sorted_desc_top(values: np.ndarray, n: int) -> np.ndarray:
     """The ``n`` largest values along the last axis, descending, zero-padded to n."""
-    top = -np.sort(-values, axis=-1)[..., :n]
+    values = np.sort(values, axis=-1)
+    top = values[..., ::-1][..., :n]
     if top.shape[-1] < n:
         pad = np.zeros(top.shape[:-1] + (n - top.shape[-1],))
         top = np.concatenate([top, pad], axis=-1)
@@ -231,10 +233,10 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     nj = np.diff(ptr[t0:t1 + 1])
     J = max(1, int(nj.max(initial=0)))
 
-    rows = judged_rows(campaign, w, ctx)[:, t0:t1]
-    hit = rows >= 0
-    r_i, t_i, i_i = np.nonzero(hit)
-    jb = rows[hit] - lo                                    # row index within the block
+    ct, cr, ci, crow, starts = judged_cells(campaign, w, ctx)
+    a, b = starts[t0], starts[t1]
+    r_i, t_i, i_i = cr[a:b], ct[a:b] - t0, ci[a:b]         # cells of the block's topics
+    jb = crow[a:b] - lo                                    # row index within the block
     jl = jb - (ptr[t0 + t_i] - lo)                         # row index within its topic
     factor = 1.0 - base.seen
     zero = factor <= 0.0
@@ -272,9 +274,12 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
             common = gains * _product(zt, lt)              # [Jb]
     residual_i = gains[jb] * prior_i
 
-    at_rank = np.zeros((R, Tb, w))
-    at_rank[r_i, t_i, i_i] = residual_i
-    raw = seqsum(base.contribution(at_rank))
+    # raw score: per (run, topic), contributions accumulated in rank order — the same
+    # sequence of additions as the classic kernels' sequential sum (zeros add nothing)
+    # (cells come sorted by topic, run, rank: within a (run, topic) in rank order)
+    cell = r_i.astype(np.int64) * Tb + t_i
+    contrib = base.contribution_at(residual_i, i_i)
+    raw = np.bincount(cell, weights=contrib, minlength=R * Tb).reshape(R, Tb)
 
     if base.name == "nDCG":
         ideal_depth = max(1, int(nj.max(initial=0)) if k is None else min(k, int(nj.max(initial=0))))
@@ -296,10 +301,11 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
             top = np.zeros((Tb, L))
             keep = pos < L
             top[row_topic[keep], pos[keep]] = common[keep]
-            cand = np.broadcast_to(top, (R, Tb, L)).copy()
+            cand = np.zeros((R, Tb, L + w))
+            cand[:, :, :L] = top
             mine = pos[jb] < L
             cand[r_i[mine], t_i[mine], pos[jb][mine]] = 0.0   # retrieved: use own value
-            cand = np.concatenate([cand, at_rank], axis=2)
+            cand[r_i, t_i, L + i_i] = residual_i
             norm = seqsum(_sorted_desc_top(cand, ideal_depth) / disc)
     elif base.name == "P":
         norm = (campaign.length[:, t0:t1].astype(np.float64) if k is None
