@@ -137,7 +137,8 @@ def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **
             fams[base] = tpl
         methods = tuple(dict.fromkeys([method, "kendall", "tau_ap"]))
         table = alpha_sweep(campaign, fams, alphas=grid, methods=methods,
-                            rel_level=options["rel_level"], **kw)
+                            rel_level=options["rel_level"], progress_bar=_progress(options),
+                            **kw)
         _emit(table, options)
         if options["plot_path"]:
             from irmeta.plot.meta import alpha_sweep_plot

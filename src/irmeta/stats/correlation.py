@@ -149,7 +149,7 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
 def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
                 alphas: Iterable[float] = tuple(np.round(np.linspace(0, 1, 11), 10)),
                 methods: Sequence[str] = ("kendall", "tau_ap"), rel_level: int = 1,
-                **evaluate_kwargs) -> pd.DataFrame:
+                progress_bar: bool | None = None, **evaluate_kwargs) -> pd.DataFrame:
     """Rank correlation between a baseline measure and a parametrised family.
 
     ``families`` maps a baseline measure to a template with ``{alpha}``, by default the
@@ -176,7 +176,13 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
         for a in alphas:
             measures.append(template.format(alpha=_fmt(a)))
     measures = list(dict.fromkeys(measures))
-    means = system_means(campaign, measures, rel_level=rel_level, **evaluate_kwargs)
+    from irmeta.stats._common import progress
+    parts = []
+    with progress(len(measures), "alpha_sweep", progress_bar) as bar:
+        for m in measures:      # one measure at a time, for the progress bar
+            parts.append(system_means(campaign, [m], rel_level=rel_level, **evaluate_kwargs))
+            bar.update(1)
+    means = pd.concat(parts, axis=1)
     for base, template in families.items():
         for a in alphas:
             name = template.format(alpha=_fmt(a))
