@@ -147,7 +147,7 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
 
 
 def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
-                alphas: Iterable[float] = tuple(np.round(np.linspace(0, 1, 11), 10)),
+                alphas: Iterable[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                 methods: Sequence[str] = ("kendall", "tau_ap"), rel_level: int = 1,
                 progress_bar: bool | None = None, **evaluate_kwargs) -> pd.DataFrame:
     """Rank correlation between a baseline measure and a parametrised family.
