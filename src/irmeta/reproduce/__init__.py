@@ -1,0 +1,19 @@
+"""Paper reproductions: rerun the tables and figures of a paper on any campaign.
+
+``irmeta reproduce innovation|nrg|twist|gawm`` (CLI) and, per paper, a module with a
+parameters dataclass (the paper's values as defaults) and ``reproduce(...)``:
+
+* :mod:`irmeta.reproduce.innovation` — Türkmen et al. (ECIR 2023), P_rare / AP_rare;
+* :mod:`irmeta.reproduce.nrg` — Bigdeli et al. (SIGIR-AP 2024), normalised residual gain;
+* :mod:`irmeta.reproduce.twist` — Twist / effort (archetypes, effort/gain, meta-evaluation);
+* :mod:`irmeta.reproduce.gawm` — GAWM / HITS (Tables 2-3, Figures 3-6).
+
+Each writes ``OUT/index.html`` (self-contained) with its tables as TSV and figures as
+PNG (+ SVG) in ``OUT/index_files/``, and returns a :class:`Reproduction`.
+"""
+
+from irmeta.reproduce._common import Reproduction
+
+PAPERS = ("innovation", "nrg", "twist", "gawm")
+
+__all__ = ["PAPERS", "Reproduction"]
