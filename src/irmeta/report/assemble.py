@@ -267,7 +267,6 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                                          groups=groups, rel_level=opts.rel_level, complete=True)
             st.means = _means(st)
             _leaderboard_frame(st)
-        _inputs_section(st, inputs, prior)
         for name in SECTIONS:
             if name in opts.skip:
                 sec = w.section(name, _TITLES[name])
@@ -278,6 +277,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                 continue
             with clock.step(name):
                 _BUILDERS[name](st)
+        _inputs_section(st, inputs, prior)
         with clock.step("render"):
             path = w.render(subtitle=_subtitle(st), summary=_summary(st),
                             version=irmeta.__version__,
@@ -374,7 +374,7 @@ def _inputs_section(st: _State, inputs, prior) -> None:
     c, opts = st.campaign, st.opts
     sec = st.w.section("inputs", _TITLES["inputs"],
                        "What this report was computed from, and every parameter used. "
-                       "The command at the end of the page re-creates it exactly.")
+                       "The command below re-creates it exactly.")
     keep = c.topic_set(opts.rel_level)
     nrel = c.num_rel(opts.rel_level)
     rows = []
@@ -631,7 +631,7 @@ def _effort(st: _State) -> None:
                  "documents); nothing to show.")
         return
     eg = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
-    tell = effort.most_telling(eg, k=2)
+    tell = effort.most_telling(eg, k=1)
     pairs = list(zip(tell["run"], tell["topic"]))
     fig, _ = plot_effort_gain(eg, None, highlight=pairs, seed=opts.seed)
     sec.add(w.figure("effort_gain", fig, alt="effort/gain grid", width=520, caption=html(
