@@ -98,6 +98,9 @@ def systems_plot(table: pd.DataFrame, *, path=None, title: str | None = None):
         ax.plot(grp["n_systems"], grp["tau"], marker=_MARKERS[k % len(_MARKERS)], ms=4,
                 label=name, color=style.PALETTE[k % len(style.PALETTE)])
     ax.set_xscale("log", base=2)
+    ns = sorted(set(int(n) for n in table["n_systems"]))
+    ax.set_xticks(ns, [str(n) for n in ns])
+    ax.minorticks_off()
     ax.set_xlabel("number of systems N")
     ax.set_ylabel(r"mean Kendall's $\tau$ with the full ranking")
     ax.legend(frameon=False)
