@@ -116,11 +116,13 @@ def reproduce_command():
                    "runs near a minute).")
 @click.option("--figure1-topic", default=None,
               help="Figure 1: the topic (default: the one whose best run's P@K is the median).")
+@click.option("--figure1-points", type=click.IntRange(min=1), default=40,
+              help="Figure 1: at most this many values of D (one small campaign each).")
 @click.option("--figure1/--no-figure1", default=True,
               help="Run the synthetic insertion experiment of Figure 1.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of every random step.")
 def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trials, fuzziness,
-                       samples, figure1_topic, figure1, seed, **options):
+                       samples, figure1_topic, figure1_points, figure1, seed, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
     \b
@@ -144,7 +146,8 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
     campaign, ctx = load_cli_campaign(qrels, runs, options)
     params = innovation.InnovationParams(k=k, rel_level=options["rel_level"], alphas=alphas,
                                          trials=trials, fuzziness=fuzziness, samples=samples,
-                                         figure1_topic=figure1_topic, seed=seed)
+                                         figure1_topic=figure1_topic, figure1_points=figure1_points,
+                                         seed=seed)
     result = innovation.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
                                   command=_command_line("innovation"), progress=progress,
                                   formats=_formats(svg), dpi=dpi, figure1=figure1)
