@@ -126,10 +126,11 @@ def test_skip_and_seed_reproduce(tmp_path, demo_campaign):
     opts = dict(progress=False, bootstrap=60, trials=40,
                 skip=frozenset({"innovation", "nrg", "effort", "topics"}))
     outs = []
+    sub = demo_campaign.select_runs(list(range(0, 30, 3)))
     for k, seed in enumerate((3, 3, 4)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            rep = campaign_report(demo_campaign, tmp_path / f"r{k}.html",
+            rep = campaign_report(sub, tmp_path / f"r{k}.html",
                                   options=ReportOptions(seed=seed, **opts))
         outs.append((tmp_path / f"r{k}_files" / "trust_measures.tsv").read_bytes())
     page = rep.path.read_text(encoding="utf-8")

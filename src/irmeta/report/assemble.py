@@ -499,9 +499,11 @@ def _innovation(st: _State) -> None:
                      caption=html("Kendall's τ between the ranking of runs by P@{k} (AP@{k}) and "
                                   "by its rareness version, as α grows. τ stays above the dashed "
                                   "0.9 line when rewarding rare documents hardly changes the "
-                                  "ranking; here its lowest value is {lo}.", k=K,
+                                  "ranking; here its lowest value is {lo}. The TSV adds τ_AP, "
+                                  "which weighs swaps at the top more.", k=K,
                                   lo=", ".join(f"{b}: {v:.3f}" for b, v in low.items()))))
-    w.write_tsv("innovation_tau_alpha", sweep)
+    tsv = w.write_tsv("innovation_tau_alpha", sweep)
+    sec.blocks[-1].files.append(w._rel(tsv))
 
     # unique relevant documents: in the run's top K, grade >= rel, no other run's top K
     others, _ = others_count(c, K, K, EvalContext(rel_level=opts.rel_level))
@@ -827,7 +829,7 @@ def _trust(st: _State, clock: _Clock) -> None:
     with clock.step("trust: correlation"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         tau = stats.correlation_matrix(st.means, method="kendall")
-    w.write_tsv("trust_kendall_tau", tau, index=True)
+    tsv = w.write_tsv("trust_kendall_tau", tau, index=True)
     fig = correlation_heatmap(tau, title="Kendall's τ between the rankings of the runs")
     off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
     lo = off.idxmin() if len(off) else None
@@ -836,6 +838,7 @@ def _trust(st: _State, clock: _Clock) -> None:
         "order). τ ≥ 0.9 is usually read as equivalent rankings. "
         + ("The most different pair here: {a} vs {b} (τ = {v})." if lo else ""),
         a=lo[0] if lo else "", b=lo[1] if lo else "", v=f"{off.min():.3f}" if lo else "")))
+    sec.blocks[-1].files.append(w._rel(tsv))
 
 
 _BUILDERS = {"leaderboard": _leaderboard, "innovation": _innovation, "nrg": _nrg,

@@ -166,6 +166,7 @@ class ReportWriter:
 
     # ------------------------------------------------------------------ blocks
     def _rel(self, path: Path) -> str:
+        """Path of an asset relative to the HTML file."""
         return f"{self.assets.name}/{path.name}"
 
     def section(self, id: str, title: str, intro="") -> Section:

@@ -1,0 +1,105 @@
+"""The demo report in a real browser (headless Chromium driven by Playwright).
+
+Checks what a reader meets: the page loads without console errors, every image
+decodes, clicking a leaderboard header sorts the table, a screenshot is not blank.
+
+Needs Debian's ``chromium`` (``apt-get install chromium``; ``.ci/run`` installs it) and
+the ``playwright`` Python package (never ``playwright install``: the system browser is
+used). Skips with a message when either is missing. ``IRMETA_CHROMIUM`` overrides the
+browser path.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+
+import pytest
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def _chromium() -> str | None:
+    path = os.environ.get("IRMETA_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return path if os.path.isfile(path) and os.access(path, os.X_OK) else None
+
+
+@pytest.fixture(scope="module")
+def page(demo_report):
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package is not installed "
+        "(pip install playwright; the system chromium is used, no browser download)")
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("Chromium not found (apt-get install chromium, or set IRMETA_CHROMIUM)")
+    rep, _ = demo_report
+    with sync_api.sync_playwright() as pw:
+        try:
+            browser = pw.chromium.launch(executable_path=exe, args=ARGS)
+        except Exception as exc:  # noqa: BLE001 - no usable browser here: skip, say why
+            pytest.skip(f"cannot start Chromium at {exe}: {str(exc).splitlines()[0]}")
+        pg = browser.new_page(viewport={"width": 1280, "height": 900})
+        messages, requests = [], []
+        pg.on("console", lambda m: messages.append((m.type, m.text)))
+        pg.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
+        pg.on("request", lambda r: requests.append(r.url))
+        pg.goto(rep.path.resolve().as_uri())
+        pg.wait_for_load_state("load")
+        pg.messages, pg.requests = messages, requests
+        yield pg
+        browser.close()
+
+
+def test_loads_without_console_errors(page):
+    errors = [m for m in page.messages if m[0] in ("error", "pageerror", "warning")]
+    assert errors == []
+    assert page.title() == "Campaign report"
+    # offline: the page asks for nothing but itself (and its embedded data URIs)
+    assert [u for u in page.requests if not u.startswith(("file:", "data:"))] == []
+
+
+def test_every_image_decodes(page):
+    sizes = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
+    assert len(sizes) == 8
+    assert all(ok and w > 0 and h > 0 for ok, w, h in sizes)
+
+
+def _column(page, table: str, col: int) -> list[str]:
+    return page.evaluate(f"""Array.from(document.querySelectorAll('#{table} tbody tr'))
+        .map(r => r.cells[{col}].getAttribute('data-sort'))""")
+
+
+def test_clicking_a_header_sorts_the_leaderboard(page):
+    headers = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th')).map(h => h.textContent.trim())")
+    assert headers[:4] == ["#", "run", "group", "AP"]
+    ap = [float(v) for v in _column(page, "table-leaderboard", 3)]
+    assert ap == sorted(ap, reverse=True)                       # initial order: AP
+    run = page.locator("#table-leaderboard thead th", has_text="run").first
+    run.click()                                                  # text: ascending
+    names = _column(page, "table-leaderboard", 1)
+    assert names == sorted(names, key=str.lower)
+    assert run.get_attribute("aria-sort") == "ascending"
+    run.click()                                                  # again: descending
+    assert _column(page, "table-leaderboard", 1) == sorted(names, key=str.lower, reverse=True)
+    k = headers.index("Twist")
+    page.locator("#table-leaderboard thead th").nth(k).click()   # numbers: best first
+    twist = [float(v) for v in _column(page, "table-leaderboard", k)]
+    assert twist == sorted(twist, reverse=True) and twist != ap
+    p10 = headers.index("P@10")
+    page.locator("#table-leaderboard thead th").nth(p10).click()
+    page.locator("#table-leaderboard thead th").nth(p10).click()  # again: worst first
+    p = [float(v) for v in _column(page, "table-leaderboard", p10)]
+    assert p == sorted(p)
+
+
+def test_screenshot_is_not_blank(page):
+    from PIL import Image
+    png = page.screenshot(full_page=False)
+    img = Image.open(io.BytesIO(png)).convert("L")
+    assert img.size == (1280, 900)
+    hist = img.histogram()
+    # a blank page is one grey level; the report has text, rules and shaded boxes
+    assert sum(1 for h in hist if h > 50) > 20
+    assert hist[255] < 0.97 * img.size[0] * img.size[1]
