@@ -49,3 +49,22 @@ def test_bad_options(tmp_path, capsys, args, msg):
 def test_needs_inputs(capsys):
     assert main(["report", "--no-progress"]) == 2
     assert "QRELS" in capsys.readouterr().err
+
+
+def test_reference_and_prior_runs(tmp_path):
+    """--reference-runs changes the rarity of P_rare/AP_rare; --prior-runs makes the
+    NRG prior an explicit list."""
+    from irmeta.demo import demo_paths
+    p = demo_paths()
+    runs = list(map(str, p.runs[:4]))
+    base = ["report", str(p.qrels), *runs, "--no-progress", *FAST, "--skip", "nrg"]
+    assert main([*base, "-o", str(tmp_path / "a.html")]) == 0
+    assert main([*base, "-o", str(tmp_path / "b.html"), "--reference-runs", str(p.runs[10]),
+                 "--reference-runs", str(p.runs[20]), "--prior-runs", "expD-prf"]) == 0
+    a = pd.read_csv(tmp_path / "a_files" / "leaderboard.tsv", sep="\t").set_index("run")
+    b = pd.read_csv(tmp_path / "b_files" / "leaderboard.tsv", sep="\t").set_index("run")
+    assert (a["AP"] == b["AP"]).all()
+    assert not (a["P_rare@100 α=1"] == b["P_rare@100 α=1"]).all()
+    page = (tmp_path / "b.html").read_text(encoding="utf-8")
+    assert "NRG(prior=list)@10" in page and "list: expD-prf" in page
+    assert "rarity reference runs (P_rare, AP_rare)" in page

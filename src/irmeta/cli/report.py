@@ -137,6 +137,7 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     if options.get("demo"):
         inputs["campaign"] = "the demo campaign shipped with irmeta (simulated data, irmeta.demo)"
     result = campaign_report(campaign, output, groups=ctx["groups"], options=opts,
+                             reference=ctx["reference"], prior_runs=ctx["prior_runs"],
                              inputs=inputs, command=_command_line(click_ctx),
                              title=title or ("irmeta demo campaign report" if options.get("demo")
                                              else None))

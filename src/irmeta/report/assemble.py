@@ -228,13 +228,16 @@ def _arrow(delta: float) -> tuple[str, str]:
 def campaign_report(campaign: Campaign, output="report.html", *,
                     groups: Mapping[str, str] | None = None,
                     options: ReportOptions | None = None,
+                    reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
                     command: str | None = None, title: str | None = None) -> CampaignReport:
     """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables and
     PNG/SVG figures in ``<output stem>_files/``.
 
     ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
-    run is its own group. ``inputs``: what to print as the inputs (e.g. ``{"qrels":
+    run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
+    (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
+    (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the inputs (e.g. ``{"qrels":
     path, "runs": [paths], "groups": path}``). ``command``: the command line that
     reproduces the report (printed at its end). Returns a :class:`CampaignReport`.
     """
@@ -252,19 +255,30 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     if missing:
         raise ParameterError(f"campaign_report: no group for run(s) {', '.join(missing[:5])}")
     prior = opts.nrg_prior
+    if prior_runs is not None:
+        prior_runs = tuple(prior_runs)
+        unknown = [r for r in prior_runs if r not in campaign.runs]
+        if unknown:
+            raise ParameterError(f"campaign_report: prior_runs names unknown run(s) "
+                                 f"{', '.join(unknown[:5])}")
     if prior == "auto":
-        prior = "others" if own_groups else "best_per_group"
+        prior = ("list" if prior_runs is not None else
+                 "others" if own_groups else "best_per_group")
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError("campaign_report: reference must be a Campaign (irmeta.load_campaign)")
     active = [s for s in SECTIONS if s not in opts.skip]
     steps = 2 + len(active) + ("trust" in active) * 2
     bar = _progress(steps, opts.progress)
     clock = _Clock(bar)
     title = title or "Campaign report"
     w = ReportWriter(output, title)
-    st = _State(campaign, groups, own_groups, opts, w, prior, leaderboard_columns(opts, prior))
+    st = _State(campaign, groups, own_groups, opts, w, prior, leaderboard_columns(opts, prior),
+                context={"reference": reference, "prior_runs": prior_runs})
     try:
         with clock.step("evaluate"):
             st.results = irmeta.evaluate(campaign, measures=[c.measure for c in st.columns],
-                                         groups=groups, rel_level=opts.rel_level, complete=True)
+                                         groups=groups, rel_level=opts.rel_level, complete=True,
+                                         reference=reference, prior_runs=prior_runs)
             st.means = _means(st)
             _leaderboard_frame(st)
         for name in SECTIONS:
@@ -304,6 +318,7 @@ class _State:
     w: ReportWriter
     prior: str
     columns: list
+    context: dict = field(default_factory=dict)
     results: object = None
     means: pd.DataFrame = None
     leaderboard: pd.DataFrame = None
@@ -399,8 +414,12 @@ def _inputs_section(st: _State, inputs, prior) -> None:
         (f"relevant documents (grade ≥ {opts.rel_level})", f"{int(nrel.sum()):,} "
          f"({nrel[keep].mean():.1f} per analysed topic)" if keep.any() else "0"),
         ("ranking depth (longest run)", f"{c.depth}"),
-        ("NRG prior set", prior),
+        ("NRG prior set", prior if prior != "list" else
+         "list: " + ", ".join(st.context["prior_runs"])),
     ]
+    ref = st.context.get("reference")
+    if ref is not None:
+        rows.append(("rarity reference runs (P_rare, AP_rare)", f"{ref.num_runs}"))
     if getattr(c, "dropped_topics", None):
         rows.append(("run topics absent from the qrels (ignored)",
                      f"{sum(c.dropped_topics.values())}"))
@@ -492,7 +511,7 @@ def _innovation(st: _State) -> None:
         sweep = stats.alpha_sweep(c, {f"P@{K}": f"P_rare(alpha={{alpha}})@{K}",
                                       f"AP@{K}": f"AP_rare(alpha={{alpha}})@{K}"},
                                   alphas=opts.alphas, methods=("kendall", "tau_ap"),
-                                  rel_level=opts.rel_level, complete=True)
+                                  rel_level=opts.rel_level, complete=True, **st.context)
     fig = alpha_sweep_plot(sweep, method="kendall", threshold=0.9)
     low = sweep.groupby("baseline")["kendall"].min()
     sec.add(w.figure("innovation_tau_alpha", fig, alt="Kendall tau against alpha", width=520,
@@ -570,7 +589,7 @@ def _nrg(st: _State) -> None:
     m = st.means
     x, y = m[f"nDCG@{k}"], m[f"NRG@{k}"]
     grp = pd.Series([st.groups[r] for r in m.index], index=m.index)
-    prior_text = {"others": "every other run",
+    prior_text = {"others": "every other run", "list": "the runs given with --prior-runs",
                   "best_per_group": "the best run (by nDCG) of every other group",
                   "earlier": "the runs listed before it"}[st.prior]
     sec = st.w.section("nrg", _TITLES["nrg"], html(
