@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import click
 
@@ -75,7 +76,7 @@ def _command_line(ctx: click.Context) -> str:
               type=click.Path(dir_okay=False, writable=True),
               help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
                    "<name>_files/ next to it.")
-@click.option("--title", default=None, help="Page title (default: 'Campaign report').")
+@click.option("--title", default=None, help="Page title (default: 'Campaign report: <qrels file name>').")
 @click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
               help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
                    "trust and effort are the most expensive.")
@@ -140,6 +141,6 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
                              reference=ctx["reference"], prior_runs=ctx["prior_runs"],
                              inputs=inputs, command=_command_line(click_ctx),
                              title=title or ("irmeta demo campaign report" if options.get("demo")
-                                             else None))
+                                             else f"Campaign report: {Path(str(qrels)).name}"))
     click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "
                f"{result.path.parent / (result.path.stem + '_files')})", err=True)
