@@ -119,6 +119,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     topics and systems (GAWM, HITS), and trust (discriminative power, stability,
     Kendall tau between measures). The page works offline (plots embedded); every
     table is also written as TSV and every figure as PNG and SVG in <name>_files/.
+    Means are over the campaign topic set (qrels topics with a relevant document,
+    a missing topic scoring an empty ranking), so -c changes nothing here.
 
     \b
     Examples:
