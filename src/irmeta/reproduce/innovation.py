@@ -323,7 +323,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
                              "two-way (run + topic) Tukey HSD over all runs at once is the "
                              "classic procedure, shown beside it.", n=f"{pairs:,}"))
         sec.add(S.table("table1", t1, caption="Significant pairs per measure and test.",
-                        compact=True))
+                        compact=True, digits={"alpha": 1}))
         paper = PAPER_TABLE1.reset_index().rename(columns={"index": "measure"})
         sec.add(S.table("table1_paper", paper, sortable=False, compact=True,
                         caption="The paper's values (DLT20, 2,016 pairs, per-pair Tukey), "
@@ -349,7 +349,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
                              "denominator, as in the paper's code. stability_ties = share of "
                              "tied decisions.", tr=f"{p.trials:,}", h=int(round(T / 2)), T=T,
                              f=f"{p.fuzziness:g}"))
-        sec.add(S.table("table2", st, digits=3, compact=True,
+        sec.add(S.table("table2", st, digits={"alpha": 1}, compact=True,
                         caption="Stability per measure (higher = more stable)."))
         summary.append("Table 2: stability " + ", ".join(
             f"{r.measure} {r.stability:.3f}" for r in st.itertuples()) + ".")
@@ -408,7 +408,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
             wide.columns = [f"{s} α={a:g}" for s, a in wide.columns]
             sec.add(Row([S.figure("figure1_synthetic", fig, caption="Rank against D.",
                                   width=700),
-                         S.table("figure1", wide.reset_index(), compact=True, tsv=f1,
+                         S.table("figure1", wide.reset_index(), compact=True, tsv=f1, digits=0,
                                  caption="Rank per D.", max_rows=15)]))
             S.tables["figure1"] = f1
             for a in p.figure1_alphas:
