@@ -342,6 +342,11 @@ def _means(st: _State) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def _no_group(st: _State, frame: pd.DataFrame) -> pd.DataFrame:
+    """Drop the ``group`` column when no groups were given (it would repeat the run)."""
+    return frame.drop(columns="group") if st.own_groups and "group" in frame else frame
+
+
 def _subtitle(st: _State) -> str:
     c = st.campaign
     keep = c.topic_set(st.opts.rel_level)
@@ -445,7 +450,8 @@ def _leaderboard_frame(st: _State) -> None:
     frame = pd.DataFrame({"#": ap_rank.reindex(order).astype(int), "run": list(order),
                           "group": [st.groups[r] for r in order]}, index=order)
     notes, classes = {}, {}
-    tsv = frame[["run", "group"]].copy()
+    frame = _no_group(st, frame)
+    tsv = frame[[c for c in ("run", "group") if c in frame]].copy()
     for c in labels:
         frame[c] = m[c].reindex(order)
         delta = (ap_rank - ranks[c]).reindex(order)
@@ -563,7 +569,7 @@ def _innovation(st: _State) -> None:
                      "topics": int((per[r] > 0).sum()),
                      "share": total / rel_total if rel_total else np.nan,
                      "examples": "; ".join(ex)})
-    table = pd.DataFrame(rows).sort_values(["unique", "run"], ascending=[False, True])
+    table = _no_group(st, pd.DataFrame(rows).sort_values(["unique", "run"], ascending=[False, True]))
     n_any = int((table["unique"] > 0).sum())
     sec.add(w.table("innovation_unique", table, digits={"share": 3}, max_rows=max(n_any, 5),
                     classes={"examples": ["wrap"] * len(table)},
@@ -612,7 +618,7 @@ def _nrg(st: _State) -> None:
                           f"NRG@{k}": y.values, "NRG / nDCG": ratio.values,
                           f"rank nDCG@{k}": _ranks(x).values, f"rank NRG@{k}": _ranks(y).values,
                           f"unique@{opts.rare_k}": uniq.values})
-    table = table.sort_values([f"NRG@{k}", "run"], ascending=[False, True])
+    table = _no_group(st, table.sort_values([f"NRG@{k}", "run"], ascending=[False, True]))
     sec.add(w.table("nrg_top", table, max_rows=10,
                     digits={f"unique@{opts.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
                     tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
@@ -743,7 +749,7 @@ def _topics(st: _State) -> None:
                              "rank HITS": _ranks(h.authority_s).values,
                              "weight W_s": g.W_s.values})
     sysframe["rank change"] = sysframe["rank MAP"] - sysframe["rank GAWM"]
-    sysframe = sysframe.sort_values(["rank GAWM", "run"])
+    sysframe = _no_group(st, sysframe.sort_values(["rank GAWM", "run"]))
     fig = rank_slope(MAP, g.E_s, left_label=f"MAP ({name})", right_label="GAWM E_s",
                      title="rank of every run under MAP and under GAWM")
     moved = int((sysframe["rank change"] != 0).sum())
