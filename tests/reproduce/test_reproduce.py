@@ -264,3 +264,10 @@ def test_parameter_validation(demo, tmp_path):
         twist.reproduce(campaign, tmp_path / "afile")
     with pytest.raises(ParameterError, match="figure1_topic"):
         innovation.synthetic_insertion(campaign, "no-such-topic")
+
+
+def test_context_options_refused(tmp_path, capsys):
+    assert _run(["reproduce", "innovation", "--demo", "--prior-runs", "lexA-bm25", "-o",
+                 str(tmp_path / "o")]) == 2
+    assert "do not apply" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

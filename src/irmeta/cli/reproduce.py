@@ -67,6 +67,15 @@ def _inputs(ctx: dict, options: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _load(qrels, runs, options):
+    """The campaign, refusing the context options a paper's procedure fixes itself."""
+    if options.get("reference_runs") or options.get("prior_runs"):
+        raise click.UsageError("--reference-runs and --prior-runs do not apply to a "
+                               "reproduction: each paper fixes its own rarity reference "
+                               "and NRG prior sets")
+    return load_cli_campaign(qrels, runs, options)
+
+
 def _done(result) -> None:
     wall = sum(w for w, _ in result.timings.values())
     cpu = sum(c for _, c in result.timings.values())
@@ -143,7 +152,7 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
     """
     from irmeta.reproduce import innovation
 
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    campaign, ctx = _load(qrels, runs, options)
     params = innovation.InnovationParams(k=k, rel_level=options["rel_level"], alphas=alphas,
                                          trials=trials, fuzziness=fuzziness, samples=samples,
                                          figure1_topic=figure1_topic, figure1_points=figure1_points,
@@ -181,7 +190,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     """
     from irmeta.reproduce import nrg
 
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    campaign, ctx = _load(qrels, runs, options)
     params = nrg.NRGParams(k=k, pool_depth=pool_depth, alpha=alpha,
                            rel_level=options["rel_level"])
     result = nrg.reproduce(campaign, output, groups=ctx["groups"], params=params,
@@ -227,7 +236,7 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     """
     from irmeta.reproduce import twist
 
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    campaign, ctx = _load(qrels, runs, options)
     params = twist.TwistParams(depth=depth, crossing=crossing, rel_level=options["rel_level"],
                                top_fraction=top_fraction, filter_all=filter_all,
                                repeats=trials, samples=samples, level=level, seed=seed)
@@ -275,11 +284,14 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
             raise click.UsageError("give either --matrix FILE or QRELS RUN... (or --demo), not both")
         from irmeta.io.matrix import read_matrix
         frame = read_matrix(matrix_path, rows=rows, measure=measure_name)
-        label = name or os.path.basename(matrix_path)
+        stem = os.path.basename(matrix_path)
+        for ext in (".gz", ".csv", ".tsv", ".txt"):
+            stem = stem[: -len(ext)] if stem.endswith(ext) else stem
+        label = name or stem
         inputs = [("matrix file", os.path.basename(matrix_path))]
     else:
         import irmeta
-        campaign, ctx = load_cli_campaign(qrels, runs, options)
+        campaign, ctx = _load(qrels, runs, options)
         res = irmeta.evaluate(campaign, measures=[measure], rel_level=options["rel_level"],
                               groups=ctx["groups"])
         frame = res.matrix(0)

@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable
 
 import numpy as np
 import pandas as pd
@@ -230,7 +230,3 @@ def tau_b(x, y) -> float:
     """Kendall's tau-b between two aligned score vectors (:func:`irmeta.stats.kendall_tau`)."""
     from irmeta.stats import kendall_tau
     return float(kendall_tau(np.asarray(x, float), np.asarray(y, float)))
-
-
-def mapping_or_none(value) -> Mapping | None:
-    return dict(value) if value else None

@@ -411,6 +411,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
                          S.table("figure1", wide.reset_index(), compact=True, tsv=f1, digits=0,
                                  caption="Rank per D.", max_rows=15)]))
             S.tables["figure1"] = f1
+            w.sections.insert(0, w.sections.pop())      # the paper's order: Figure 1 first
             for a in p.figure1_alphas:
                 sub = f1[(f1.system == "S_rare") & (f1.alpha == float(a)) & (f1["rank"] == 1)]
                 if len(sub):
