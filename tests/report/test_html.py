@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from irmeta.errors import ParameterError
-from irmeta.report.html import ReportWriter, Row, fmt_number, html
+from irmeta.report.html import ReportWriter, Row, fmt_number, markup
 
 
 @pytest.mark.parametrize("value, digits, text", [
@@ -22,8 +22,8 @@ def test_fmt_number(value, digits, text):
     assert fmt_number(value, digits) == text
 
 
-def test_html_escapes_values():
-    out = html("run <b>{r}</b>", r="<script>x</script>")
+def test_markup_escapes_values():
+    out = markup("run <b>{r}</b>", r="<script>x</script>")
     assert str(out) == "run <b>&lt;script&gt;x&lt;/script&gt;</b>"
 
 
@@ -49,7 +49,7 @@ def test_table_tsv_full_precision_and_cells(tmp_path):
 def test_render_escapes_and_embeds(tmp_path):
     from irmeta.plot import style
     w = ReportWriter(tmp_path / "r.html", title="T <&>")
-    sec = w.section("s1", "First <section>", intro=html("intro <em>{x}</em>", x="<b>"))
+    sec = w.section("s1", "First <section>", intro=markup("intro <em>{x}</em>", x="<b>"))
     frame = pd.DataFrame({"run": ["<script>alert(1)</script>"], "v": [0.5]})
     fig, ax = style.figure(2, 2)
     ax.plot([0, 1], [0, 1])
@@ -80,3 +80,14 @@ def test_figure_files_are_reproducible(tmp_path):
         out.append(((tmp_path / f"r{k}_files" / "f.png").read_bytes(),
                     (tmp_path / f"r{k}_files" / "f.svg").read_bytes()))
     assert out[0] == out[1]
+
+
+def test_public_names():
+    """``irmeta.report.__all__`` is honest and the ``html`` submodule stays reachable."""
+    import importlib
+
+    import irmeta.report as rp
+    for name in rp.__all__:
+        assert hasattr(rp, name), name
+    mod = importlib.import_module("irmeta.report.html")
+    assert hasattr(mod, "ReportWriter") and hasattr(mod, "save_figure")

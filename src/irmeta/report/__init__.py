@@ -9,7 +9,9 @@ figures also as PNG and SVG) that evaluates a whole campaign.
 
 from irmeta.report.assemble import (SECTIONS, CampaignReport, ReportOptions,
                                     campaign_report, leaderboard_columns)
-from irmeta.report.html import Figure, ReportWriter, Section, Table, Text, fmt_number, html
+from irmeta.report.html import (Figure, ReportWriter, Row, Section, Table, Text, fmt_number,
+                                markup, save_figure)
 
 __all__ = ["SECTIONS", "CampaignReport", "Figure", "ReportOptions", "ReportWriter", "Section",
-           "Table", "Text", "campaign_report", "fmt_number", "html", "leaderboard_columns"]
+           "Row", "Table", "Text", "campaign_report", "fmt_number", "leaderboard_columns", "markup",
+           "save_figure"]

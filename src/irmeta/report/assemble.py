@@ -47,7 +47,7 @@ import pandas as pd
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import ParameterError
-from irmeta.report.html import ReportWriter, Row, Section, html
+from irmeta.report.html import ReportWriter, Row, Section, markup
 
 SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
@@ -362,16 +362,16 @@ def _summary(st: _State) -> list:
         return []
     ap = m["AP"]
     best = ap.idxmax()
-    out = [html("Best run by AP: <strong>{r}</strong> (AP {v}).", r=best, v=f"{ap[best]:.3f}")]
+    out = [markup("Best run by AP: <strong>{r}</strong> (AP {v}).", r=best, v=f"{ap[best]:.3f}")]
     nrg = m[f"NRG@{st.opts.nrg_k}"]
     if nrg.notna().any():
         b = nrg.idxmax()
-        out.append(html("Most new relevant material (NRG@{k}): <strong>{r}</strong> "
+        out.append(markup("Most new relevant material (NRG@{k}): <strong>{r}</strong> "
                         "(AP rank {a}).", k=st.opts.nrg_k, r=b, a=int(_ranks(ap)[b])))
     uniq = m[f"unique@{st.opts.rare_k}"]
     if uniq.max() > 0:
         b = uniq.idxmax()
-        out.append(html("Most relevant documents no other run found: <strong>{r}</strong> "
+        out.append(markup("Most relevant documents no other run found: <strong>{r}</strong> "
                         "({n}).", r=b, n=int(uniq[b])))
     if st.leaderboard is not None:
         lb = st.leaderboard
@@ -382,7 +382,7 @@ def _summary(st: _State) -> list:
             col = frame.max().idxmax()
             run = frame[col].idxmax()
             if frame[col][run] > 0:
-                out.append(html("Largest rank change against AP: <strong>{r}</strong> is "
+                out.append(markup("Largest rank change against AP: <strong>{r}</strong> is "
                                 "#{a} under AP and #{b} under {c}.", r=run,
                                 a=int(lb.loc[run, "rank AP"]), b=int(lb.loc[run, f"rank {col}"]),
                                 c=col))
@@ -434,7 +434,7 @@ def _inputs_section(st: _State, inputs, prior) -> None:
                             classes={"value": ["wrap"] * len(frame)}),
                  st.w.table("parameters", params, sortable=False, compact=True,
                             caption="Parameters (API: irmeta.report.ReportOptions).")]))
-    sec.text(html("Means are taken over the {n} topics with a relevant document; a run that "
+    sec.text(markup("Means are taken over the {n} topics with a relevant document; a run that "
                   "did not answer one of them scores an empty ranking there. Values undefined "
                   "on a topic (Twist on a topic with more relevant documents than the depth) "
                   "are left out of that run's mean.", n=int(keep.sum())))
@@ -486,14 +486,14 @@ def _leaderboard(st: _State) -> None:
     tips.update({"#": "rank by AP", "group": "the run's group (--groups)"})
     digits = {c: 3 for c in labels}
     digits[f"unique@{st.opts.rare_k}"] = 0
-    sec = st.w.section("leaderboard", _TITLES["leaderboard"], html(
+    sec = st.w.section("leaderboard", _TITLES["leaderboard"], markup(
         "Every run under the classic measures (left) and the measures that look at the other "
         "runs of the campaign (right). Small print: the run's rank under that measure and how "
         "many places it gains (▲) or loses (▼) against its rank under AP. "
         "<strong>Click a column header to sort</strong>; hover over it for the definition."))
     sec.add(st.w.table("leaderboard", frame.reset_index(drop=True), digits=digits,
                        notes=notes, classes=classes, tips=tips, tsv=tsv, stacked=True,
-                       caption=html("Means over the analysed topics; unique@{k} is a total "
+                       caption=markup("Means over the analysed topics; unique@{k} is a total "
                                     "over topics. The TSV adds every rank and rank change.",
                                     k=st.opts.rare_k)))
 
@@ -506,7 +506,7 @@ def _innovation(st: _State) -> None:
 
     c, opts, w = st.campaign, st.opts, st.w
     K = opts.rare_k
-    sec = w.section("innovation", _TITLES["innovation"], html(
+    sec = w.section("innovation", _TITLES["innovation"], markup(
         "The rareness-based measures of Türkmen et al. (ECIR 2023) weigh each relevant "
         "document by how few runs retrieved it: <em>w(d) = 1 + α (1 − S<sub>d</sub>/S)</em>, "
         "with S<sub>d</sub> the runs having d in their top {k} and S the number of runs. "
@@ -521,7 +521,7 @@ def _innovation(st: _State) -> None:
     fig = alpha_sweep_plot(sweep, method="kendall", threshold=0.9)
     low = sweep.groupby("baseline")["kendall"].min()
     sec.add(w.figure("innovation_tau_alpha", fig, alt="Kendall tau against alpha", width=520,
-                     caption=html("Kendall's τ between the ranking of runs by P@{k} (AP@{k}) and "
+                     caption=markup("Kendall's τ between the ranking of runs by P@{k} (AP@{k}) and "
                                   "by its rareness version, as α grows. τ stays above the dashed "
                                   "0.9 line when rewarding rare documents hardly changes the "
                                   "ranking; here its lowest value is {lo}. The TSV adds τ_AP, "
@@ -581,7 +581,7 @@ def _innovation(st: _State) -> None:
                           "share": "unique / relevant documents the run retrieved in its top K",
                           "examples": "topics with the most such documents; per topic the "
                                       "highest-graded documents first"},
-                    caption=html("Relevant documents only this run found: {n} of {R} runs "
+                    caption=markup("Relevant documents only this run found: {n} of {R} runs "
                                  "found at least one (the page lists those; the TSV every "
                                  "run). Every such document is listed in "
                                  "<code>unique_documents.tsv</code>.", n=n_any, R=c.num_runs)))
@@ -598,7 +598,7 @@ def _nrg(st: _State) -> None:
     prior_text = {"others": "every other run", "list": "the runs given with --prior-runs",
                   "best_per_group": "the best run (by nDCG) of every other group",
                   "earlier": "the runs listed before it"}[st.prior]
-    sec = st.w.section("nrg", _TITLES["nrg"], html(
+    sec = st.w.section("nrg", _TITLES["nrg"], markup(
         "Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024) scores a run with nDCG@{k} "
         "after discounting each relevant document by how visibly the <em>prior runs</em> "
         "already showed it: gain × Π<sub>prior</sub>(1 − 1/log<sub>2</sub>(1 + rank there)). "
@@ -607,7 +607,7 @@ def _nrg(st: _State) -> None:
     fig = scatter_by_group(x, y, grp, xlabel=f"nDCG@{k}", ylabel=f"NRG@{k}",
                            diagonal=False, label_top=5)
     sec.add(w.figure("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
-                     caption=html("One point per run, coloured by group"
+                     caption=markup("One point per run, coloured by group"
                                   + (" (no groups given: one colour per run)" if st.own_groups else "")
                                   + "; the five runs with the highest NRG@{k} are named. Runs "
                                   "on the upper edge of the cloud contribute the most that is "
@@ -623,7 +623,7 @@ def _nrg(st: _State) -> None:
                     digits={f"unique@{opts.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
                     tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
                                         "already shown"},
-                    caption=html("The runs adding the most unseen relevant material (highest "
+                    caption=markup("The runs adding the most unseen relevant material (highest "
                                  "NRG@{k}). NRG / nDCG is the share of the run's gain that is "
                                  "new.", k=k)))
 
@@ -648,7 +648,7 @@ def _effort(st: _State) -> None:
         gv, gain_label = vals[:, 0], ms[0].display
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
-    sec = w.section("effort", _TITLES["effort"], html(
+    sec = w.section("effort", _TITLES["effort"], markup(
         "Twist (Ferro et al.) measures the <em>avoidable effort</em> of a ranking: how far its "
         "relevant documents sit from the positions they would have in the ideal order, "
         "from the Cumulated Relative Position (CRP) curve. 1 = ideal order, 0 = the reverse "
@@ -661,7 +661,7 @@ def _effort(st: _State) -> None:
     tell = effort.most_telling(eg, k=1)
     pairs = list(zip(tell["run"], tell["topic"]))
     fig, _ = plot_effort_gain(eg, None, highlight=pairs, seed=opts.seed)
-    sec.add(w.figure("effort_gain", fig, alt="effort/gain grid", width=520, caption=html(
+    sec.add(w.figure("effort_gain", fig, alt="effort/gain grid", width=520, caption=markup(
         "Each point is one run on one topic: Twist (x; left = much avoidable effort) against "
         "{g} (y). Dotted lines: Twist .25/.5/.75 and the quartiles of {g}; each cell shows its "
         "share of the points. Blue cells (the diagonal) are where gain and effort agree; "
@@ -670,7 +670,7 @@ def _effort(st: _State) -> None:
     shares = eg.table(percent=True)
     shares.index.name = f"{gain_label} quartile"
     sec.add(w.table("effort_gain_shares", shares, index=True, digits=1, sortable=False,
-                    compact=True, caption=html(
+                    compact=True, caption=markup(
                         "Share of (run, topic) points per cell, percent (rows: gain quartile, "
                         "highest first; columns: Twist range). Diagonal {d}%, high gain with "
                         "high effort {h}%.", d=f"{100 * eg.diagonal:.1f}",
@@ -687,7 +687,7 @@ def _effort(st: _State) -> None:
                               f["total"].where(f["total"] > 0), axis=0)))])
     both.index.name = "run"
     sec.add(w.table("effort_archetypes", both, index=True,
-                    digits={a: 1 for a in effort.ARCHETYPES}, max_rows=1, caption=html(
+                    digits={a: 1 for a in effort.ARCHETYPES}, max_rows=1, caption=markup(
                         "Shapes of the CRP curves, percent of (run, topic) pairs: <em>ideal</em> "
                         "(perfect order), <em>worst</em> (no relevant document retrieved), "
                         "<em>excellent</em> (CRP crosses zero within the first RB ranks), "
@@ -697,7 +697,7 @@ def _effort(st: _State) -> None:
     fig, _ = plot_crp_dcg(c, pairs, None, depth=N, rel_level=opts.rel_level)
     listing = "; ".join(f"{r} / topic {t} ({k})" for r, t, k in
                         zip(tell["run"], tell["topic"], tell["kind"]))
-    sec.add(w.figure("effort_crp_dcg", fig, alt="CRP and DCG curves", width=760, caption=html(
+    sec.add(w.figure("effort_crp_dcg", fig, alt="CRP and DCG curves", width=760, caption=markup(
         "CRP (left) and DCG (right) for the most telling pairs of the grid: {l}. CRP below 0 "
         "means relevant documents arrive later than in the ideal order; the dotted line is "
         "the number of relevant documents RB. Two rankings with the same DCG can cost the "
@@ -720,7 +720,7 @@ def _topics(st: _State) -> None:
         res = irmeta.evaluate(c, measures=[opts.matrix_measure], rel_level=opts.rel_level,
                               groups=st.groups, complete=True)
         name, matrix = res.names[0], res.matrix(0)
-    sec = w.section("topics", _TITLES["topics"], html(
+    sec = w.section("topics", _TITLES["topics"], markup(
         "GAWM (generalized adaptive-weight mean) aggregates the runs x topics matrix of {m} "
         "with weights that adapt to the data: a topic weighs more when it separates the runs "
         "(axiom A1), a run weighs more in a topic's ease when it agrees with the others (A2). "
@@ -736,7 +736,7 @@ def _topics(st: _State) -> None:
     h = hits(matrix)
     fig, _ = plot_matrix_heatmap(matrix, None, means=("arithmetic",), results={"arithmetic": g},
                                  hits_result=h, title=f"{name}: runs x topics")
-    sec.add(w.figure("topics_heatmap", fig, alt="score matrix heat map", width=900, caption=html(
+    sec.add(w.figure("topics_heatmap", fig, alt="score matrix heat map", width=900, caption=markup(
         "The {m} matrix (red = high), best run (MAP) on top and easiest topic on the left. Side "
         "bars, each scaled on its own: MAP / AAP, HITS authority A, GAWM effectiveness E_s and "
         "ease E_t, and the GAWM weights W (white = more weight) next to the uniform weights "
@@ -754,7 +754,7 @@ def _topics(st: _State) -> None:
                      title="rank of every run under MAP and under GAWM")
     moved = int((sysframe["rank change"] != 0).sum())
     sec.add(w.figure("topics_rank_map_gawm", fig, alt="ranks under MAP and GAWM", width=520,
-                     caption=html("Rank of every run under MAP (left) and GAWM (right); the five "
+                     caption=markup("Rank of every run under MAP (left) and GAWM (right); the five "
                                   "largest moves are coloured. {n} of {R} runs change rank; "
                                   "Kendall's τ between the two rankings is {t}.", n=moved,
                                   R=len(sysframe), t=f"{_tau(MAP, g.E_s):.3f}")))
@@ -763,7 +763,7 @@ def _topics(st: _State) -> None:
                     digits={"MAP": 4, "GAWM E_s": 4, "HITS A(s)": 3, "weight W_s": 4,
                             "rank MAP": 0, "rank GAWM": 0, "rank HITS": 0, "rank change": 0},
                     classes={"rank change": [a[1] for a in arrows]},
-                    caption=html("Runs by GAWM effectiveness, with MAP and the HITS authority. "
+                    caption=markup("Runs by GAWM effectiveness, with MAP and the HITS authority. "
                                  "GAWM {c} after {i} iterations.",
                                  c="converged" if g.converged else "did NOT converge",
                                  i=g.iterations)))
@@ -777,7 +777,7 @@ def _topics(st: _State) -> None:
     sec.add(w.table("topics_weights", topics, max_rows=12,
                     digits={"AAP": 3, "ease E_t": 3, "weight W_t": 4, "HITS A(t)": 3,
                             "std over runs": 3},
-                    caption=html("Topics by GAWM weight: the topics that separate the runs "
+                    caption=markup("Topics by GAWM weight: the topics that separate the runs "
                                  "most count most (uniform weight would be {u}). AAP is the "
                                  "mean over runs; ease E_t the GAWM-weighted mean.",
                                  u=f"{1 / matrix.shape[1]:.4f}")))
@@ -795,7 +795,7 @@ def _trust(st: _State, clock: _Clock) -> None:
     from irmeta.report.figures import bars, correlation_heatmap
 
     opts, w = st.opts, st.w
-    sec = w.section("trust", _TITLES["trust"], html(
+    sec = w.section("trust", _TITLES["trust"], markup(
         "Can the differences in the leaderboard be trusted? Three checks for every reported "
         "measure: how many pairs of runs it tells apart with statistical significance "
         "(discriminative power), how often a ranking drawn on half of the topics agrees with "
@@ -815,7 +815,7 @@ def _trust(st: _State, clock: _Clock) -> None:
     fig = bars(dp.set_index("measure")["dp"], xlabel=f"share of run pairs with p < {opts.level:g}",
                title=f"discriminative power (paired bootstrap, B = {opts.bootstrap})")
     sec.add(w.figure("trust_discriminative_power", fig, alt="discriminative power", width=560,
-                     caption=html("Share of the {p} pairs of runs whose difference is "
+                     caption=markup("Share of the {p} pairs of runs whose difference is "
                                   "significant (Sakai's paired bootstrap test, B = {b}, "
                                   "α = {a}, no correction for multiple comparisons). Higher is "
                                   "better: the measure separates more runs on these topics.",
@@ -844,7 +844,7 @@ def _trust(st: _State, clock: _Clock) -> None:
                           "BV error": "Buckley-Voorhees error rate over pairs of disjoint topic "
                                       "halves; lower = more stable",
                           "BV swaps": "share of (pair, trial) where the two halves disagree"},
-                    caption=html("Per measure: discriminative power; stability under topic "
+                    caption=markup("Per measure: discriminative power; stability under topic "
                                  "subsampling ({t} trials, half of the topics each, fuzziness "
                                  "{f}: the innovation paper's stability, higher is better; "
                                  "Buckley-Voorhees error rate, lower is better). The "
@@ -858,7 +858,7 @@ def _trust(st: _State, clock: _Clock) -> None:
     fig = correlation_heatmap(tau, title="Kendall's τ between the rankings of the runs")
     off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
     lo = off.idxmin() if len(off) else None
-    sec.add(w.figure("trust_kendall_tau", fig, alt="Kendall tau matrix", width=620, caption=html(
+    sec.add(w.figure("trust_kendall_tau", fig, alt="Kendall tau matrix", width=620, caption=markup(
         "Kendall's τ between the rankings of the runs by each pair of measures (1 = same "
         "order). τ ≥ 0.9 is usually read as equivalent rankings. "
         + ("The most different pair here: {a} vs {b} (τ = {v})." if lo else ""),

@@ -33,12 +33,12 @@ from markupsafe import Markup, escape
 from irmeta.errors import ParameterError
 
 __all__ = ["Cell", "Figure", "ReportWriter", "Row", "Section", "Table", "Text", "fmt_number",
-           "html", "save_figure"]
+           "markup", "save_figure"]
 
 
-def html(template: str, **values) -> Markup:
+def markup(template: str, **values) -> Markup:
     """Trusted HTML ``template`` with ``{name}`` fields filled by escaped ``values``
-    (``html("run <b>{r}</b>", r=name)``)."""
+    (``markup("run <b>{r}</b>", r=name)``)."""
     return Markup(template).format(**values)
 
 
