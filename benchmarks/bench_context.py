@@ -54,17 +54,19 @@ def worker(qrels: str, runs: list[str], measures: list[str], repeat: int,
     intern = time.perf_counter() - t
     evaluate(campaign, measures=["P@10"])          # import the measure modules (untimed)
     group_map = read_groups(groups, campaign.runs) if groups else None
-    times = {}
+    times, cpu = {}, {}
     for m in measures:
-        best = float("inf")
+        best, best_cpu = float("inf"), float("inf")
         for _ in range(repeat):
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             evaluate(campaign, measures=[m], groups=group_map)
             best = min(best, time.perf_counter() - t)
-        times[m] = best
+            best_cpu = min(best_cpu, time.process_time() - c)
+        times[m], cpu[m] = best, best_cpu
     R, T, D = campaign.grades.shape
     return {"runs": R, "topics": T, "depth": D, "judged": int(campaign.judged.ptr[-1]),
-            "load_s": load, "intern_s": intern, "times": times,
+            "load_s": load, "intern_s": intern, "times": times, "cpu": cpu,
+            "loadavg": os.getloadavg()[0],
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -102,11 +104,20 @@ def markdown(results: list[dict], repeat: int) -> str:
         cells += [f"{r['times'][m]:.3f}" if m in r["times"] else "-" for m in measures]
         cells.append(f"{r['peak_rss_mb']:.0f}")
         lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "CPU seconds of the worker process (best of the repeats; less sensitive than "
+              "wall time to other jobs on a shared machine; 1-minute load average at the "
+              "end of each worker in the last column):", "",
+              "| campaign | " + " | ".join(f"`{m}` CPU s" for m in measures) + " | load avg |",
+              "| --- " * (2 + len(measures)) + "|"]
+    for r in results:
+        cells = [r["label"]] + [f"{r['cpu'][m]:.3f}" if m in r.get("cpu", {}) else "-"
+                                for m in measures] + [f"{r.get('loadavg', float('nan')):.1f}"]
+        lines.append("| " + " | ".join(cells) + " |")
     gen = [r for r in results if r["label"].startswith("generated")]
     if len(gen) >= 2:
-        lines += ["", "Linear growth: milliseconds **per run** on the generated campaigns "
-                  "(flat = linear in the number of runs), and the time ratio to the smallest "
-                  "campaign next to the ratio of run counts.", "",
+        lines += ["", "Linear growth: CPU milliseconds **per run** on the generated campaigns "
+                  "(flat = linear in the number of runs), and the CPU-time ratio to the "
+                  "smallest campaign next to the ratio of run counts.", "",
                   "| measure | " + " | ".join(f"{r['runs']} runs ms/run" for r in gen)
                   + " | " + " | ".join(f"t({r['runs']})/t({gen[0]['runs']})" for r in gen[1:])
                   + " |",
@@ -114,8 +125,8 @@ def markdown(results: list[dict], repeat: int) -> str:
         for m in measures:
             if not all(m in r["times"] for r in gen):
                 continue
-            per = [f"{1000 * r['times'][m] / r['runs']:.1f}" for r in gen]
-            ratio = [f"{r['times'][m] / gen[0]['times'][m]:.2f} (runs x{r['runs'] / gen[0]['runs']:.0f})"
+            per = [f"{1000 * r['cpu'][m] / r['runs']:.1f}" for r in gen]
+            ratio = [f"{r['cpu'][m] / gen[0]['cpu'][m]:.2f} (runs x{r['runs'] / gen[0]['runs']:.0f})"
                      for r in gen[1:]]
             lines.append(f"| `{m}` | " + " | ".join(per + ratio) + " |")
     return "\n".join(lines) + "\n"
