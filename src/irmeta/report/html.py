@@ -254,6 +254,9 @@ class ReportWriter:
         """Render the sections with ``template`` (a file in ``irmeta/report/templates``)
         into the HTML file; ``context`` is passed to the template (e.g. ``subtitle``,
         ``summary``, ``inputs``, ``parameters``, ``command``, ``version``)."""
+        from irmeta import __version__
+        context = {"subtitle": "", "summary": [], "version": __version__,
+                   "command": "", **context}
         env = environment()
         page = env.get_template(template).render(title=self.title, sections=self.sections,
                                                  assets=self.assets.name, **context)
