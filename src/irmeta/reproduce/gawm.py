@@ -70,7 +70,8 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
     from irmeta.aggregate._matrix import as_matrix
     from irmeta.errors import ConvergenceWarning
     from irmeta.plot import gawm as plots
-    from irmeta.report.html import Row, html
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
 
     p = (params or GAWMParams()).validate()
     if not isinstance(matrix, pd.DataFrame):

@@ -254,7 +254,8 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     experiment. Returns a :class:`~irmeta.reproduce.Reproduction` whose ``tables``
     hold ``figure1``, ``figure2``, ``table1``, ``table1_long``, ``table2``, ``table3``."""
     from irmeta.plot.meta import alpha_sweep_plot, systems_plot
-    from irmeta.report.html import Row, html
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
     from irmeta.stats import (alpha_sweep, discriminative_power, matrices, stability_table,
                               system_dependence)
 

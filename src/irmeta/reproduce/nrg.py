@@ -106,7 +106,8 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     import irmeta
     from irmeta.explain import unique_contributions
     from irmeta.report.figures import scatter_by_group
-    from irmeta.report.html import Row, html
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
 
     if not isinstance(campaign, Campaign):
         raise ParameterError("reproduce nrg: campaign must be a Campaign")

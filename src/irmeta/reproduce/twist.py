@@ -86,7 +86,8 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     from irmeta import effort
     from irmeta.plot.effort import plot_effort_gain
     from irmeta.plot.meta import asl_plot, downsampling_plot
-    from irmeta.report.html import Row, html
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
     from irmeta.stats import (bootstrap_power, correlation_matrix, filter_top_runs, matrices,
                               pool_downsampling, system_means)
 
