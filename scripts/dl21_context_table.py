@@ -46,16 +46,13 @@ def main(argv: list[str]) -> int:
         return status
     frame = pd.read_csv(io.StringIO(buf.getvalue()), sep="\t", dtype={"topic": str})
     wide = frame[frame["topic"] == "all"].pivot(index="run", columns="measure", values="value")
-    names = [c for c in wide.columns]
-    order = [n for m in MEASURES for n in names if n == m or n.startswith(m.split("(")[0] + "(") and n == m]
-    wide = wide[[c for c in MEASURES if c in wide.columns] or names]
+    wide = wide[list(pd.unique(frame["measure"]))]          # the order of the -m options
     wide = wide.sort_values("nDCG@10", ascending=False)
     header = "| run | " + " | ".join(f"`{c}`" for c in wide.columns) + " |"
     print(header)
     print("| --- " * (len(wide.columns) + 1) + "|")
     for run, row in wide.iterrows():
         print(f"| {run} | " + " | ".join(f"{v:.4f}" for v in row) + " |")
-    del order
     return 0
 
 
