@@ -1,4 +1,4 @@
-"""Normalized Residual Gain (Bigdeli, Arabzadeh, Clarke et al., SIGIR-AP 2024).
+"""Normalized Residual Gain (SIGIR-AP 2024; code: github aminbigdeli/Normalized-Residual-Gain).
 
 A base metric of the browsing-model form ``S(R) = (1/N) * sum_{i<=K} G(d_i) * seen(i)``
 is re-scored against a set of **prior rankings** P by replacing the gain with the
@@ -350,7 +350,7 @@ def _validate(m: Measure) -> None:
 
 
 register(MeasureDef(
-    "NRG", "Normalized Residual Gain (Bigdeli et al. 2024): the base metric with gains "
+    "NRG", "Normalized Residual Gain (SIGIR-AP 2024): the base metric with gains "
     "reduced by what the prior runs already showed", nrg,
     (Param("base", "str", "nDCG", "base metric", choices=BASES),
      Param("prior", "str", "others", "prior set: others, best_per_group (needs groups), "
