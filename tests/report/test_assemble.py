@@ -179,3 +179,19 @@ def test_needs_two_runs_and_a_campaign(tmp_path, demo_campaign):
         campaign_report(demo_campaign.select_runs([0]), tmp_path / "x.html")
     with pytest.raises(ParameterError, match="no group for run"):
         campaign_report(demo_campaign, tmp_path / "x.html", groups={"lexA-bm25": "a"})
+
+
+def test_background_figures_same_files(tmp_path, demo_campaign):
+    """Figures saved by forked children are byte-identical to in-process ones."""
+    sub = demo_campaign.select_runs(list(range(0, 30, 5)))
+    pages = []
+    for bg in (0, 2):
+        opts = ReportOptions(progress=False, background=bg,
+                             skip=frozenset({"innovation", "effort", "topics", "trust"}))
+        rep = campaign_report(sub, tmp_path / f"bg{bg}" / "r.html", options=opts)
+        pages.append(rep)
+    a, b = pages
+    assert sorted(f.name for f in a.files) == sorted(f.name for f in b.files)
+    for f in a.files:
+        assert f.read_bytes() == (b.path.parent / "r_files" / f.name).read_bytes(), f.name
+    assert a.path.read_bytes() == b.path.read_bytes()

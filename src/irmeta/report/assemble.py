@@ -68,7 +68,8 @@ class ReportOptions:
     of Twist; ``gain``: gain measure of the effort/gain grid; ``matrix_measure``:
     measure of the GAWM/HITS matrix; ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
-    when stderr is a terminal).
+    when stderr is a terminal); ``background``: figures drawn at once in forked child
+    processes while the next section is computed (0: all in this process; same files).
     """
 
     rel_level: int = 1
@@ -87,6 +88,7 @@ class ReportOptions:
     examples: int = 3
     skip: frozenset = field(default_factory=frozenset)
     progress: bool | None = None
+    background: int = 2
 
     def validate(self) -> "ReportOptions":
         fn = "ReportOptions"
@@ -94,6 +96,9 @@ class ReportOptions:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ParameterError(f"{fn}: {name} must be a positive integer, got {v!r}")
+        if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
+                or self.background < 0:
+            raise ParameterError(f"{fn}: background must be an integer >= 0, got {self.background!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise ParameterError(f"{fn}: seed must be a non-negative integer, got {self.seed!r}")
         if not 0.0 < float(self.level) < 1.0:
@@ -121,7 +126,7 @@ class ReportOptions:
                 v = ", ".join(f"{float(a):g}" for a in v)
             elif f.name == "skip":
                 v = ", ".join(s for s in SECTIONS if s in v) or "none"
-            elif f.name == "progress":
+            elif f.name in ("progress", "background"):
                 continue
             out.append((f.name, str(v)))
         return out
@@ -271,7 +276,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     bar = _progress(steps, opts.progress)
     clock = _Clock(bar)
     title = title or "Campaign report"
-    w = ReportWriter(output, title)
+    w = ReportWriter(output, title, background=opts.background)
     st = _State(campaign, groups, own_groups, opts, w, prior, leaderboard_columns(opts, prior),
                 context={"reference": reference, "prior_runs": prior_runs})
     try:
@@ -298,6 +303,8 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                             command=command or "irmeta report (API: irmeta.report.campaign_report)")
     finally:
         bar.close()
+        with contextlib.suppress(Exception):
+            w.wait()                                       # no zombie children on errors
     return CampaignReport(path, list(w.files), st.leaderboard, clock.timings)
 
 

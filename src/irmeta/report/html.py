@@ -22,6 +22,8 @@ from __future__ import annotations
 import base64
 import math
 import numbers
+import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -155,10 +157,13 @@ class ReportWriter:
 
     ``output``: path of the HTML file; ``title``: the page title; ``formats``: figure
     files written next to the HTML (the PNG is always written: it is what is embedded).
+    ``background``: draw and save up to this many figures at once in forked child
+    processes while the caller goes on computing (POSIX only; 0 = in this process). The
+    files are the same either way; :meth:`render` (or :meth:`wait`) collects them.
     """
 
     def __init__(self, output, title: str = "irmeta report", *, formats=("png", "svg"),
-                 dpi: int = 150):
+                 dpi: int = 150, background: int = 0):
         self.output = Path(output)
         if self.output.suffix.lower() not in (".html", ".htm"):
             raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
@@ -166,6 +171,8 @@ class ReportWriter:
         self.title = title
         self.formats = tuple(dict.fromkeys(("png", *formats)))
         self.dpi = dpi
+        self.background = int(background) if hasattr(os, "fork") else 0
+        self._pending: dict[int, tuple[Figure, list[Path]]] = {}
         self.sections: list[Section] = []
         self.files: list[Path] = []
         self.assets.mkdir(parents=True, exist_ok=True)
@@ -233,7 +240,12 @@ class ReportWriter:
                      sortable, compact=compact, stacked=stacked)
 
     def figure(self, name: str, fig, *, caption="", alt: str = "", width: int | None = None) -> Figure:
-        """Save a matplotlib figure as PNG (+ SVG) next to the HTML and embed the PNG."""
+        """Save a matplotlib figure as PNG (+ SVG) next to the HTML and embed the PNG.
+
+        With ``background``, the figure is saved by a forked child process and the
+        returned block is completed by :meth:`wait` (called by :meth:`render`)."""
+        if self.background > 0:
+            return self._figure_in_child(name, fig, caption, alt, width)
         written = save_figure(fig, self.assets / name, self.formats, dpi=self.dpi)
         self.files.extend(written)
         return self.figure_from_files(name, written, caption=caption, alt=alt, width=width)
@@ -249,12 +261,52 @@ class ReportWriter:
         rel = [self._rel(p) if p.parent == self.assets else str(p) for p in paths]
         return Figure(name, data, rel, caption, alt or name, width)
 
+    def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
+        from irmeta.plot import style
+        while len(self._pending) >= self.background:
+            self._reap(next(iter(self._pending)))
+        stem = self.assets / name
+        targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in self.formats]
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:                                       # child: draw, save, leave
+            code = 1
+            try:
+                save_figure(fig, stem, self.formats, dpi=self.dpi)
+                code = 0
+            except BaseException:  # noqa: BLE001 - reported by the parent via the status
+                import traceback
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        style.pyplot().close(fig)
+        block = Figure(name, "", [self._rel(p) for p in targets], caption, alt or name, width)
+        self._pending[pid] = (block, targets)
+        return block
+
+    def _reap(self, pid: int) -> None:
+        block, targets = self._pending.pop(pid)
+        _, status = os.waitpid(pid, 0)
+        if status != 0 or not all(p.is_file() for p in targets):
+            raise RuntimeError(f"ReportWriter: saving figure {block.name!r} failed in a child "
+                               f"process (status {status}); see the traceback above")
+        png = next(p for p in targets if p.suffix == ".png")
+        block.data = base64.b64encode(png.read_bytes()).decode("ascii")
+        self.files.extend(targets)
+
+    def wait(self) -> None:
+        """Wait for the figures saved in the background and embed them."""
+        for pid in list(self._pending):
+            self._reap(pid)
+
     # ------------------------------------------------------------------ render
     def render(self, template: str = "report.html.j2", **context) -> Path:
         """Render the sections with ``template`` (a file in ``irmeta/report/templates``)
         into the HTML file; ``context`` is passed to the template (e.g. ``subtitle``,
         ``summary``, ``inputs``, ``parameters``, ``command``, ``version``)."""
         from irmeta import __version__
+        self.wait()
         context = {"subtitle": "", "summary": [], "version": __version__,
                    "command": "", **context}
         env = environment()
