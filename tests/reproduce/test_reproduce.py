@@ -173,7 +173,7 @@ def test_twist_matches_api(twist_out, demo):
     from irmeta.stats import (bootstrap_power, correlation_matrix, filter_top_runs, matrices,
                               system_means)
     campaign, _ = demo
-    _check_page(twist_out, ["Table 2", "Figures 7-10", "Tables 3-4", "Figure 13", "Figure 14"])
+    _check_page(twist_out, ["Table 2", "Figures 7-11", "Tables 3-4", "Figure 13", "Figure 14"])
     t2 = _tsv(twist_out, "table2").set_index("collection")
     ref = effort.archetype_table(effort.archetypes(campaign, 1000))
     assert t2.loc["this campaign", "total"] == ref["total"].iloc[0] == 30 * 50

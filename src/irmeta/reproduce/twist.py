@@ -8,6 +8,9 @@ tables and figures on any campaign.
   nDCG (y) on a 4 x 4 grid (Twist quarters x gain quartiles), with the share of points
   on the diagonal and in the high-gain/high-effort cells
   (:func:`irmeta.effort.effort_gain_summary`, :func:`irmeta.plot.effort.plot_effort_gain`).
+* **Figure 11**: CRP next to DCG for the (run, topic) pairs of the top nDCG quartile
+  with the most and the least effort (:func:`irmeta.effort.most_telling`,
+  :func:`irmeta.plot.effort.plot_crp_dcg`).
 * **Tables 3-4**: Kendall's tau between the system rankings (means over the campaign
   topic set) of AP, bpref, RBP(p=0.8), nDCG and Twist
   (:func:`irmeta.stats.correlation_matrix`).
@@ -84,7 +87,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     ``table2``, ``effort_gain``, ``grid_<gain>``, ``tables3_4``, ``figure13``,
     ``figure14``, ``figure14_asl``."""
     from irmeta import effort
-    from irmeta.plot.effort import plot_effort_gain
+    from irmeta.plot.effort import plot_crp_dcg, plot_effort_gain
     from irmeta.plot.meta import asl_plot, downsampling_plot
     from irmeta.report.html import Row
     from irmeta.report.html import markup as html
@@ -138,7 +141,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     with S.step("effort/gain grids"):
         summ, grids = effort.effort_gain_summary(base, p.gains, p.depth, p.crossing, lvl)
         fig, _ = plot_effort_gain(grids, None, ncols=2, seed=p.seed)
-        sec = S.section("grids", "Figures 7-10: effort/gain grids",
+        sec = S.section("grids", "Figures 7-11: effort/gain grids and CRP curves",
                         html("Each point is one (run, topic) of {which}: Twist (x; 1 = no "
                              "avoidable effort) against a gain measure (y). Dotted lines: "
                              "Twist quarters and the gain quartiles. Diagonal = share of "
@@ -155,6 +158,17 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
             S.writer.write_tsv(f"grid_{slug}", eg.table().reset_index().rename(
                 columns={"index": "gain quartile"}))
             S.tables[f"grid_{slug}"] = eg.table()
+        if "nDCG" in grids:          # Figure 11: CRP next to DCG for telling pairs
+            pairs = effort.most_telling(grids["nDCG"], k=2)
+            fig, _ = plot_crp_dcg(base, list(zip(pairs["run"], pairs["topic"])), None,
+                                  depth=p.depth, rel_level=lvl, full_scale=True)
+            sec.add(S.figure("figure11_crp_dcg", fig, width=700,
+                             caption=html("Figure 11: CRP (left) and DCG (right) of the two "
+                                          "(run, topic) pairs of the top nDCG quartile with "
+                                          "the most effort and the two with the least; the "
+                                          "vertical line is the recall base.")))
+            sec.add(S.table("figure11_pairs", pairs, digits=3, compact=True, sortable=False,
+                            caption="The pairs of Figure 11."))
         summary.append("Effort/gain: diagonal " + ", ".join(
             f"{g} {v:.1f}%" for g, v in summ["diagonal %"].items()) + "; high-high " +
             ", ".join(f"{g} {v:.1f}%" for g, v in summ["high_high %"].items()) + ".")
