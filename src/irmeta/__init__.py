@@ -18,6 +18,8 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "read_run": ("irmeta.io.trec", "read_run"),
         "parse_measure": ("irmeta.measures.parse", "parse_measure"),
         "parse_measures": ("irmeta.measures.parse", "parse_measures"),
+        "explain_documents": ("irmeta.explain", "explain_documents"),
+        "unique_contributions": ("irmeta.explain", "unique_contributions"),
     }
     if name in lazy:
         import importlib
@@ -28,4 +30,5 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
 
 __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
            "evaluate", "Results", "Campaign", "load_campaign", "load_qrels", "load_runs",
-           "read_qrels", "read_run", "parse_measure", "parse_measures", "__version__"]
+           "read_qrels", "read_run", "parse_measure", "parse_measures", "explain_documents",
+           "unique_contributions", "__version__"]

@@ -35,9 +35,10 @@ def campaign_options(fn):
                      help="Split a run file that mixes tags into one run per tag."),
         click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
                      help="File of `run group` lines (NRG prior=best_per_group, reports)."),
-        click.option("--reference-runs", "reference_runs", multiple=True, metavar="FILE",
-                     help="Score rarity against these runs instead of the evaluated ones "
-                          "(repeatable)."),
+        click.option("--reference-runs", "reference_runs", multiple=True, metavar="FILES",
+                     help="Score rarity against these runs instead of the evaluated ones: "
+                          "a file, a comma-separated list, a folder, or a quoted glob "
+                          "such as 'old/*.gz' (repeatable)."),
         click.option("--prior-runs", default=None, metavar="A,B,...",
                      help="Explicit NRG prior set: comma-separated run names."),
     ]
@@ -76,7 +77,7 @@ def load_cli_campaign(qrels, runs, options: dict):
     groups = read_groups(options["groups_file"], campaign.runs) if options.get("groups_file") else None
     reference = None
     if options.get("reference_runs"):
-        reference = load_campaign(qrels, list(options["reference_runs"]),
+        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
                                   max_docs=options.get("max_docs"),
                                   float32=options.get("float32", False),
                                   dedupe=options.get("dedupe", False), warn_dropped=False)
@@ -89,6 +90,28 @@ def load_cli_campaign(qrels, runs, options: dict):
     ctx = {"groups": groups, "reference": reference, "prior_runs": prior,
            "qrels": qrels, "runs": list(runs)}
     return campaign, ctx
+
+
+def expand_paths(values) -> list[str]:
+    """Files named by CLI values: each a file, a comma-separated list, a folder (its files,
+    sorted) or a glob pattern."""
+    import glob
+    from pathlib import Path
+
+    out: list[str] = []
+    for value in values:
+        for item in (v for v in str(value).split(",") if v):
+            path = Path(item)
+            if path.is_dir():
+                out.extend(str(p) for p in sorted(path.iterdir()) if p.is_file())
+            elif any(c in item for c in "*?[") and not path.exists():
+                matches = sorted(glob.glob(item))
+                if not matches:
+                    raise CampaignError(f"no file matches {item!r}")
+                out.extend(matches)
+            else:
+                out.append(item)
+    return out
 
 
 @contextlib.contextmanager
