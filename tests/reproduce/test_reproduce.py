@@ -292,3 +292,16 @@ def test_same_seed_same_files(tmp_path, demo):
     mats = matrices(filter_top_runs(sub, 0.75), ["AP"])
     assert np.array_equal(asl, bootstrap_power(mats, samples=30, seed=5)[1]["AP"])
     assert not np.array_equal(asl, bootstrap_power(mats, samples=30, seed=6)[1]["AP"])
+
+
+def test_progress_bar_on_stderr(tmp_path, capsys):
+    from irmeta.reproduce import gawm
+    rng = np.random.default_rng(1)
+    m = pd.DataFrame(rng.random((5, 6)), index=[f"s{i}" for i in range(5)],
+                     columns=[f"t{j}" for j in range(6)])
+    r = gawm.reproduce(m, tmp_path / "g", progress=True, formats=("png",), dpi=30)
+    err = capsys.readouterr().err
+    assert "irmeta reproduce gawm" in err and "7/7" in err
+    assert set(r.timings) == {"table 2", "table 3", "figure 3 (heat map)", "figure 4 (ranking grid)",
+                              "figure 5 (confidence)", "figure 6 (leave one topic out)", "render"}
+    assert all(w >= 0 and c >= 0 for w, c in r.timings.values())

@@ -143,9 +143,11 @@ class Session:
         self.tables: dict[str, pd.DataFrame] = {}
         self.timings: dict[str, tuple[float, float]] = {}
         self._w0, self._c0 = time.perf_counter(), time.process_time()
-        self.bar = tqdm(total=steps, desc=f"irmeta reproduce {paper}",
-                        disable=not _progress_enabled(progress), file=sys.stderr,
-                        leave=False, dynamic_ncols=True, unit="step")
+        enabled = _progress_enabled(progress)
+        #: progress_bar argument for the long inner loops (their own bar below this one)
+        self.inner = enabled
+        self.bar = tqdm(total=steps, desc=f"irmeta reproduce {paper}", disable=not enabled,
+                        file=sys.stderr, leave=False, dynamic_ncols=True, unit="step")
 
     # ------------------------------------------------------------------ steps
     @contextlib.contextmanager

@@ -78,7 +78,7 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
         raise ParameterError("reproduce gawm: matrix must be a systems x topics DataFrame")
     P, runs, topics = as_matrix(matrix, "reproduce gawm", min_shape=(2, 2))
     S = Session("gawm", output, "Reproduction: GAWM, adaptive weighted means of a score matrix",
-                6, progress=progress, formats=formats, dpi=dpi)
+                7, progress=progress, formats=formats, dpi=dpi)
     summary, notes = [], []
     ax = p.axioms
     with warnings.catch_warnings():

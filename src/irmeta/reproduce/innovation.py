@@ -310,7 +310,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     # ---------------------------------------------------------------- Table 1
     with S.step("table 1 (discriminative power)"):
         dp = discriminative_power(mats, tests=("pairwise_tukey", "tukey_hsd"),
-                                  levels=p.levels, progress_bar=False)
+                                  levels=p.levels, progress_bar=S.inner)
         t1 = dp.pivot_table(index="measure", columns=["test", "level"], values="significant",
                             sort=False).reindex(measures)
         t1.columns = [f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
@@ -338,7 +338,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     # ---------------------------------------------------------------- Table 2
     with S.step("table 2 (stability)"):
         st = stability_table(mats, trials=p.trials, fuzziness=p.fuzziness, seed=p.seed,
-                             classic=False, progress_bar=False)
+                             classic=False, progress_bar=S.inner)
         st.insert(1, "alpha", [_alpha_of(m) for m in st["measure"]])
         st["paper (DLT20)"] = [PAPER_TABLE2.get(_paper_name(m, k), np.nan) for m in st["measure"]]
         T = int(campaign.topic_set(lvl).sum())
@@ -359,7 +359,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     with S.step("table 3 (number of systems)"):
         t3m = [_measure("P", p.table3_alpha, k), _measure("AP", p.table3_alpha, k)]
         sd = system_dependence(campaign, t3m, sizes=p.sizes, trials=p.samples, seed=p.seed,
-                               rel_level=lvl, progress_bar=False)
+                               rel_level=lvl, progress_bar=S.inner)
         t3 = sd.pivot_table(index="measure", columns="n_systems", values="tau", sort=False)
         t3.columns = [f"N={c}" for c in t3.columns]
         t3 = t3.reset_index()

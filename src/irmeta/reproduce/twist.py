@@ -101,7 +101,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
         raise ParameterError(f"reproduce twist: needs at least 3 runs, got {campaign.num_runs}")
     lvl = p.rel_level
     S = Session("twist", output, "Reproduction: Twist, the effort of reading a ranking",
-                6, progress=progress, formats=formats, dpi=dpi)
+                7, progress=progress, formats=formats, dpi=dpi)
     summary, notes = [], []
     twist = f"Twist@{p.depth}"
     measures = [*p.gains, twist]
@@ -196,7 +196,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     # ---------------------------------------------------------------- Figure 13
     with S.step("figure 13 (pool downsampling)"):
         down = pool_downsampling(top, measures, levels=p.levels, seed=p.seed,
-                                 repeats=p.repeats, rel_level=lvl, progress_bar=False)
+                                 repeats=p.repeats, rel_level=lvl, progress_bar=S.inner)
         fig = downsampling_plot(down, title="Pool downsampling")
         wide = down.pivot_table(index="measure", columns="level", values="tau", sort=False)
         wide = wide[sorted(wide.columns, reverse=True)]
@@ -224,7 +224,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     with S.step("figure 14 (bootstrap discriminative power)"):
         mats = matrices(top, measures, rel_level=lvl)
         dp, curves = bootstrap_power(mats, level=p.level, samples=p.samples, seed=p.seed,
-                                     progress_bar=False)
+                                     progress_bar=S.inner)
         fig = asl_plot(curves, level=p.level, summary=dp, title="ASL curves (paired bootstrap)")
         dp = dp.assign(dp_percent=100 * dp["dp"])
         sec = S.section("figure14", "Figure 14: discriminative power (paired bootstrap)",
