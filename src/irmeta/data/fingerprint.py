@@ -63,12 +63,24 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
     words = _fixed_width_words(arr)
     if words is None:
         return _fingerprint_gather(arr)
-    if words.shape[1] == 1:
-        return words[:, 0].copy()
+    import pyarrow.compute as pc
+    lengths = pc.binary_length(arr.fill_null("") if arr.null_count else arr)
+    return _fold(words, lengths.to_numpy(zero_copy_only=False).astype(np.int64))
+
+
+def _fold(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Fold each id's own 8-byte words (never the padding beyond them), so that an id's
+    fingerprint depends only on its bytes, not on the longest id it is read with."""
+    own = np.maximum(1, (lengths + 7) // 8)
     h = words[:, 0].copy()
     for w in range(1, words.shape[1]):
-        h = _mix(h + _GOLDEN) ^ words[:, w]
-    return _mix(h)
+        active = own > w
+        if not active.any():
+            break
+        h[active] = _mix(h[active] + _GOLDEN) ^ words[active, w]
+    long = own > 1
+    h[long] = _mix(h[long])
+    return h
 
 
 def _fixed_width_words(arr: pa.Array) -> np.ndarray | None:
@@ -115,12 +127,7 @@ def _fingerprint_chunk(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray
     np.minimum(idx, len(data) - 1, out=idx)
     raw = np.where(valid, data[idx], 0).astype(np.uint8)
     packed = np.ascontiguousarray(raw).view(np.uint64)  # (n, words), little-endian words
-    if words == 1:
-        return packed[:, 0].copy()
-    h = packed[:, 0].copy()
-    for w in range(1, words):
-        h = _mix(h + _GOLDEN) ^ packed[:, w]
-    return _mix(h)
+    return _fold(packed, lengths)
 
 
 def combine(topic_codes: np.ndarray, fingerprints: np.ndarray) -> np.ndarray:
