@@ -15,12 +15,18 @@ FAMILIES = ["P", "R", "AP", "RR", "Success", "Rprec", "bpref", "nDCG", "RBP", "n
 NO_CUTOFF = {"Rprec", "bpref", "num_rel", "num_ret"}
 
 
+def _docid(j: int) -> str:
+    return {0: f"d{j}", 1: f"doc-{j:06d}-" + "x" * (j % 17), 2: f"é{j}"}[j % 3]
+
+
 def random_campaign(seed: int, n_runs=4, n_topics=6, n_docs=40):
     rng = np.random.default_rng(seed)
     qrels, runs = {}, {}
     for t in range(n_topics):
         topic = f"t{t:02d}"
-        docs = [f"d{j:03d}" for j in rng.permutation(n_docs)]
+        # ids of mixed lengths (1 to 30 bytes, some non-ASCII): identity must not depend
+        # on the other ids read alongside
+        docs = [_docid(j) for j in rng.permutation(n_docs)]
         judged = docs[: rng.integers(0, n_docs)]
         qrels[topic] = {d: int(rng.choice([-1, 0, 0, 1, 2, 3])) for d in judged}
         if not qrels[topic]:
