@@ -27,6 +27,8 @@ def read_run(path: Path) -> pd.DataFrame:
     df = pd.read_csv(path, sep=r"\s+", header=None, dtype=str,
                      names=["q_id", "q0", "doc_id", "rank", "score", "tag"])
     df["score"] = df["score"].astype("float64")
+    for col in ("q_id", "doc_id"):  # ranx wants object columns (pandas 3 defaults to str)
+        df[col] = df[col].astype(object)
     return df
 
 
@@ -41,6 +43,8 @@ def main() -> None:
     base = Path(a.dl21)
     qrels_path = base / "qrels" / "qrels.dl21-passage.txt"
     paths = sorted((base / "runs").iterdir())
+    import warnings
+    warnings.simplefilter("ignore", UserWarning)  # DL21 runs hold many unjudged topics
     ref = irmeta.evaluate(str(qrels_path), [str(p) for p in paths], MEASURES).aggregate()
     qrels = Qrels.from_file(str(qrels_path), kind="trec")
     rows = []
