@@ -276,17 +276,21 @@ class _GradeIndex:
     def __init__(self, judged: JudgedDocs):
         self.grades = judged.grades
         keys = combine(judged.topic, judged.fp)
-        # one Index reused for every run: pandas builds its hash engine once and caches it
+        # Indexes reused for every run: pandas builds each hash engine once and caches it.
+        # Documents are first looked up by fingerprint alone (most retrieved documents are
+        # in no qrels topic at all), then the few candidates by (topic, fingerprint).
         self.table = pd.Index(keys) if len(keys) else None
+        self.docs = pd.Index(np.unique(judged.fp)) if len(keys) else None
 
     def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
         """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
         if self.table is None or len(tidx) == 0:
             return out
-        loc = self.table.get_indexer(combine(tidx, fp))
+        cand = np.flatnonzero(self.docs.get_indexer(fp) >= 0)
+        loc = self.table.get_indexer(combine(tidx[cand], fp[cand]))
         hit = loc >= 0
-        out[hit] = self.grades[loc[hit]].astype(np.int16)
+        out[cand[hit]] = self.grades[loc[hit]].astype(np.int16)
         return out
 
 
@@ -295,33 +299,69 @@ def _lookup_grades(judged: JudgedDocs, tidx: np.ndarray, fp: np.ndarray) -> np.n
     return _GradeIndex(judged).lookup(tidx, fp)
 
 
-def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray]:
+def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray, bool]:
     """Rows of ``run`` in trec_eval order within topic, and each row's 0-based rank.
 
-    Returns ``(rows, rank)``: ``rows`` indexes the run's rows (topics with tidx < 0
+    Returns ``(rows, rank, identity)`` (``identity``: rows are every row in file order): ``rows`` indexes the run's rows (topics with tidx < 0
     dropped), grouped by topic, score descending, ties by document id descending.
+    Files already in that order (the usual case) skip the sort.
     """
+    rows = _presorted_rows(run, tidx)
+    identity = rows is not None and len(rows) == len(tidx)  # every row, in file order
+    if rows is None:
+        rows = _sorted_rows(run, tidx)
+    ts = tidx if identity else tidx[rows]
+    sc = run.scores if identity else run.scores[rows]
+    change = ts[1:] != ts[:-1]
+    tie = ~change & (sc[1:] == sc[:-1])
+    if tie.any():
+        rows, identity = _break_ties(run, rows, tie), False
+    if dedupe:
+        rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
+        identity = identity and len(rows) == len(tidx)
+        ts = tidx[rows]
+        change = ts[1:] != ts[:-1]
+    return rows, _ranks(change, len(rows)), identity
+
+
+def _ranks(change: np.ndarray, n: int) -> np.ndarray:
+    """0-based rank of each row inside its topic group (``change[i]``: row i+1 starts
+    a new group), as int32."""
+    if n == 0:
+        return np.zeros(0, np.int32)
+    start = np.r_[0, np.flatnonzero(change) + 1]
+    sizes = np.diff(np.r_[start, n])
+    return np.arange(n, dtype=np.int32) - np.repeat(start.astype(np.int32), sizes)
+
+
+def _presorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray | None:
+    """The kept rows in file order if the file is grouped by topic with scores
+    non-increasing inside each group; else None."""
+    if (tidx >= 0).all():
+        rows, t, s = None, tidx, run.scores
+    else:
+        rows = np.flatnonzero(tidx >= 0)
+        t, s = tidx[rows], run.scores[rows]
+    if len(t):
+        change = t[1:] != t[:-1]
+        if np.count_nonzero(change) + 1 != np.count_nonzero(np.bincount(t)):
+            return None  # a topic's lines are not contiguous
+        if np.any(~change & (s[1:] > s[:-1])):
+            return None
+    return np.arange(len(tidx)) if rows is None else rows
+
+
+def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
+    """Kept rows grouped by topic, score descending (stable: ties keep file order)."""
     keep = np.flatnonzero(tidx >= 0)
     t = tidx[keep]
     s = run.scores[keep]
     order = np.argsort(t, kind="stable")
-    ts, ss = t[order], s[order]
-    same = ts[1:] == ts[:-1]
-    if np.any(same & (ss[1:] > ss[:-1])):
+    ss = s[order]
+    ts = t[order]
+    if np.any((ts[1:] == ts[:-1]) & (ss[1:] > ss[:-1])):
         order = np.lexsort((-s, t))
-        ts, ss = t[order], s[order]
-        same = ts[1:] == ts[:-1]
-    rows = keep[order]
-    tie = same & (ss[1:] == ss[:-1])
-    if tie.any():
-        rows = _break_ties(run, rows, tie)
-    if dedupe:
-        rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
-    ts = tidx[rows]
-    start = np.r_[0, np.flatnonzero(ts[1:] != ts[:-1]) + 1]
-    group = np.cumsum(np.r_[0, (ts[1:] != ts[:-1]).astype(np.int64)]) if len(ts) else ts
-    rank = np.arange(len(rows)) - start[group] if len(rows) else np.zeros(0, np.int64)
-    return rows, rank
+    return keep[order]
 
 
 def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
@@ -407,26 +447,35 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
         n_drop = int(np.sum(remap < 0))
         if n_drop:
             dropped[run.name] = n_drop
-        rows, rank = _order_run(run, tidx, dedupe)
-        if max_docs is not None:
+        rows, rank, identity = _order_run(run, tidx, dedupe)
+        if max_docs is not None and rank.max(initial=-1) >= max_docs:
             keep = rank < max_docs
-            rows, rank = rows[keep], rank[keep]
-        ordered.append((rows, tidx[rows], rank))
-    depth = max([int(rank.max()) + 1 for _, _, rank in ordered if len(rank)] or [1])
+            rows, rank, identity = rows[keep], rank[keep], False
+        ordered.append((None if identity else rows, tidx if identity else tidx[rows], rank,
+                        identity))
+    depth = max([int(rank.max()) + 1 for _, _, rank, _ in ordered if len(rank)] or [1])
     R, T = len(runs), len(topics)
     grades = np.full((R, T, depth), NOT_IN_QRELS, dtype=np.int16)
     doc_fp = np.zeros((R, T, depth), dtype=np.uint64)
     length = np.zeros((R, T), dtype=np.int32)
     starts = np.zeros((R, T), dtype=np.int64)
     docids = []
-    for r, (run, (rows, tix, rank)) in enumerate(zip(runs, ordered)):
-        ordered_ids = run.docids.take(pa.array(rows, pa.int64()))
+    for r, (run, (rows, tix, rank, identity)) in enumerate(zip(runs, ordered)):
+        ordered_ids = run.docids if identity else run.docids.take(pa.array(rows, pa.int64()))
         # fingerprint only the kept rows (runs often cover many unjudged topics)
-        fp = run.fingerprints[rows] if run._fingerprints is not None else fingerprint_strings(ordered_ids)
-        grades[r, tix, rank] = grade_index.lookup(tix, fp)
-        doc_fp[r, tix, rank] = fp
+        if run._fingerprints is not None:
+            fp = run.fingerprints if identity else run.fingerprints[rows]
+        else:
+            fp = fingerprint_strings(ordered_ids)
+        flat = tix.astype(np.int64)  # one flat index instead of three, built in place
+        flat += r * T
+        flat *= depth
+        flat += rank
+        grades.reshape(-1)[flat] = grade_index.lookup(tix, fp)
+        doc_fp.reshape(-1)[flat] = fp
+        del flat, fp
         if not dedupe and _has_duplicates(doc_fp[r], length_of(tix, T)):
-            _check_run_duplicates(run, rows, tix, False)
+            _check_run_duplicates(run, np.arange(len(run)) if identity else rows, tix, False)
         length[r] = np.bincount(tix, minlength=T)
         first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
         starts[r, tix[first]] = first

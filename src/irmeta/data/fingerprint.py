@@ -22,12 +22,15 @@ _CHUNK = 1 << 20
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser: a bijection on uint64 with good avalanche."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * _M1
-    x = x ^ (x >> np.uint64(27))
-    x = x * _M2
-    return x ^ (x >> np.uint64(31))
+    """splitmix64 finaliser: a bijection on uint64 with good avalanche (returns a new
+    array; the work is done in place on it to spare temporaries)."""
+    x = np.array(x, dtype=np.uint64, copy=True)
+    x ^= x >> np.uint64(30)
+    x *= _M1
+    x ^= x >> np.uint64(27)
+    x *= _M2
+    x ^= x >> np.uint64(31)
+    return x
 
 
 def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -63,6 +66,8 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
     words = _fixed_width_words(arr)
     if words is None:
         return _fingerprint_gather(arr)
+    if words.shape[1] == 1:  # every id fits one word: the word is the fingerprint
+        return words[:, 0].copy()
     import pyarrow.compute as pc
     lengths = pc.binary_length(arr.fill_null("") if arr.null_count else arr)
     return _fold(words, lengths.to_numpy(zero_copy_only=False).astype(np.int64))

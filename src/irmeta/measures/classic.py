@@ -16,7 +16,7 @@ from irmeta.data.campaign import Campaign
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
-_CELLS_PER_BLOCK = 1 << 23
+_CELLS_PER_BLOCK = 1 << 21  # ~2M cells: temporaries stay in tens of MB
 
 REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
             "evaluation's relevance level, trec_eval -l)")
