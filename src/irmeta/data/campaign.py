@@ -60,9 +60,14 @@ class JudgedDocs:
     topic: np.ndarray      # int32 [n] topic index of each row
 
     def num_rel(self, rel_level: int = 1) -> np.ndarray:
-        """Number of relevant documents (grade >= rel_level) per topic, int64 [T]."""
-        return np.bincount(self.topic[self.grades >= rel_level],
-                           minlength=len(self.ptr) - 1).astype(np.int64)
+        """Number of relevant documents (grade >= rel_level) per topic, int64 [T]
+        (computed once per level; do not modify the returned array)."""
+        cache = self.__dict__.setdefault("_num_rel", {})
+        if rel_level not in cache:
+            cache[rel_level] = np.bincount(self.topic[self.grades >= rel_level],
+                                           minlength=len(self.ptr) - 1).astype(np.int64)
+            cache[rel_level].flags.writeable = False
+        return cache[rel_level]
 
     def num_judged_nonrel(self, rel_level: int = 1) -> np.ndarray:
         """Judged non-relevant documents (0 <= grade < rel_level) per topic."""
@@ -287,10 +292,15 @@ class _GradeIndex:
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
         if self.table is None or len(tidx) == 0:
             return out
-        cand = np.flatnonzero(self.docs.get_indexer(fp) >= 0)
-        loc = self.table.get_indexer(combine(tidx[cand], fp[cand]))
+        if len(self.docs) * 4 < len(fp):  # few judged documents: prefilter by document
+            cand = np.flatnonzero(self.docs.get_indexer(fp) >= 0)
+            loc = self.table.get_indexer(combine(tidx[cand], fp[cand]))
+            hit = loc >= 0
+            out[cand[hit]] = self.grades[loc[hit]].astype(np.int16)
+            return out
+        loc = self.table.get_indexer(combine(tidx, fp))
         hit = loc >= 0
-        out[cand[hit]] = self.grades[loc[hit]].astype(np.int16)
+        out[hit] = self.grades[loc[hit]].astype(np.int16)
         return out
 
 

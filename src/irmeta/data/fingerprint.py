@@ -77,15 +77,19 @@ def _fold(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Fold each id's own 8-byte words (never the padding beyond them), so that an id's
     fingerprint depends only on its bytes, not on the longest id it is read with."""
     own = np.maximum(1, (lengths + 7) // 8)
+    if own.min() == words.shape[1]:  # every id fills every word: no masking needed
+        h = words[:, 0].copy()
+        for w in range(1, words.shape[1]):
+            h += _GOLDEN
+            h = _mix(h)
+            h ^= words[:, w]
+        return _mix(h)
     h = words[:, 0].copy()
     for w in range(1, words.shape[1]):
-        active = own > w
-        if not active.any():
-            break
-        h[active] = _mix(h[active] + _GOLDEN) ^ words[active, w]
-    long = own > 1
-    h[long] = _mix(h[long])
-    return h
+        folded = _mix(h + _GOLDEN)
+        folded ^= words[:, w]
+        h = np.where(own > w, folded, h)  # ids shorter than w+1 words keep their value
+    return np.where(own > 1, _mix(h), h)
 
 
 def _fixed_width_words(arr: pa.Array) -> np.ndarray | None:

@@ -112,7 +112,8 @@ def _fast_table(path: str, names: list[str], types: dict, include: list[str]) ->
     _parse_pool().release_unused()  # give the parser's scratch back
     topics = table.column("topic").combine_chunks()
     values = topics.dictionary if pa.types.is_dictionary(topics.type) else topics
-    if any(str(t).startswith("#") for t in values.to_pylist()):
+    import pyarrow.compute as pc
+    if pc.any(pc.starts_with(values, "#")).as_py():
         return None  # comment lines that happened to have the right number of fields
     return table
 
