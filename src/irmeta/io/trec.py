@@ -193,6 +193,18 @@ def _tolerant_table(raw: bytes, names: list[str], include: list[str]) -> pa.Tabl
     return pa.table(columns)
 
 
+def _careful_table(path: str, kind: str, names: list[str], types: dict, include: list[str]):
+    """The careful path: the whole file in memory, comments stripped, whitespace-tolerant
+    parsing, and a line-by-line diagnosis of the first bad line. Returns
+    ``(table, data, line_of_row)``."""
+    raw = read_bytes(path)
+    _nonempty(raw, path, kind)
+    data, line_of_row = _strip_comments(raw)
+    del raw
+    _nonempty(data, path, kind)
+    return _parse(data, names, types, include, path, kind, line_of_row), data, line_of_row
+
+
 def _number(text: str) -> float | None:
     try:
         return float(text)
@@ -270,16 +282,9 @@ def read_run(path: str | os.PathLike, *, name: str | None = None, float32: bool 
              "score": pa.float64(), "tag": pa.dictionary(pa.int32(), pa.string())}
     include = ["topic", "docid", "score", "tag"]
     table = _fast_table(p, RUN_COLUMNS, types, include)
-    line_of_row = None
-    if table is not None and _finite(table.column("score")):
-        data = None
-    else:
-        raw = read_bytes(p)
-        _nonempty(raw, p, "run")
-        data, line_of_row = _strip_comments(raw)
-        del raw
-        _nonempty(data, p, "run")
-        table = _parse(data, RUN_COLUMNS, types, include, p, "run", line_of_row)
+    data = line_of_row = None
+    if table is None or not _finite(table.column("score")):
+        table, data, line_of_row = _careful_table(p, "run", RUN_COLUMNS, types, include)
     scores = _scores(table.column("score"), data, p, line_of_row)
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
@@ -341,15 +346,9 @@ def read_qrels(path: str | os.PathLike) -> Qrels:
              "grade": pa.int64()}
     include = ["topic", "docid", "grade"]
     table = _fast_table(p, QRELS_COLUMNS, types, include)
-    line_of_row = None
-    data = None
+    data = line_of_row = None
     if table is None:
-        raw = read_bytes(p)
-        _nonempty(raw, p, "qrels")
-        data, line_of_row = _strip_comments(raw)
-        del raw
-        _nonempty(data, p, "qrels")
-        table = _parse(data, QRELS_COLUMNS, types, include, p, "qrels", line_of_row)
+        table, data, line_of_row = _careful_table(p, "qrels", QRELS_COLUMNS, types, include)
     grade_col = table.column("grade").combine_chunks()
     if not pa.types.is_integer(grade_col.type):
         text = grade_col.to_numpy(zero_copy_only=False)
