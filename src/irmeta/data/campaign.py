@@ -286,6 +286,9 @@ class _GradeIndex:
         # in no qrels topic at all), then the few candidates by (topic, fingerprint).
         self.table = pd.Index(keys) if len(keys) else None
         self.docs = pd.Index(np.unique(judged.fp)) if len(keys) else None
+        if self.table is not None:  # build both hash engines now, before runs are looked
+            self.table.get_indexer(keys[:1])  # up from several threads
+            self.docs.get_indexer(judged.fp[:1])
 
     def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
         """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
@@ -433,6 +436,47 @@ def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     return False
 
 
+@dataclass
+class _PreparedRun:
+    """One run ordered and looked up, ready to be scattered into the dense arrays."""
+
+    rows: np.ndarray | None   # kept rows in trec_eval order (None: every row, file order)
+    tix: np.ndarray           # topic index of each kept row
+    rank: np.ndarray          # 0-based rank of each kept row
+    docids: pa.Array          # document ids in that order
+    fp: np.ndarray            # their fingerprints
+    grades: np.ndarray        # their qrels grades (NOT_IN_QRELS when unjudged)
+    dropped: int              # topics of the run absent from the qrels
+
+
+def _prepare_run(run: Run, index: dict, grade_index: "_GradeIndex", max_docs, dedupe) -> _PreparedRun:
+    remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
+    tidx = remap[run.topic_codes]
+    rows, rank, identity = _order_run(run, tidx, dedupe)
+    if max_docs is not None and rank.max(initial=-1) >= max_docs:
+        keep = rank < max_docs
+        rows, rank, identity = rows[keep], rank[keep], False
+    tix = tidx if identity else tidx[rows]
+    docids = run.docids if identity else run.docids.take(pa.array(rows, pa.int64()))
+    # fingerprint only the kept rows (runs often cover many unjudged topics)
+    if run._fingerprints is not None:
+        fp = run.fingerprints if identity else run.fingerprints[rows]
+    else:
+        fp = fingerprint_strings(docids)
+    return _PreparedRun(None if identity else rows, tix, rank, docids, fp,
+                        grade_index.lookup(tix, fp), int(np.sum(remap < 0)))
+
+
+def _map_runs(fn, runs: list) -> list:
+    """``[fn(run) for run in runs]``, two runs at a time when there are several: the
+    NumPy, Arrow and pandas work inside releases the GIL for most of its time."""
+    if len(runs) < 2:
+        return [fn(run) for run in runs]
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(fn, runs))
+
+
 def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None,
                    dedupe: bool = False, warn_dropped: bool = True) -> Campaign:
     """Build the dense campaign from parsed qrels and runs (names must be unique)."""
@@ -450,46 +494,32 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     judged = _judged_docs(qrels, topics)
     grade_index = _GradeIndex(judged)
     index = {t: i for i, t in enumerate(topics)}
-    ordered, dropped = [], {}
-    for run in runs:
-        remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
-        tidx = remap[run.topic_codes]
-        n_drop = int(np.sum(remap < 0))
-        if n_drop:
-            dropped[run.name] = n_drop
-        rows, rank, identity = _order_run(run, tidx, dedupe)
-        if max_docs is not None and rank.max(initial=-1) >= max_docs:
-            keep = rank < max_docs
-            rows, rank, identity = rows[keep], rank[keep], False
-        ordered.append((None if identity else rows, tidx if identity else tidx[rows], rank,
-                        identity))
-    depth = max([int(rank.max()) + 1 for _, _, rank, _ in ordered if len(rank)] or [1])
+    prepared = _map_runs(lambda run: _prepare_run(run, index, grade_index, max_docs, dedupe),
+                         runs)
+    dropped = {run.name: p.dropped for run, p in zip(runs, prepared) if p.dropped}
+    depth = max([int(p.rank.max()) + 1 for p in prepared if len(p.rank)] or [1])
     R, T = len(runs), len(topics)
     grades = np.full((R, T, depth), NOT_IN_QRELS, dtype=np.int16)
     doc_fp = np.zeros((R, T, depth), dtype=np.uint64)
     length = np.zeros((R, T), dtype=np.int32)
     starts = np.zeros((R, T), dtype=np.int64)
-    docids = []
-    for r, (run, (rows, tix, rank, identity)) in enumerate(zip(runs, ordered)):
-        ordered_ids = run.docids if identity else run.docids.take(pa.array(rows, pa.int64()))
-        # fingerprint only the kept rows (runs often cover many unjudged topics)
-        if run._fingerprints is not None:
-            fp = run.fingerprints if identity else run.fingerprints[rows]
-        else:
-            fp = fingerprint_strings(ordered_ids)
-        flat = tix.astype(np.int64)  # one flat index instead of three, built in place
+    for r, (run, p) in enumerate(zip(runs, prepared)):
+        flat = p.tix.astype(np.int64)  # one flat index instead of three, built in place
         flat += r * T
         flat *= depth
-        flat += rank
-        grades.reshape(-1)[flat] = grade_index.lookup(tix, fp)
-        doc_fp.reshape(-1)[flat] = fp
-        del flat, fp
-        if not dedupe and _has_duplicates(doc_fp[r], length_of(tix, T)):
-            _check_run_duplicates(run, np.arange(len(run)) if identity else rows, tix, False)
-        length[r] = np.bincount(tix, minlength=T)
+        flat += p.rank
+        grades.reshape(-1)[flat] = p.grades
+        doc_fp.reshape(-1)[flat] = p.fp
+        del flat
+        if not dedupe and _has_duplicates(doc_fp[r], length_of(p.tix, T)):
+            _check_run_duplicates(run, np.arange(len(run)) if p.rows is None else p.rows,
+                                  p.tix, False)
+        length[r] = np.bincount(p.tix, minlength=T)
+        tix = p.tix
         first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
         starts[r, tix[first]] = first
-        docids.append(ordered_ids)
+    docids = [p.docids for p in prepared]
+    del prepared
     if warn_dropped and dropped:
         total = sum(dropped.values())
         warnings.warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
