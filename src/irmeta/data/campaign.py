@@ -232,7 +232,7 @@ class Campaign:
         valid = self.valid
         topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int32)[None, :, None], (R, T, D))
         grades = np.full((R, T, D), NOT_IN_QRELS, dtype=np.int16)
-        grades[valid] = _lookup_grades(judged, topic_of_cell[valid], self.doc_fp[valid])
+        grades[valid] = _GradeIndex(judged).lookup(topic_of_cell[valid], self.doc_fp[valid])
         sub = Campaign(self.runs, self.topics, grades, self.length, self.doc_fp, judged,
                        self.docids, self.starts, self.max_docs, self.sources,
                        self.dropped_topics)
@@ -305,11 +305,6 @@ class _GradeIndex:
         hit = loc >= 0
         out[hit] = self.grades[loc[hit]].astype(np.int16)
         return out
-
-
-def _lookup_grades(judged: JudgedDocs, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
-    """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
-    return _GradeIndex(judged).lookup(tidx, fp)
 
 
 def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -417,10 +412,6 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray, dedupe: 
         expected="each document at most once per topic (or dedupe=True / --dedupe)")
 
 
-def length_of(tix: np.ndarray, num_topics: int) -> np.ndarray:
-    return np.bincount(tix, minlength=num_topics)
-
-
 def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     """Whether some topic row of ``fp[T, D]`` holds a fingerprint twice (padding, which
     is 0, is masked by sorting it to a sentinel first)."""
@@ -511,10 +502,10 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
         grades.reshape(-1)[flat] = p.grades
         doc_fp.reshape(-1)[flat] = p.fp
         del flat
-        if not dedupe and _has_duplicates(doc_fp[r], length_of(p.tix, T)):
+        length[r] = np.bincount(p.tix, minlength=T)
+        if not dedupe and _has_duplicates(doc_fp[r], length[r]):
             _check_run_duplicates(run, np.arange(len(run)) if p.rows is None else p.rows,
                                   p.tix, False)
-        length[r] = np.bincount(p.tix, minlength=T)
         tix = p.tix
         first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
         starts[r, tix[first]] = first

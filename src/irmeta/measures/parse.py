@@ -238,7 +238,6 @@ class _Parser:
 
     def number(self) -> float | int:
         self.skip_space()
-        start = self.pos
         m = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?").match(self.text, self.pos)
         if not m:
             self.error("expected a number")

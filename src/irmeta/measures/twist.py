@@ -77,7 +77,7 @@ class DegreeTable:
 
     def ideal_columns(self) -> np.ndarray:
         """int [T, N]: degree column at each position of the ideal run."""
-        T, N = len(self.rb), self.depth
+        N = self.depth
         k = np.arange(1, N + 1)
         # relevant columns in descending grade order; hi increases along them
         hi_desc = self.hi[:, : self.nr][:, ::-1]

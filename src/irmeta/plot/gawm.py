@@ -66,7 +66,7 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
     sys_bars.append(("uniform", np.full(len(runs), 1.0), True))
     top_bars.append(("uniform", np.full(len(topics), 1.0), True))
 
-    plt = style.pyplot()
+    style.pyplot()  # selects a non-interactive backend when none is set
     m, n = P.shape
     nb, tb = len(sys_bars), len(top_bars)
     width = min(14.0, 3.0 + 0.11 * n + 0.25 * nb)

@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import time
 import warnings
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -47,7 +46,7 @@ import pandas as pd
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import ParameterError
-from irmeta.report.html import ReportWriter, Row, Section, markup
+from irmeta.report.html import ReportWriter, Row, StepClock, markup
 
 SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
@@ -194,24 +193,6 @@ def _progress(total: int, enabled: bool | None):
                 leave=False, dynamic_ncols=True, unit="step")
 
 
-class _Clock:
-    """Wall and CPU seconds of the report's steps, with the progress bar."""
-
-    def __init__(self, bar):
-        self.bar = bar
-        self.timings: dict[str, tuple[float, float]] = {}
-
-    @contextlib.contextmanager
-    def step(self, name: str):
-        self.bar.set_postfix_str(name)
-        w0, c0 = time.perf_counter(), time.process_time()
-        try:
-            yield
-        finally:
-            self.timings[name] = (time.perf_counter() - w0, time.process_time() - c0)
-            self.bar.update(1)
-
-
 def _ranks(values: pd.Series) -> pd.Series:
     """Competition ranks, 1 = largest; NaN stays NaN."""
     return values.rank(ascending=False, method="min")
@@ -274,7 +255,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     active = [s for s in SECTIONS if s not in opts.skip]
     steps = 2 + len(active) + ("trust" in active) * 2
     bar = _progress(steps, opts.progress)
-    clock = _Clock(bar)
+    clock = StepClock(bar)
     title = title or "Campaign report"
     w = ReportWriter(output, title, background=opts.background)
     st = _State(campaign, groups, own_groups, opts, w, prior, leaderboard_columns(opts, prior),
@@ -797,7 +778,7 @@ def _tau(a: pd.Series, b: pd.Series) -> float:
     return kendall_tau(a, b.reindex(a.index))
 
 
-def _trust(st: _State, clock: _Clock) -> None:
+def _trust(st: _State, clock: StepClock) -> None:
     from irmeta import stats
     from irmeta.report.figures import bars, correlation_heatmap
 

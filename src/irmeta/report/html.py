@@ -19,6 +19,8 @@ sections differ. matplotlib is imported only when a figure is saved.
 
 from __future__ import annotations
 
+import contextlib
+
 import base64
 import math
 import numbers
@@ -358,3 +360,25 @@ def environment():
 def escape_text(value) -> Markup:
     """HTML-escape a value (re-exported for templates built in code)."""
     return escape(value)
+
+
+class StepClock:
+    """Wall and CPU seconds of the steps of a long job (``timings``: ``{step: (wall s,
+    CPU s)}``), advancing a tqdm progress bar by one per step. Shared by ``irmeta report``
+    and ``irmeta reproduce``."""
+
+    def __init__(self, bar):
+        self.bar = bar
+        self.timings: dict[str, tuple[float, float]] = {}
+
+    @contextlib.contextmanager
+    def step(self, name: str):
+        import time
+        self.bar.set_postfix_str(name)
+        w0, c0 = time.perf_counter(), time.process_time()
+        try:
+            yield
+        finally:
+            self.timings[name] = (time.perf_counter() - w0, time.process_time() - c0)
+            self.bar.update(1)
+

@@ -12,7 +12,6 @@ Layout of an output folder ``OUT``::
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
@@ -141,25 +140,20 @@ class Session:
         self.paper = paper
         self.writer = ReportWriter(out / HTML_NAME, title, formats=formats, dpi=dpi)
         self.tables: dict[str, pd.DataFrame] = {}
-        self.timings: dict[str, tuple[float, float]] = {}
         self._w0, self._c0 = time.perf_counter(), time.process_time()
         enabled = _progress_enabled(progress)
         #: progress_bar argument for the long inner loops (their own bar below this one)
         self.inner = enabled
         self.bar = tqdm(total=steps, desc=f"irmeta reproduce {paper}", disable=not enabled,
                         file=sys.stderr, leave=False, dynamic_ncols=True, unit="step")
+        from irmeta.report.html import StepClock
+        self.clock = StepClock(self.bar)
+        self.timings = self.clock.timings
 
     # ------------------------------------------------------------------ steps
-    @contextlib.contextmanager
     def step(self, name: str):
         """Time a step (wall and CPU seconds) and advance the progress bar."""
-        self.bar.set_postfix_str(name)
-        w0, c0 = time.perf_counter(), time.process_time()
-        try:
-            yield
-        finally:
-            self.timings[name] = (time.perf_counter() - w0, time.process_time() - c0)
-            self.bar.update(1)
+        return self.clock.step(name)
 
     def section(self, id: str, title: str, intro=""):
         return self.writer.section(id, title, intro)

@@ -84,7 +84,7 @@ def _chronological_plot(frame: pd.DataFrame, base: str, nrg: str):
     fig, ax = style.figure(min(11.0, 3.0 + 0.14 * n), 3.4)
     x = np.arange(1, n + 1)
     ax.plot(x, frame[base], marker="o", ms=3, label=base, color=style.PALETTE[0])
-    ax.plot(x, frame[nrg], marker="s", ms=3, label=f"NRG, prior = earlier runs", color=style.PALETTE[3])
+    ax.plot(x, frame[nrg], marker="s", ms=3, label="NRG, prior = earlier runs", color=style.PALETTE[3])
     ax.set_xlabel("runs in campaign order")
     ax.set_ylabel("mean over topics")
     if n <= 40:
@@ -197,7 +197,7 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
 
     with S.step("figure 3 (unique contributions)"):
         K = p.pool_depth
-        colp, colu = f"NRG(P) best_per_group@{K}", f"unique best_per_group@{K}"
+        colp = f"NRG(P) best_per_group@{K}"
         fig = scatter_by_group(values[base], values[colp], gser, xlabel=base,
                                ylabel=f"NRG@{K} (precision), prior = best run of each other group",
                                title=f"Unique contributions (NRG from P@{K})",

@@ -190,7 +190,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
         m.index.name = "run"
         sec.add(S.table("means", m.reset_index(), digits=4, compact=True, max_rows=12,
                         caption="Mean of each measure per run (the runs kept)."))
-        summary.append(f"Table 4: τ(Twist, ·) = " + ", ".join(
+        summary.append("Table 4: τ(Twist, ·) = " + ", ".join(
             f"{g} {tau.loc[twist, g]:.3f}" for g in p.gains) + ".")
 
     # ---------------------------------------------------------------- Figure 13
