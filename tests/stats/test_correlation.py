@@ -104,3 +104,43 @@ def test_alpha_sweep_with_any_measure(small_campaign):
     assert out["kendall"].iloc[2] == pytest.approx(cr.kendall_tau(means["RBP(p=0.95)"], means["RBP(p=0.5)"]))
     with pytest.raises(ParameterError, match="alpha"):
         cr.alpha_sweep(small_campaign, {"AP": "AP@10"})
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 30, 200])
+def test_kendall_tau_equals_scipy_on_random_and_tied_scores(n):
+    """The pairwise-sign kernel gives scipy's tau-b (same integer counts, same
+    division) with and without ties, and NaN where scipy gives NaN."""
+    from scipy.stats import kendalltau
+    rng = np.random.default_rng(n)
+    for trial in range(40):
+        levels = rng.integers(2, 6) if trial % 2 else n * 10
+        x = rng.integers(0, levels, n) / levels
+        y = (x + rng.normal(0, 0.2, n)).round(1) if trial % 3 else rng.random(n)
+        ours, ref = cr.kendall_tau(x, y), kendalltau(x, y).statistic
+        assert (np.isnan(ours) and np.isnan(ref)) or ours == ref
+
+
+def test_kendall_tau_beyond_pairwise_max_uses_scipy(monkeypatch):
+    from scipy.stats import kendalltau
+    rng = np.random.default_rng(3)
+    x, y = rng.random(50), rng.random(50)
+    monkeypatch.setattr(cr, "PAIRWISE_MAX", 10)
+    assert cr.kendall_tau(x, y) == kendalltau(x, y).statistic
+
+
+def test_kendall_correlation_matrix_is_the_pairwise_tau_everywhere():
+    """The one-product matrix equals kendall_tau cell by cell, including constant
+    columns (NaN off the diagonal, 1 on it) and NaN scores (per-pair path)."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame(rng.integers(0, 4, (25, 5)) / 4, columns=list("ABCDE"))
+    df["K"] = 0.5
+    m = cr.correlation_matrix(df)
+    for a in df:
+        for b in df:
+            want = 1.0 if a == b else cr.kendall_tau(df[a], df[b])
+            got = m.loc[a, b]
+            assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, abs=1e-15)
+    df.iloc[3, 0] = np.nan
+    m2 = cr.correlation_matrix(df)
+    assert m2.loc["A", "B"] == pytest.approx(cr.kendall_tau(df["A"], df["B"]))
+    assert m2.loc["B", "C"] == m.loc["B", "C"]

@@ -93,19 +93,30 @@ def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_labe
 
 def correlation_heatmap(matrix: pd.DataFrame, *, title: str = "", vmin: float = 0.0,
                         label: str = "Kendall's τ"):
-    """Annotated heat map of a square measures x measures correlation matrix."""
+    """Annotated heat map of a square measures x measures correlation matrix.
+
+    A symmetric matrix is drawn as its lower triangle without the diagonal (rows: the
+    second to last measure, columns: the first to the one before last), so every pair
+    appears once; any other matrix is drawn whole."""
     vals = matrix.to_numpy(dtype=float)
-    n = vals.shape[0]
-    fig, ax = style.figure(1.8 + 0.40 * n, 1.4 + 0.36 * n)
-    lo = min(vmin, float(np.nanmin(vals)))
-    image = ax.imshow(vals, cmap="viridis", vmin=lo, vmax=1.0)
+    rows, cols = list(matrix.index), list(matrix.columns)
+    if len(vals) > 2 and np.allclose(vals, vals.T, equal_nan=True):
+        vals = np.where(np.tri(len(vals), k=-1, dtype=bool), vals, np.nan)[1:, :-1]
+        rows, cols = rows[1:], cols[:-1]
+    n_rows, n_cols = vals.shape
+    fig, ax = style.figure(1.8 + 0.40 * n_cols, 1.4 + 0.36 * n_rows)
+    shown = vals[np.isfinite(vals)]
+    lo = min(vmin, float(shown.min())) if shown.size else vmin
+    image = ax.imshow(np.ma.masked_invalid(vals), cmap="viridis", vmin=lo, vmax=1.0)
     for (i, j), v in np.ndenumerate(vals):
         if np.isfinite(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
                     color="white" if v < lo + 0.55 * (1 - lo) else "black")
-    ax.set_xticks(range(n), list(matrix.columns), rotation=45, ha="right", fontsize=7)
-    ax.set_yticks(range(n), list(matrix.index), fontsize=7)
+    ax.set_xticks(range(n_cols), cols, rotation=45, ha="right", fontsize=7)
+    ax.set_yticks(range(n_rows), rows, fontsize=7)
     ax.grid(False)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
     fig.colorbar(image, ax=ax, shrink=0.8, label=label)
     if title:
         ax.set_title(title)

@@ -175,6 +175,7 @@ class ReportWriter:
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
         self._pending: dict[int, tuple[Figure, list[Path]]] = {}
+        self._warm = False
         self.sections: list[Section] = []
         self.files: list[Path] = []
         self.assets.mkdir(parents=True, exist_ok=True)
@@ -265,6 +266,9 @@ class ReportWriter:
 
     def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
         from irmeta.plot import style
+        if not self._warm:
+            style.warm_up(self.formats)                    # children inherit loaded fonts
+            self._warm = True
         while len(self._pending) >= self.background:
             self._reap(next(iter(self._pending)))
         stem = self.assets / name
@@ -321,29 +325,10 @@ class ReportWriter:
 
 def save_figure(fig, stem, formats=("png", "svg"), dpi: int = 150) -> list[Path]:
     """Save ``fig`` as ``stem.<fmt>`` for each format (PNG at ``dpi``) in the house style
-    of :mod:`irmeta.plot.style`, then close it. The layout is computed once, for the first
-    format, and frozen for the others (same geometry in every file, and faster)."""
+    of :mod:`irmeta.plot.style` (one draw per format, layout computed once), then close
+    it."""
     from irmeta.plot import style
-    plt = style.pyplot()
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    out = []
-    try:
-        with plt.rc_context({**style.RC, "svg.hashsalt": "irmeta"}):
-            for k, fmt in enumerate(formats):
-                target = stem.with_name(f"{stem.name}.{fmt}")
-                fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,
-                            bbox_inches="tight", metadata=_METADATA.get(fmt))
-                out.append(target)
-                if k == 0:
-                    fig.set_layout_engine("none")
-    finally:
-        plt.close(fig)
-    return out
-
-
-#: no creation dates in the files, so that a report is reproduced byte for byte
-_METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+    return style.save(fig, stem, formats, dpi=dpi)
 
 
 def environment():

@@ -3,9 +3,16 @@
 Rankings are induced by per-system scores (higher is better): a pandas Series indexed
 by system (aligned by name) or a 1-D array (aligned by position).
 
-* :func:`kendall_tau` — Kendall's tau-b (``scipy.stats.kendalltau``), which corrects for
-  ties: ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))`` with ``n0 = n(n-1)/2`` and
-  ``n1``, ``n2`` the tied pairs in each ranking. NaN when a ranking is constant.
+* :func:`kendall_tau` — Kendall's tau-b, which corrects for ties:
+  ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))`` with ``n0 = n(n-1)/2`` and ``n1``,
+  ``n2`` the tied pairs in each ranking. NaN when a ranking is constant. Up to
+  :data:`PAIRWISE_MAX` systems it is computed from the signs of all pairwise
+  differences, ``C - D = sum_{i<j} sign(x_j - x_i) sign(y_j - y_i)`` and
+  ``n0 - n1 = sum_{i<j} sign(x_j - x_i)^2``, which gives a whole measures x measures
+  matrix in one matrix product (:func:`correlation_matrix`) and spares importing
+  ``scipy.stats`` (a second of start-up) for the small rankings of an evaluation
+  campaign; beyond that, ``scipy.stats.kendalltau`` (O(n log n)). Both are exact
+  integer counts divided the same way, and the tests check them against scipy.
 * :func:`tau_ap` — the AP rank correlation of Yilmaz, Aslam & Robertson (2008),
   which weights swaps near the top: with the systems ordered by ``x`` (the ranking
   under test, best first), ``tau_AP = 2/(n-1) sum_{i=2..n} C(i)/(i-1) - 1`` where
@@ -48,14 +55,46 @@ def _aligned(x, y, func: str) -> tuple[np.ndarray, np.ndarray]:
     return a[ok], b[ok]
 
 
+#: largest number of systems for which Kendall's tau is computed from the pairwise
+#: signs (O(n^2) memory and time); larger rankings go to ``scipy.stats.kendalltau``
+PAIRWISE_MAX = 2000
+
+
+def _pair_signs(values: np.ndarray) -> np.ndarray:
+    """``[..., n(n-1)/2]`` float matrix of ``sign(v_j - v_i)`` over the pairs ``i < j``
+    of the last axis (exact small integers, so products and sums are exact)."""
+    i, j = np.triu_indices(values.shape[-1], 1)
+    return np.sign(values[..., j] - values[..., i])
+
+
+def _tau_b(num: np.ndarray, da: np.ndarray, db: np.ndarray) -> np.ndarray:
+    """tau-b from ``C - D`` and the untied pair counts of each ranking, divided as
+    scipy does (``num / sqrt(da) / sqrt(db)``); NaN when a ranking is constant."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tau = num / np.sqrt(da) / np.sqrt(db)
+    return np.where((da > 0) & (db > 0), np.clip(tau, -1.0, 1.0), np.nan)
+
+
 def kendall_tau(x, y) -> float:
-    """Kendall's tau-b between the rankings induced by scores ``x`` and ``y``
-    (``scipy.stats.kendalltau``; systems with a NaN score in either are left out)."""
-    from scipy.stats import kendalltau
+    """Kendall's tau-b between the rankings induced by scores ``x`` and ``y`` (see the
+    module doc; systems with a NaN score in either are left out)."""
     a, b = _aligned(x, y, "kendall_tau")
     if a.size < 2:
         return float("nan")
-    return float(kendalltau(a, b).statistic)
+    if a.size > PAIRWISE_MAX:
+        from scipy.stats import kendalltau
+        return float(kendalltau(a, b).statistic)
+    sa, sb = _pair_signs(a), _pair_signs(b)
+    return float(_tau_b(np.dot(sa, sb), np.dot(sa, sa), np.dot(sb, sb)))
+
+
+def _kendall_matrix(values: np.ndarray) -> np.ndarray:
+    """measures x measures tau-b of the columns of a NaN-free systems x measures
+    array, from one product of the pairwise-sign matrix with itself."""
+    S = _pair_signs(values.T)                               # [M, pairs]
+    G = S @ S.T                                             # C - D, and untied pairs
+    d = np.diag(G)
+    return _tau_b(G, d[:, None], d[None, :])
 
 
 def tau_ap(x, y, *, symmetric: bool = False) -> float:
@@ -120,6 +159,13 @@ def correlation_matrix(scores, method: str = "kendall") -> pd.DataFrame:
         raise ParameterError(f"correlation_matrix: method must be one of {', '.join(METHODS)}, "
                              f"got {method!r}")
     cols = list(scores.columns)
+    values = scores.to_numpy(dtype=np.float64)
+    if method == "kendall" and 2 <= len(values) <= PAIRWISE_MAX and not np.isnan(values).any():
+        tau = _kendall_matrix(values)
+        np.fill_diagonal(tau, 1.0)
+        out = pd.DataFrame(tau, index=cols, columns=cols)
+        out.index.name = "measure"
+        return out
     out = pd.DataFrame(np.eye(len(cols)), index=cols, columns=cols)
     for i, a in enumerate(cols):
         for j, b in enumerate(cols):
