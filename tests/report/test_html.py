@@ -91,3 +91,41 @@ def test_public_names():
         assert hasattr(rp, name), name
     mod = importlib.import_module("irmeta.report.html")
     assert hasattr(mod, "ReportWriter") and hasattr(mod, "save_figure")
+
+
+def _labelled_figure(style):
+    """A figure whose labels need the constrained layout (long tick labels, colorbar)."""
+    fig, ax = style.figure(3, 2.2)
+    image = ax.imshow(np.arange(12.0).reshape(3, 4))
+    ax.set_yticks(range(3), ["a rather long run name", "b", "c"])
+    ax.set_title("title")
+    fig.colorbar(image, ax=ax, label="score")
+    return fig
+
+
+def test_one_draw_save_equals_savefig(tmp_path):
+    """style.save draws each file once; the pixels and the SVG are those of matplotlib's
+    own savefig (which lays out in a dry draw first), and every label is inside."""
+    import io
+    import pickle
+
+    from PIL import Image
+
+    from irmeta.plot import style
+    plt = style.pyplot()
+    fig = _labelled_figure(style)
+    twin = pickle.loads(pickle.dumps(fig))
+    style.save(fig, tmp_path / "ours", ("png", "svg"), dpi=120)
+    png, svg = io.BytesIO(), io.BytesIO()
+    with plt.rc_context({**style.RC, "svg.hashsalt": "irmeta"}):
+        twin.savefig(png, format="png", dpi=120, metadata={"Software": None})
+        twin.set_layout_engine("none")
+        twin.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(twin)
+    ours = np.asarray(Image.open(tmp_path / "ours.png"))
+    theirs = np.asarray(Image.open(png))
+    assert ours.shape == theirs.shape == (round(2.2 * 120), 3 * 120, 4)
+    assert np.array_equal(ours, theirs)
+    assert (tmp_path / "ours.svg").read_bytes() == svg.getvalue()
+    ink = (ours[..., :3] < 250).any(axis=2)
+    assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges

@@ -216,20 +216,39 @@ def components(campaign: Campaign, depth: int = DEFAULT_DEPTH, crossing: str = "
     ``[R, Tc, N]`` -> RP (one vectorised formula) -> CRP (``cumsum`` over ranks) ->
     first crossing (``argmax`` over a boolean crossing mask). See the module docstring
     for the formulas and the undefined cases.
+
+    The result is kept on the campaign for its two most recent settings (the Twist
+    measures, the archetypes and the CRP plots of one analysis share it); its arrays
+    are read-only. ``warn``: warn about topics with more relevant documents than N.
     """
     _check_args("twist.components", depth, crossing, rel_level)
     depth, level = int(depth), int(rel_level)
-    table = degree_table(campaign, depth, level)
-    R, T = campaign.num_runs, campaign.num_topics
-    rb = table.rb
-    defined = (rb > 0) & (rb <= depth)
-    too_deep = np.flatnonzero(rb > depth)
+    memo = campaign.__dict__.setdefault("_twist_components", {})
+    key = (depth, crossing, level)
+    comp = memo.get(key)
+    if comp is None:
+        comp = _components(campaign, depth, crossing, level)
+        for name, value in vars(comp).items():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        while len(memo) >= 2:                      # the two most recent settings
+            memo.pop(next(iter(memo)))
+        memo[key] = comp
+    too_deep = np.flatnonzero(comp.rb > depth)
     if warn and len(too_deep):
         names = ", ".join(campaign.topics[i] for i in too_deep[:20])
         warnings.warn(f"Twist@{depth}: {len(too_deep)} topic(s) have more relevant documents "
                       f"than the depth and are undefined (NaN): {names}"
                       f"{', ...' if len(too_deep) > 20 else ''}; use a depth >= the recall base",
                       stacklevel=3)
+    return comp
+
+
+def _components(campaign: Campaign, depth: int, crossing: str, level: int) -> TwistComponents:
+    table = degree_table(campaign, depth, level)
+    R, T = campaign.num_runs, campaign.num_topics
+    rb = table.rb
+    defined = (rb > 0) & (rb <= depth)
 
     # full-scale run, per topic
     fs_cols = table.full_scale_columns()

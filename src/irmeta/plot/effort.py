@@ -162,7 +162,11 @@ def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
                             textcoords="offset points")
             ax.set_xlim(1, x_max)
             ax.set_xlabel("rank")
-            ax.legend(fontsize=7, loc="best")
+        # fixed corners: loc="best" searches every curve point at every draw; DCG rises
+        # to the right (its lower right is empty), the CRP panel needs no legend alone
+        ax_d.legend(fontsize=7, loc="lower right")
+        if full_scale:
+            ax_c.legend(fontsize=7, loc="lower right")
         x = comp.crossing[r, t]
         ax_c.set_ylabel("CRP (normalised)" if normalised else "CRP")
         ax_c.set_title(f"{run} / topic {topic}: Twist {comp.twist[r, t]:.3f} "

@@ -34,12 +34,12 @@ def alpha_sweep_plot(sweep: pd.DataFrame, *, method: str = "kendall", path=None,
                 label=f"{base} vs {family}", color=style.PALETTE[k % len(style.PALETTE)])
     if threshold is not None:
         ax.axhline(threshold, color="0.5", lw=0.8, ls="--")
-    ax.set_xlabel(r"$\alpha$")
-    ax.set_ylabel({"kendall": r"Kendall's $\tau$", "tau_ap": r"$\tau_{AP}$"}.get(method, method))
+    ax.set_xlabel("α")
+    ax.set_ylabel({"kendall": "Kendall's τ", "tau_ap": "τ_AP"}.get(method, method))
     ax.set_xlim(min(sweep["alpha"]) - 0.02, max(sweep["alpha"]) + 0.02)
     lo = float(np.nanmin(sweep[method]))
     ax.set_ylim(min(lo - 0.02, threshold - 0.02 if threshold else lo), 1.01)
-    ax.legend(frameon=False)
+    ax.legend(frameon=False, loc="lower left")          # "best" costs a search per draw
     if title:
         ax.set_title(title)
     return _finish(fig, path)
@@ -82,7 +82,7 @@ def downsampling_plot(table: pd.DataFrame, *, path=None, title: str | None = Non
                     marker=_MARKERS[k % len(_MARKERS)], ms=4, label=name,
                     color=style.PALETTE[k % len(style.PALETTE)])
     ax.set_xlabel("pool kept (%)")
-    ax.set_ylabel(r"Kendall's $\tau$ with the full pool")
+    ax.set_ylabel("Kendall's τ with the full pool")
     ax.invert_xaxis()
     ax.legend(frameon=False)
     if title:
@@ -102,7 +102,7 @@ def systems_plot(table: pd.DataFrame, *, path=None, title: str | None = None):
     ax.set_xticks(ns, [str(n) for n in ns])
     ax.minorticks_off()
     ax.set_xlabel("number of systems N")
-    ax.set_ylabel(r"mean Kendall's $\tau$ with the full ranking")
+    ax.set_ylabel("mean Kendall's τ with the full ranking")
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)

@@ -42,38 +42,17 @@ def figure(width: float = 5.0, height: float = 3.5, **kwargs):
     return fig, ax
 
 
-def warm_up(formats=("png", "svg")) -> None:
-    """Draw a tiny figure once in each format and throw it away.
-
-    The first draw of a process loads the fonts, the backends and the image encoders
-    (about 0.2 s). A process that forks children to draw (``ReportWriter(background=)``)
-    calls this first, so that every child inherits the loaded state instead of paying
-    for it again: on the demo report this halves the CPU time of the children."""
-    import io
-    plt = pyplot()
-    with plt.rc_context({**RC, "svg.hashsalt": "irmeta"}):
-        fig, ax = plt.subplots(figsize=(2, 1.5), layout="constrained")
-        ax.plot([0, 1], [0, 1], marker="o", label="τ α")
-        ax.set_title("x")
-        ax.text(0.5, 0.5, "0.5", fontsize=6.5)
-        ax.legend()
-        fig.colorbar(ax.imshow([[0.0, 1.0]]), ax=ax, label="y")
-        for fmt in formats:
-            fig.savefig(io.BytesIO(), format=fmt, metadata=_METADATA.get(fmt))
-    plt.close(fig)
-
-
 def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[Path]:
     """Save ``fig`` as ``path`` with each suffix in ``formats`` (the path's own suffix
     is ignored; PNG at ``dpi``, default the house ``savefig.dpi``); returns the written
     paths and closes the figure.
 
-    The figure is drawn once per format, at its own size: its layout engine
-    (constrained layout, see :func:`figure`) already fits every label inside the
-    figure, so no ``bbox_inches="tight"`` pass (a second full draw) is needed. The
-    layout computed for the first format is frozen for the others: same geometry in
-    every file, and one layout pass instead of one per file. The files carry no
-    creation date or software version, so a figure is reproduced byte for byte.
+    Each file costs one draw. ``Figure.savefig`` draws twice whenever a layout engine
+    is set (a dry draw to lay out, then the real one), and ``bbox_inches="tight"``
+    would add a third; here the first file's draw also runs the constrained layout
+    (which already fits every label inside the figure), and the layout is then frozen
+    for the other files: same geometry in every file, half the drawing. The files carry
+    no creation date or software version, so a figure is reproduced byte for byte.
     """
     plt = pyplot()
     stem = Path(path)
@@ -85,14 +64,38 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
         with plt.rc_context({**RC, "svg.hashsalt": "irmeta"}):
             for k, fmt in enumerate(formats):
                 target = stem.with_name(f"{stem.name}.{fmt}")
-                fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,
-                            metadata=_METADATA.get(fmt))
+                _WRITERS.get(fmt, _save_other)(fig, target, fmt, dpi or RC["savefig.dpi"])
                 out.append(target)
                 if k == 0:
                     fig.set_layout_engine("none")
     finally:
         plt.close(fig)
     return out
+
+
+def _save_png(fig, target: Path, fmt: str, dpi: int) -> None:
+    """One Agg draw at ``dpi`` (laying out the figure), its pixels encoded as PNG."""
+    import matplotlib.image
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    fig.set_dpi(dpi)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    matplotlib.image.imsave(target, canvas.buffer_rgba(), format="png", origin="upper",
+                            dpi=dpi, metadata=_METADATA["png"])
+
+
+def _save_svg(fig, target: Path, fmt: str, dpi: int) -> None:
+    """One SVG draw; raster images inside at the house ``savefig.dpi``, as savefig."""
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    fig.set_dpi(RC["savefig.dpi"])
+    FigureCanvasSVG(fig).print_svg(target, metadata=_METADATA["svg"])
+
+
+def _save_other(fig, target: Path, fmt: str, dpi: int) -> None:
+    fig.savefig(target, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+
+
+_WRITERS = {"png": _save_png, "svg": _save_svg}
 
 
 #: no creation dates or versions in the files (byte-identical reruns)

@@ -251,7 +251,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError("campaign_report: reference must be a Campaign (irmeta.load_campaign)")
     active = [s for s in SECTIONS if s not in opts.skip]
-    steps = 2 + len(active) + ("trust" in active) * 2
+    steps = 2 + len(active)
     bar = _progress(steps, opts.progress)
     clock = StepClock(bar)
     title = title or "Campaign report"
@@ -291,16 +291,22 @@ def _build(st: "_State", clock: StepClock, inputs, prior: str, command) -> Path:
                                      prior_runs=st.context["prior_runs"])
         st.means = _means(st)
         _leaderboard_frame(st)
-    for name in SECTIONS:
-        if name in opts.skip:
-            sec = w.section(name, _TITLES[name])
-            sec.skipped = f"Skipped (--skip {name})."
-            continue
-        if name == "trust":
-            _trust(st, clock)
-            continue
-        with clock.step(name):
-            _BUILDERS[name](st)
+    if "trust" not in opts.skip:
+        _start_trust(st)
+    try:
+        for name in SECTIONS:
+            if name in opts.skip:
+                sec = w.section(name, _TITLES[name])
+                sec.skipped = f"Skipped (--skip {name})."
+                continue
+            if name == "trust":
+                _trust(st, clock)
+                continue
+            with clock.step(name):
+                _BUILDERS[name](st)
+    finally:
+        if st.trust_job is not None:
+            st.trust_job.cancel()                          # an error above: stop the child
     _inputs_section(st, inputs, prior)
     with clock.step("render"):
         return w.render(subtitle=_subtitle(st), summary=_summary(st),
@@ -331,6 +337,8 @@ class _State:
     leaderboard: pd.DataFrame = None
     lb_parts: tuple = None
     notes: list = field(default_factory=list)
+    trust_job: object = None            # Job computing discriminative power and stability
+    tau_block: object = None            # the Kendall tau figure, drawn early
 
     def col(self, label: str) -> Column:
         return next(c for c in self.columns if c.label == label)
@@ -797,16 +805,9 @@ def _tau(a: pd.Series, b: pd.Series) -> float:
     return kendall_tau(a, b.reindex(a.index))
 
 
-def _trust(st: _State, clock: StepClock) -> None:
-    from irmeta import stats
-    from irmeta.report.figures import bars, correlation_heatmap
-
-    opts, w = st.opts, st.w
-    sec = w.section("trust", _TITLES["trust"], markup(
-        "Can the differences in the leaderboard be trusted? Three checks for every reported "
-        "measure: how many pairs of runs it tells apart with statistical significance "
-        "(discriminative power), how often a ranking drawn on half of the topics agrees with "
-        "another half (stability), and how similarly the measures rank the runs."))
+def _trust_matrices(st: _State) -> dict:
+    """``{measure: systems x topics matrix}`` of the leaderboard columns, topics with an
+    undefined value left out; measures with fewer than 2 topics left dropped."""
     mats = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -814,10 +815,66 @@ def _trust(st: _State, clock: StepClock) -> None:
             mat = st.matrix(col.label).dropna(axis=1, how="any")
             if mat.shape[1] >= 2:
                 mats[col.label] = mat
-    with clock.step("trust: discriminative power"), warnings.catch_warnings():
+    return mats
+
+
+def _trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Discriminative power (paired bootstrap) and stability of every measure: the
+    slowest part of the report, run in a child process by :func:`_start_trust`."""
+    from irmeta import stats
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        dp, curves = stats.bootstrap_power(mats, level=opts.level, samples=opts.bootstrap,
-                                           seed=opts.seed, progress_bar=False)
+        dp, _ = stats.bootstrap_power(mats, level=opts.level, samples=opts.bootstrap,
+                                      seed=opts.seed, progress_bar=False)
+        stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
+                                     seed=opts.seed, classic=True, progress_bar=False)
+    return dp, stab
+
+
+def _start_trust(st: _State) -> None:
+    """Start the trust section's tests in a child process (they need only the score
+    matrices) and draw its Kendall tau figure (it needs only the means), so that both
+    run while the other sections are computed."""
+    from irmeta.report.jobs import Job
+    st.trust_job = Job(_trust_tests, _trust_matrices(st), st.opts,
+                       background=st.opts.background > 0)
+    st.tau_block = _tau_figure(st)
+
+
+def _tau_figure(st: _State):
+    """Figure block of Kendall's tau between the rankings of every pair of measures."""
+    from irmeta import stats
+    from irmeta.report.figures import correlation_heatmap
+
+    w = st.w
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tau = stats.correlation_matrix(st.means, method="kendall")
+    tsv = w.write_tsv("trust_kendall_tau", tau, index=True)
+    fig = correlation_heatmap(tau, title="Kendall's τ between the rankings of the runs")
+    off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
+    lo = off.idxmin() if len(off) else None
+    block = w.figure("trust_kendall_tau", fig, alt="Kendall tau matrix", width=620, caption=markup(
+        "Kendall's τ between the rankings of the runs by each pair of measures (1 = same "
+        "order). τ ≥ 0.9 is usually read as equivalent rankings. "
+        + ("The most different pair here: {a} vs {b} (τ = {v})." if lo else ""),
+        a=lo[0] if lo else "", b=lo[1] if lo else "", v=f"{off.min():.3f}" if lo else ""))
+    block.files.append(w._rel(tsv))
+    return block
+
+
+def _trust(st: _State, clock: StepClock) -> None:
+    from irmeta.report.figures import bars
+
+    opts, w = st.opts, st.w
+    sec = w.section("trust", _TITLES["trust"], markup(
+        "Can the differences in the leaderboard be trusted? Three checks for every reported "
+        "measure: how many pairs of runs it tells apart with statistical significance "
+        "(discriminative power), how often a ranking drawn on half of the topics agrees with "
+        "another half (stability), and how similarly the measures rank the runs."))
+    with clock.step("trust: significance and stability"):
+        dp, stab = st.trust_job.result()
+    st.trust_job = None
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     fig = bars(dp.set_index("measure")["dp"], xlabel=f"share of run pairs with p < {opts.level:g}",
                title=f"discriminative power (paired bootstrap, B = {opts.bootstrap})")
@@ -828,10 +885,6 @@ def _trust(st: _State, clock: StepClock) -> None:
                                   "better: the measure separates more runs on these topics.",
                                   p=int(dp["pairs"].iloc[0]) if len(dp) else 0, b=opts.bootstrap,
                                   a=f"{opts.level:g}")))
-    with clock.step("trust: stability"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
-                                     seed=opts.seed, classic=True, progress_bar=False)
     table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
         stab, on="measure", how="left")
     table = table.rename(columns={"dp": "disc. power", "significant": "significant pairs",
@@ -858,19 +911,7 @@ def _trust(st: _State, clock: StepClock) -> None:
                                  "fuzziness is absolute, so measures with larger values "
                                  "(P_rare with α > 0, unique counts) tie less often.",
                                  t=opts.trials, f=f"{opts.fuzziness:g}")))
-    with clock.step("trust: correlation"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        tau = stats.correlation_matrix(st.means, method="kendall")
-    tsv = w.write_tsv("trust_kendall_tau", tau, index=True)
-    fig = correlation_heatmap(tau, title="Kendall's τ between the rankings of the runs")
-    off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
-    lo = off.idxmin() if len(off) else None
-    sec.add(w.figure("trust_kendall_tau", fig, alt="Kendall tau matrix", width=620, caption=markup(
-        "Kendall's τ between the rankings of the runs by each pair of measures (1 = same "
-        "order). τ ≥ 0.9 is usually read as equivalent rankings. "
-        + ("The most different pair here: {a} vs {b} (τ = {v})." if lo else ""),
-        a=lo[0] if lo else "", b=lo[1] if lo else "", v=f"{off.min():.3f}" if lo else "")))
-    sec.blocks[-1].files.append(w._rel(tsv))
+    sec.add(st.tau_block)
 
 
 _BUILDERS = {"leaderboard": _leaderboard, "innovation": _innovation, "nrg": _nrg,

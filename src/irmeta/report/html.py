@@ -175,7 +175,6 @@ class ReportWriter:
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
         self._pending: dict[int, tuple[Figure, list[Path]]] = {}
-        self._warm = False
         self.sections: list[Section] = []
         self.files: list[Path] = []
         self.assets.mkdir(parents=True, exist_ok=True)
@@ -266,9 +265,6 @@ class ReportWriter:
 
     def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
         from irmeta.plot import style
-        if not self._warm:
-            style.warm_up(self.formats)                    # children inherit loaded fonts
-            self._warm = True
         while len(self._pending) >= self.background:
             self._reap(next(iter(self._pending)))
         stem = self.assets / name
