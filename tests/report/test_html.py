@@ -129,3 +129,22 @@ def test_one_draw_save_equals_savefig(tmp_path):
     assert (tmp_path / "ours.svg").read_bytes() == svg.getvalue()
     ink = (ours[..., :3] < 250).any(axis=2)
     assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges
+
+
+def test_wide_title_is_not_cut(tmp_path):
+    """The constrained layout ignores a title's width; a title wider than the figure
+    makes style.save grow the canvas around it (bbox_inches='tight'), in every file."""
+    from PIL import Image
+
+    from irmeta.plot import style
+    fig, ax = style.figure(2, 1.5)
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("a title much wider than this small figure can hold, by far")
+    png, svg = style.save(fig, tmp_path / "wide", ("png", "svg"), dpi=100)
+    assert Image.open(png).size[0] > 2 * 100 + 100          # grown well beyond 2 inches
+    assert 'width="144pt"' not in svg.read_text()          # the SVG grew too
+    fig, ax = style.figure(2, 1.5)
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("short")
+    png, _ = style.save(fig, tmp_path / "short", ("png", "svg"), dpi=100)
+    assert Image.open(png).size == (200, 150)               # the one-draw path

@@ -67,7 +67,7 @@ def draw_effort_gain(eg, ax, *, shares: bool = True, title: str | None = None,
                         f"{100 * share[i, j]:.1f}%", ha="center", va="center", fontsize=6.5,
                         color="#8B0000" if (i >= 2 and j <= 1) else "#222222", zorder=3,
                         bbox={"boxstyle": "round,pad=0.12", "fc": "white", "ec": "none",
-                              "alpha": 0.75})
+                              "alpha": 0.75}, in_layout=False)   # inside its grid cell
     if highlight:
         sel = eg.points.set_index(["run", "topic"])
         markers = ["s", "^", "o", "D", "v", "P"]
@@ -169,11 +169,10 @@ def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
             ax_c.legend(fontsize=7, loc="lower right")
         x = comp.crossing[r, t]
         ax_c.set_ylabel("CRP (normalised)" if normalised else "CRP")
-        ax_c.set_title(f"{run} / topic {topic}: Twist {comp.twist[r, t]:.3f} "
-                       f"(rho {comp.rho[r, t]:.2f}, sigma {comp.sigma[r, t]:.2f}"
-                       f"{', crossing ' + str(x) if x > 0 else ', no crossing'})", fontsize=8)
+        ax_c.set_title(f"{run} / topic {topic}: Twist {comp.twist[r, t]:.3f}", fontsize=8)
         ax_d.set_ylabel("DCG")
-        ax_d.set_title(f"RB = {rb}", fontsize=8)
+        ax_d.set_title(f"RB = {rb}, ρ {comp.rho[r, t]:.2f}, σ {comp.sigma[r, t]:.2f}, "
+                       + (f"crossing at {x}" if x > 0 else "no crossing"), fontsize=8)
     if title:
         fig.suptitle(title)
     written = style.save(fig, path, formats) if path is not None else []

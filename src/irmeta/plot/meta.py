@@ -39,7 +39,10 @@ def alpha_sweep_plot(sweep: pd.DataFrame, *, method: str = "kendall", path=None,
     ax.set_xlim(min(sweep["alpha"]) - 0.02, max(sweep["alpha"]) + 0.02)
     lo = float(np.nanmin(sweep[method]))
     ax.set_ylim(min(lo - 0.02, threshold - 0.02 if threshold else lo), 1.01)
-    ax.legend(frameon=False, loc="lower left")          # "best" costs a search per draw
+    # above the plot, outside it: the curves can cross any corner (and loc="best"
+    # would search every point at every draw)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside upper center", frameon=False,
+               ncols=min(3, sweep["baseline"].nunique()), fontsize=8)
     if title:
         ax.set_title(title)
     return _finish(fig, path)

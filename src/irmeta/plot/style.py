@@ -49,10 +49,13 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
 
     Each file costs one draw. ``Figure.savefig`` draws twice whenever a layout engine
     is set (a dry draw to lay out, then the real one), and ``bbox_inches="tight"``
-    would add a third; here the first file's draw also runs the constrained layout
-    (which already fits every label inside the figure), and the layout is then frozen
-    for the other files: same geometry in every file, half the drawing. The files carry
-    no creation date or software version, so a figure is reproduced byte for byte.
+    would add a third; here the first file's draw also runs the constrained layout,
+    and the layout is then frozen for the other files: same geometry in every file,
+    half the drawing. The constrained layout fits every label inside the figure except
+    the width of titles; when a title sticks out after the first draw, the files are
+    written again with ``bbox_inches="tight"``, which grows the canvas around it (the
+    rare slow path). The files carry no creation date or software version, so a figure
+    is reproduced byte for byte.
     """
     plt = pyplot()
     stem = Path(path)
@@ -62,12 +65,16 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
     out = []
     try:
         with plt.rc_context({**RC, "svg.hashsalt": "irmeta"}):
-            for k, fmt in enumerate(formats):
-                target = stem.with_name(f"{stem.name}.{fmt}")
+            targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in formats]
+            for k, (fmt, target) in enumerate(zip(formats, targets)):
                 _WRITERS.get(fmt, _save_other)(fig, target, fmt, dpi or RC["savefig.dpi"])
                 out.append(target)
                 if k == 0:
                     fig.set_layout_engine("none")
+                    if _title_outside(fig):
+                        for f, t in zip(formats, targets):
+                            _save_other(fig, t, f, dpi or RC["savefig.dpi"], tight=True)
+                        return targets
     finally:
         plt.close(fig)
     return out
@@ -91,8 +98,28 @@ def _save_svg(fig, target: Path, fmt: str, dpi: int) -> None:
     FigureCanvasSVG(fig).print_svg(target, metadata=_METADATA["svg"])
 
 
-def _save_other(fig, target: Path, fmt: str, dpi: int) -> None:
-    fig.savefig(target, format=fmt, dpi=dpi, metadata=_METADATA.get(fmt))
+def _save_other(fig, target: Path, fmt: str, dpi: int, tight: bool = False) -> None:
+    fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,
+                metadata=_METADATA.get(fmt), bbox_inches="tight" if tight else None)
+
+
+def _title_outside(fig) -> bool:
+    """A title (axes titles, suptitle) reaches beyond the figure after the layout: the
+    constrained layout counts only their height, so that a wide title does not squeeze
+    its axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    width = fig.bbox.width
+    titles = [getattr(ax, name, None) for ax in fig.axes
+              for name in ("title", "_left_title", "_right_title")]
+    titles.append(getattr(fig, "_suptitle", None))
+    for text in titles:
+        if text is not None and text.get_visible() and text.get_text():
+            box = text.get_window_extent(renderer)
+            if box.x0 < -0.5 or box.x1 > width + 0.5:
+                return True
+    return False
 
 
 _WRITERS = {"png": _save_png, "svg": _save_svg}

@@ -111,7 +111,8 @@ def correlation_heatmap(matrix: pd.DataFrame, *, title: str = "", vmin: float = 
     for (i, j), v in np.ndenumerate(vals):
         if np.isfinite(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
-                    color="white" if v < lo + 0.55 * (1 - lo) else "black")
+                    color="white" if v < lo + 0.55 * (1 - lo) else "black",
+                    in_layout=False)           # inside its cell: nothing for the layout to fit
     ax.set_xticks(range(n_cols), cols, rotation=45, ha="right", fontsize=7)
     ax.set_yticks(range(n_rows), rows, fontsize=7)
     ax.grid(False)
@@ -134,7 +135,8 @@ def bars(values: pd.Series, *, xlabel: str, title: str = "", fmt: str = "{:.0%}"
     ax.barh(y, values.to_numpy(dtype=float), color=colors)
     for k, v in enumerate(values.to_numpy(dtype=float)):
         if np.isfinite(v):
-            ax.text(v, k, " " + fmt.format(v), va="center", fontsize=7)
+            ax.text(v, k, " " + fmt.format(v), va="center", fontsize=7,
+                    in_layout=False)           # inside the axes (x limit leaves room)
     ax.set_yticks(y, [str(i) for i in values.index], fontsize=7.5)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
