@@ -122,12 +122,13 @@ def test_one_draw_save_equals_savefig(tmp_path):
         twin.set_layout_engine("none")
         twin.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(twin)
-    ours = np.asarray(Image.open(tmp_path / "ours.png"))
-    theirs = np.asarray(Image.open(png))
-    assert ours.shape == theirs.shape == (round(2.2 * 120), 3 * 120, 4)
-    assert np.array_equal(ours, theirs)
+    ours = np.asarray(Image.open(tmp_path / "ours.png"))      # RGB: opaque background
+    theirs = np.asarray(Image.open(png))                       # RGBA
+    assert ours.shape == (round(2.2 * 120), 3 * 120, 3) and theirs.shape[:2] == ours.shape[:2]
+    assert (theirs[..., 3] == 255).all() and np.array_equal(ours, theirs[..., :3])
+    assert Image.open(tmp_path / "ours.png").info["dpi"] == pytest.approx((120, 120), abs=0.05)   # pHYs: per metre
     assert (tmp_path / "ours.svg").read_bytes() == svg.getvalue()
-    ink = (ours[..., :3] < 250).any(axis=2)
+    ink = (ours < 250).any(axis=2)
     assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges
 
 
@@ -148,3 +149,12 @@ def test_wide_title_is_not_cut(tmp_path):
     ax.set_title("short")
     png, _ = style.save(fig, tmp_path / "short", ("png", "svg"), dpi=100)
     assert Image.open(png).size == (200, 150)               # the one-draw path
+
+
+@pytest.mark.parametrize("formats, phrase", [(("png", "svg"), "every figure a PNG and an SVG file"),
+                                             (("png",), "every figure a PNG file"),
+                                             (("png", "svg", "pdf"), "every figure PNG, SVG and PDF files")])
+def test_footer_names_the_figure_formats_written(tmp_path, formats, phrase):
+    w = ReportWriter(tmp_path / "r.html", formats=formats)
+    w.section("s", "S").text("body")
+    assert phrase in w.render().read_text()

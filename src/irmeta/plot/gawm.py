@@ -77,7 +77,7 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
                           wspace=0.02, hspace=0.02)
     ax = fig.add_subplot(gs[0, 0])
     image = ax.imshow(P[np.ix_(rows, cols)], aspect="auto", cmap=_SCORE_CMAP,
-                      interpolation="nearest", vmin=np.min(P), vmax=np.max(P))
+                      interpolation="none", vmin=np.min(P), vmax=np.max(P))
     ax.set_ylabel("systems (best MAP on top)")
     ax.set_xticks([])
     ax.grid(False)
@@ -90,7 +90,7 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
     for k, (_, _, grey) in enumerate(sys_bars):
         right.imshow(strip[:, k:k + 1], aspect="auto", cmap=_WEIGHT_CMAP if grey else _SCORE_CMAP,
                      extent=(k - 0.5, k + 0.5, m - 0.5, -0.5), vmin=0, vmax=1,
-                     interpolation="nearest")
+                     interpolation="none")
     right.set_xlim(-0.5, nb - 0.5)
     right.set_xticks(range(nb), [lab for lab, _, _ in sys_bars], rotation=90, fontsize=7)
     right.xaxis.tick_top()
@@ -101,7 +101,7 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
     for k, (_, _, grey) in enumerate(top_bars):
         bottom.imshow(strip[k:k + 1, :], aspect="auto", cmap=_WEIGHT_CMAP if grey else _SCORE_CMAP,
                       extent=(-0.5, n - 0.5, k + 0.5, k - 0.5), vmin=0, vmax=1,
-                      interpolation="nearest")
+                      interpolation="none")
     bottom.set_ylim(tb - 0.5, -0.5)
     bottom.set_yticks(range(tb), [lab for lab, _, _ in top_bars], fontsize=7)
     bottom.set_xlabel("topics (easiest AAP on the left)")
@@ -141,7 +141,7 @@ def plot_ranking_grid(matrix: pd.DataFrame, path=None, *, axioms: str = "A", sco
         image[:, k] = np.sort(col)[::-1] / top if top > 0 else 0.0
         ranks[k] = 1 + np.sum(col > col[leader])
     fig, ax = style.figure(min(14.0, 2.5 + 0.32 * c), min(10.0, 2.0 + 0.06 * m))
-    ax.imshow(image, aspect="auto", cmap=_SCORE_CMAP, interpolation="nearest", vmin=0, vmax=1,
+    ax.imshow(image, aspect="auto", cmap=_SCORE_CMAP, interpolation="none", vmin=0, vmax=1,
               extent=(-0.5, c - 0.5, m + 0.5, 0.5))
     ax.plot(range(c), ranks, color="black", lw=1.3, marker="o", ms=2.5,
             label=f"MAP leader: {scores.index[leader]}")

@@ -107,7 +107,8 @@ def correlation_heatmap(matrix: pd.DataFrame, *, title: str = "", vmin: float = 
     fig, ax = style.figure(1.8 + 0.40 * n_cols, 1.4 + 0.36 * n_rows)
     shown = vals[np.isfinite(vals)]
     lo = min(vmin, float(shown.min())) if shown.size else vmin
-    image = ax.imshow(np.ma.masked_invalid(vals), cmap="viridis", vmin=lo, vmax=1.0)
+    image = ax.imshow(np.ma.masked_invalid(vals), cmap="viridis", vmin=lo, vmax=1.0,
+                      interpolation="none")      # one pixel per cell, scaled by the viewer
     for (i, j), v in np.ndenumerate(vals):
         if np.isfinite(v):
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,

@@ -310,13 +310,25 @@ class ReportWriter:
         from irmeta import __version__
         self.wait()
         context = {"subtitle": "", "summary": [], "version": __version__,
-                   "command": "", **context}
+                   "command": "", "figure_files": _figure_files(self.formats), **context}
         env = environment()
         page = env.get_template(template).render(title=self.title, sections=self.sections,
                                                  assets=self.assets.name, **context)
         self.output.parent.mkdir(parents=True, exist_ok=True)
         self.output.write_text(page, encoding="utf-8", newline="\n")
         return self.output
+
+
+def _figure_files(formats) -> str:
+    """How the figures are saved, for the page footer: 'a PNG file', 'a PNG and an SVG
+    file', 'PNG, SVG and PDF files'."""
+    names = [f.upper() for f in formats]
+    if len(names) == 1:
+        return f"a {names[0]} file"
+    if len(names) == 2:
+        return f"a {names[0]} and an {names[1]} file" if names[1][0] in "AEFHILMNORSX" \
+            else f"a {names[0]} and a {names[1]} file"
+    return f"{', '.join(names[:-1])} and {names[-1]} files"
 
 
 def save_figure(fig, stem, formats=("png", "svg"), dpi: int = 150) -> list[Path]:
