@@ -41,6 +41,23 @@ from pathlib import Path
 CALIBRATION = "s = 0\nfor i in range(20_000_000):\n    s += i\n"
 
 
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """(steal, total) jiffies of all CPUs from /proc/stat (Linux), None elsewhere: on a
+    shared virtual machine, the share of time the host gave to other guests."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    return (fields[7] if len(fields) > 7 else 0), sum(fields)
+
+
+def steal_share(before, after) -> str:
+    if before is None or after is None or after[1] <= before[1]:
+        return "n/a"
+    return f"{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%"
+
 def timed(cmd: list[str]) -> tuple[float, float]:
     """(wall s, CPU s of the process and its children) of one run of ``cmd``."""
     w0 = time.perf_counter()
@@ -80,6 +97,7 @@ def main(argv=None) -> int:
         demo_once(exe)
     results = {name: [] for name in subjects}
     calibration = []
+    ticks = cpu_ticks()
     for _ in range(args.repeat):
         for name, exe in subjects.items():
             results[name].append(demo_once(exe))
@@ -87,7 +105,8 @@ def main(argv=None) -> int:
     print(f"# irmeta report --demo — {platform.node()} · {os.cpu_count()} CPUs · Python "
           f"{platform.python_version()} · {args.repeat} alternating rounds\n")
     print(f"calibration loop: median {statistics.median(calibration):.2f} s CPU "
-          f"(range {min(calibration):.2f}-{max(calibration):.2f})\n")
+          f"(range {min(calibration):.2f}-{max(calibration):.2f}); CPU time stolen by the "
+          f"host during the rounds: {steal_share(ticks, cpu_ticks())}\n")
     print("| command | median wall s | wall range | median CPU s (with children) |")
     print("|---|---:|---:|---:|")
     for name, runs in results.items():

@@ -42,6 +42,23 @@ SCENARIOS = ("demo", "dl21", "ehealth", "rep100")
 
 
 # ------------------------------------------------------------------ worker
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """(steal, total) jiffies of all CPUs from /proc/stat (Linux), None elsewhere: on a
+    shared virtual machine, the share of time the host gave to other guests."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    return (fields[7] if len(fields) > 7 else 0), sum(fields)
+
+
+def steal_share(before, after) -> str:
+    if before is None or after is None or after[1] <= before[1]:
+        return "n/a"
+    return f"{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%"
+
 def _dl21_groups(runs_dir: Path, runs) -> dict:
     import importlib.util
     spec = importlib.util.spec_from_file_location("dl21_groups", HERE.parent / "scripts" / "dl21_groups.py")
@@ -132,17 +149,20 @@ def main(argv=None) -> int:
     results = []
     for scenario in args.scenarios.split(","):
         best = None
+        ticks = cpu_ticks()
         for _ in range(args.repeat):
             r = run(scenario, args)
             if best is None or r["wall"] < best["wall"]:
                 best = r
         best["load_after"] = load_average()
+        best["steal"] = steal_share(ticks, cpu_ticks())
         results.append(best)
         R, T, D = best["shape"]
         print(f"## {scenario}: {R} runs x {T} topics x depth {D}\n")
         print(f"end to end: **{best['wall']:.1f} s wall, {best['cpu']:.1f} s CPU**, peak RSS "
               f"{best['maxrss_mb']:.0f} MB, HTML {best['html_bytes'] / 1e6:.2f} MB + "
-              f"{best['files']} files; load average after: {best['load_after']}\n")
+              f"{best['files']} files; load average after: {best['load_after']}; CPU stolen by "
+              f"the host: {best['steal']}\n")
         print("| step | wall s | CPU s |\n|---|---:|---:|")
         rows = [("import", best["import"]), ("read + build campaign", best["load"])]
         rows += list(best["steps"].items())

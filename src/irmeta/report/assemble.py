@@ -251,7 +251,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError("campaign_report: reference must be a Campaign (irmeta.load_campaign)")
     active = [s for s in SECTIONS if s not in opts.skip]
-    steps = 2 + len(active)
+    steps = 2 + len(active) + ("trust" in active)
     bar = _progress(steps, opts.progress)
     clock = StepClock(bar)
     title = title or "Campaign report"
@@ -292,7 +292,8 @@ def _build(st: "_State", clock: StepClock, inputs, prior: str, command) -> Path:
         st.means = _means(st)
         _leaderboard_frame(st)
     if "trust" not in opts.skip:
-        _start_trust(st)
+        with clock.step("trust: start (tests in a child, tau figure)"):
+            _start_trust(st)
     try:
         for name in SECTIONS:
             if name in opts.skip:
