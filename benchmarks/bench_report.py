@@ -37,28 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import cpu_ticks, steal_share  # benchmarks/machine.py, beside this script
+
 HERE = Path(__file__).resolve().parent
 SCENARIOS = ("demo", "dl21", "ehealth", "rep100")
 
 
 # ------------------------------------------------------------------ worker
-
-def cpu_ticks() -> tuple[int, int] | None:
-    """(steal, total) jiffies of all CPUs from /proc/stat (Linux), None elsewhere: on a
-    shared virtual machine, the share of time the host gave to other guests."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [int(x) for x in f.readline().split()[1:]]
-    except OSError:
-        return None
-    return (fields[7] if len(fields) > 7 else 0), sum(fields)
-
-
-def steal_share(before, after) -> str:
-    if before is None or after is None or after[1] <= before[1]:
-        return "n/a"
-    return f"{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%"
-
 def _dl21_groups(runs_dir: Path, runs) -> dict:
     import importlib.util
     spec = importlib.util.spec_from_file_location("dl21_groups", HERE.parent / "scripts" / "dl21_groups.py")
@@ -73,7 +58,7 @@ def worker(scenario: str, shared: Path, data: Path, out: Path) -> dict:
     warnings.simplefilter("ignore")
     import irmeta
     from irmeta.report import ReportOptions, campaign_report
-    rel_level, groups, inputs = 1, None, {}
+    rel_level, groups = 1, None
     if scenario == "demo":
         from irmeta.demo import demo_groups, demo_paths
         p = demo_paths()

@@ -158,3 +158,16 @@ def test_footer_names_the_figure_formats_written(tmp_path, formats, phrase):
     w = ReportWriter(tmp_path / "r.html", formats=formats)
     w.section("s", "S").text("body")
     assert phrase in w.render().read_text()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_background_figure_error_reaches_the_parent(tmp_path):
+    """A figure that fails to save in its child process raises in the parent, with the
+    child's own exception, when the page is rendered."""
+    from irmeta.plot import style
+    w = ReportWriter(tmp_path / "r.html", formats=("png", "bmpx"), background=1)
+    fig, ax = style.figure(2, 2)
+    ax.plot([0, 1], [1, 0])
+    w.section("s", "S").add(w.figure("f", fig))
+    with pytest.raises(ValueError, match="bmpx"):
+        w.render()

@@ -25,7 +25,6 @@ import base64
 import math
 import numbers
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -174,7 +173,7 @@ class ReportWriter:
         self.formats = tuple(dict.fromkeys(("png", *formats)))
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
-        self._pending: dict[int, tuple[Figure, list[Path]]] = {}
+        self._pending: dict = {}                 # Job -> Figure block it completes
         self.sections: list[Section] = []
         self.files: list[Path] = []
         self.assets.mkdir(parents=True, exist_ok=True)
@@ -265,42 +264,28 @@ class ReportWriter:
 
     def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
         from irmeta.plot import style
+        from irmeta.report.jobs import Job
         while len(self._pending) >= self.background:
             self._reap(next(iter(self._pending)))
         stem = self.assets / name
-        targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in self.formats]
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:                                       # child: draw, save, leave
-            code = 1
-            try:
-                save_figure(fig, stem, self.formats, dpi=self.dpi)
-                code = 0
-            except BaseException:  # noqa: BLE001 - reported by the parent via the status
-                import traceback
-                traceback.print_exc()
-            finally:
-                os._exit(code)
+        job = Job(save_figure, fig, stem, self.formats, dpi=self.dpi)
         style.pyplot().close(fig)
+        targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in self.formats]
         block = Figure(name, "", [self._rel(p) for p in targets], caption, alt or name, width)
-        self._pending[pid] = (block, targets)
+        self._pending[job] = block
         return block
 
-    def _reap(self, pid: int) -> None:
-        block, targets = self._pending.pop(pid)
-        _, status = os.waitpid(pid, 0)
-        if status != 0 or not all(p.is_file() for p in targets):
-            raise RuntimeError(f"ReportWriter: saving figure {block.name!r} failed in a child "
-                               f"process (status {status}); see the traceback above")
+    def _reap(self, job) -> None:
+        block = self._pending.pop(job)
+        targets = job.result()                  # the child's exception is raised here
         png = next(p for p in targets if p.suffix == ".png")
         block.data = base64.b64encode(png.read_bytes()).decode("ascii")
         self.files.extend(targets)
 
     def wait(self) -> None:
         """Wait for the figures saved in the background and embed them."""
-        for pid in list(self._pending):
-            self._reap(pid)
+        for job in list(self._pending):
+            self._reap(job)
 
     # ------------------------------------------------------------------ render
     def render(self, template: str = "report.html.j2", **context) -> Path:
