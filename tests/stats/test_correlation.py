@@ -144,3 +144,11 @@ def test_kendall_correlation_matrix_is_the_pairwise_tau_everywhere():
     m2 = cr.correlation_matrix(df)
     assert m2.loc["A", "B"] == pytest.approx(cr.kendall_tau(df["A"], df["B"]))
     assert m2.loc["B", "C"] == m.loc["B", "C"]
+
+
+def test_kendall_matrix_blocks_give_the_same_values(monkeypatch):
+    rng = np.random.default_rng(9)
+    df = pd.DataFrame(rng.integers(0, 6, (40, 4)) / 6, columns=list("ABCD"))
+    whole = cr.correlation_matrix(df)
+    monkeypatch.setattr(cr, "_PAIRS_PER_BLOCK", 7)            # 780 pairs in 112 blocks
+    assert cr.correlation_matrix(df).equals(whole)

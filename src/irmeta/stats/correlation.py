@@ -88,12 +88,23 @@ def kendall_tau(x, y) -> float:
     return float(_tau_b(np.dot(sa, sb), np.dot(sa, sa), np.dot(sb, sb)))
 
 
+#: pairs of systems per block of :func:`_kendall_matrix` (bounded memory: a block of
+#: signs is ``measures x 2^18`` doubles, 2 MiB per measure)
+_PAIRS_PER_BLOCK = 1 << 18
+
+
 def _kendall_matrix(values: np.ndarray) -> np.ndarray:
     """measures x measures tau-b of the columns of a NaN-free systems x measures
-    array, from one product of the pairwise-sign matrix with itself."""
-    S = _pair_signs(values.T)                               # [M, pairs]
-    G = S @ S.T                                             # C - D, and untied pairs
-    d = np.diag(G)
+    array: ``G = S S^T`` with ``S`` the measures x pairs matrix of pairwise signs
+    (accumulated over blocks of pairs; exact integer sums)."""
+    i, j = np.triu_indices(values.shape[0], 1)
+    cols = values.T
+    G = np.zeros((cols.shape[0], cols.shape[0]))
+    for start in range(0, len(i), _PAIRS_PER_BLOCK):
+        sl = slice(start, start + _PAIRS_PER_BLOCK)
+        S = np.sign(cols[:, j[sl]] - cols[:, i[sl]])            # [M, block]
+        G += S @ S.T                                            # C - D, and untied pairs
+    d = np.diag(G).copy()
     return _tau_b(G, d[:, None], d[None, :])
 
 
