@@ -20,6 +20,7 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "parse_measures": ("irmeta.measures.parse", "parse_measures"),
         "explain_documents": ("irmeta.explain", "explain_documents"),
         "unique_contributions": ("irmeta.explain", "unique_contributions"),
+        "unique_documents": ("irmeta.explain", "unique_documents"),
     }
     if name in lazy:
         import importlib
@@ -31,4 +32,4 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
 __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
            "evaluate", "Results", "Campaign", "load_campaign", "load_qrels", "load_runs",
            "read_qrels", "read_run", "parse_measure", "parse_measures", "explain_documents",
-           "unique_contributions", "__version__"]
+           "unique_contributions", "unique_documents", "__version__"]

@@ -26,7 +26,7 @@ from irmeta.errors import ParameterError
 from irmeta.measures.context import others_count, window
 from irmeta.measures.spec import EvalContext, Measure
 
-__all__ = ["explain_documents", "unique_contributions"]
+__all__ = ["explain_documents", "unique_contributions", "unique_documents"]
 
 DOC_COLUMNS = ["run", "topic", "rank", "docid", "grade", "relevant", "retrieved_by", "S",
                "rarity", "rarity_normalized", "unique", "prior_product", "gain",
@@ -182,3 +182,30 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
                           "relevant_retrieved": rel_total, "unique_share": share},
                          index=pd.Index(runs, name="run"))
     return frame
+
+
+def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
+                     reference: Campaign | None = None) -> pd.DataFrame:
+    """The documents counted by :func:`unique_contributions`, one row each: relevant
+    documents in a run's top ``k`` that no other run (of the campaign, or of
+    ``reference``) has in its top ``k``.
+
+    Columns ``run, topic, rank, docid, grade``, ordered by run, topic and rank (runs and
+    topics in campaign order). ``len(unique_documents(c, k))`` equals
+    ``unique_contributions(c, k)["unique"].sum()``.
+    """
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("unique_documents: campaign must be a Campaign")
+    k = _check_k("unique_documents", "k", k)
+    ctx = _context(rel_level, None, reference, None)
+    w = window(campaign, k)
+    others, _ = others_count(campaign, k, k, ctx)
+    r, t, i = np.nonzero((campaign.grades[:, :, :w] >= ctx.rel_level) & (others == 0))
+    docids = np.empty(len(r), dtype=object)
+    for run in np.unique(r):
+        sel = r == run
+        docids[sel] = campaign.docids[run].take(campaign.starts[run, t[sel]] + i[sel]).to_pylist()
+    return pd.DataFrame({"run": np.asarray(campaign.runs, dtype=object)[r],
+                         "topic": np.asarray(campaign.topics, dtype=object)[t],
+                         "rank": i + 1, "docid": docids,
+                         "grade": campaign.grades[r, t, i].astype(int)})

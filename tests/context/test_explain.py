@@ -11,7 +11,7 @@ import pytest
 import irmeta
 from irmeta.cli.main import main
 from irmeta.errors import CampaignError, ParameterError
-from irmeta.explain import DOC_COLUMNS, explain_documents, unique_contributions
+from irmeta.explain import DOC_COLUMNS, explain_documents, unique_contributions, unique_documents
 from tests.context import reference as ref
 from tests.context.test_nrg_table1 import QRELS, RUNS, files  # noqa: F401 (fixture)
 
@@ -64,6 +64,25 @@ def test_random_campaign_rarity_and_unique():
                        ref.rarity_counts(rankings, topic, run, d, 8)[0] == 1)
             got = table[(table["run"] == run) & (table["topic"] == topic)]["unique"].item()
             assert got == want
+
+
+def test_unique_documents_are_the_counted_ones():
+    """unique_documents lists exactly the documents a slow loop finds, with their rank,
+    id and grade, and as many as unique_contributions counts."""
+    qrels, runs = ref.random_campaign(13, n_runs=4)
+    campaign = irmeta.load_campaign(qrels, runs)
+    rankings = ref.rankings_of(campaign)
+    docs = unique_documents(campaign, 6)
+    want = []
+    for run in campaign.runs:
+        for topic in campaign.topics:
+            for rank, d in enumerate(rankings[run][topic][:6], start=1):
+                grade = qrels[topic].get(d, -9)
+                if grade >= 1 and ref.rarity_counts(rankings, topic, run, d, 6)[0] == 1:
+                    want.append((run, topic, rank, d, grade))
+    assert want and list(docs.itertuples(index=False, name=None)) == want
+    assert len(docs) == unique_contributions(campaign, 6)["unique"].sum()
+    assert list(docs.columns) == ["run", "topic", "rank", "docid", "grade"]
 
 
 def test_reference_set_counts():

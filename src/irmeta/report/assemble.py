@@ -516,8 +516,7 @@ def _leaderboard(st: _State) -> None:
 
 def _innovation(st: _State) -> None:
     from irmeta import stats
-    from irmeta.measures.context import others_count
-    from irmeta.measures.spec import EvalContext
+    from irmeta.explain import unique_contributions, unique_documents
     from irmeta.plot.meta import alpha_sweep_plot
 
     c, opts, w = st.campaign, st.opts, st.w
@@ -547,22 +546,10 @@ def _innovation(st: _State) -> None:
     sec.blocks[-1].files.append(w._rel(tsv))
 
     # unique relevant documents: in the run's top K, grade >= rel, no other run's top K
-    others, _ = others_count(c, K, K, EvalContext(rel_level=opts.rel_level))
-    W = others.shape[2]
-    rel = c.grades[:, :, :W] >= opts.rel_level
-    uniq = rel & (others == 0)
-    per = uniq.sum(axis=2)                                   # [R, T]
-    found = rel.sum(axis=2)
-    r_i, t_i, i_i = np.nonzero(uniq)
-    docids = np.empty(len(r_i), dtype=object)
-    for r in np.unique(r_i):
-        sel = r_i == r
-        pos = c.starts[r, t_i[sel]] + i_i[sel]
-        docids[sel] = np.asarray(c.docids[r].take(pos).to_pylist(), dtype=object)
-    docs = pd.DataFrame({"run": np.asarray(c.runs, dtype=object)[r_i],
-                         "topic": np.asarray(c.topics, dtype=object)[t_i],
-                         "rank": i_i + 1, "docid": docids,
-                         "grade": c.grades[r_i, t_i, i_i].astype(int)})
+    docs = unique_documents(c, K, rel_level=opts.rel_level)
+    counts = unique_contributions(c, K, rel_level=opts.rel_level, per_topic=True)
+    per = counts["unique"].to_numpy().reshape(c.num_runs, c.num_topics)
+    found = counts["relevant_retrieved"].to_numpy().reshape(c.num_runs, c.num_topics)
     w.write_tsv("unique_documents", docs)
     rows = []
     for r, run in enumerate(c.runs):
