@@ -196,3 +196,15 @@ def test_background_figures_same_files(tmp_path, demo_campaign):
     for f in a.files:
         assert f.read_bytes() == (b.path.parent / "r_files" / f.name).read_bytes(), f.name
     assert a.path.read_bytes() == b.path.read_bytes()
+
+
+def test_background_default_follows_the_cpus(monkeypatch):
+    import irmeta.report.assemble as asm
+    monkeypatch.setattr(asm.os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    opts = ReportOptions()
+    assert opts.validate().background == 4 and opts.background is None   # not modified
+    monkeypatch.setattr(asm.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert ReportOptions().validate().background == 1
+    assert ReportOptions(background=0).validate().background == 0
+    with pytest.raises(ParameterError, match="background"):
+        ReportOptions(background=-1).validate()

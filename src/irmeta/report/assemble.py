@@ -37,7 +37,7 @@ import contextlib
 import os
 import sys
 import warnings
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
@@ -68,7 +68,8 @@ class ReportOptions:
     measure of the GAWM/HITS matrix; ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
     when stderr is a terminal); ``background``: figures drawn at once in forked child
-    processes while the next section is computed (0: all in this process; same files).
+    processes while the next section is computed (0: all in this process; same files;
+    ``None``: :func:`default_background`).
     """
 
     rel_level: int = 1
@@ -87,7 +88,7 @@ class ReportOptions:
     examples: int = 3
     skip: frozenset = field(default_factory=frozenset)
     progress: bool | None = None
-    background: int = 2
+    background: int | None = None
 
     def validate(self) -> "ReportOptions":
         fn = "ReportOptions"
@@ -95,6 +96,8 @@ class ReportOptions:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ParameterError(f"{fn}: {name} must be a positive integer, got {v!r}")
+        if self.background is None:
+            return replace(self, background=default_background()).validate()
         if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
                 or self.background < 0:
             raise ParameterError(f"{fn}: background must be an integer >= 0, got {self.background!r}")
@@ -129,6 +132,17 @@ class ReportOptions:
                 continue
             out.append((f.name, str(v)))
         return out
+
+
+def default_background() -> int:
+    """Figures drawn at once in the background: the CPUs this process may use, at most
+    4 (the main process and the trust tests' child use the others' share; with eight
+    figures more children gain nothing)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus))
 
 
 @dataclass
