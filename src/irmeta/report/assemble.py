@@ -809,7 +809,7 @@ def _tau(a: pd.Series, b: pd.Series) -> float:
 
 def _trust_matrices(st: _State) -> dict:
     """``{measure: systems x topics matrix}`` of the leaderboard columns, topics with an
-    undefined value left out; measures with fewer than 2 topics left dropped."""
+    undefined value left out; measures with fewer than 2 topics left are dropped."""
     mats = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
