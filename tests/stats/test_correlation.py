@@ -129,17 +129,21 @@ def test_kendall_tau_beyond_pairwise_max_uses_scipy(monkeypatch):
 
 
 def test_kendall_correlation_matrix_is_the_pairwise_tau_everywhere():
-    """The one-product matrix equals kendall_tau cell by cell, including constant
-    columns (NaN off the diagonal, 1 on it) and NaN scores (per-pair path)."""
+    """The one-product matrix equals kendall_tau cell by cell, bit for bit, as the
+    per-pair loop filled it (each pair once, earlier column first, then mirrored: the
+    last bit of tau can depend on the argument order), including constant columns (NaN
+    off the diagonal, 1 on it) and NaN scores (per-pair path)."""
     rng = np.random.default_rng(5)
     df = pd.DataFrame(rng.integers(0, 4, (25, 5)) / 4, columns=list("ABCDE"))
     df["K"] = 0.5
     m = cr.correlation_matrix(df)
-    for a in df:
-        for b in df:
-            want = 1.0 if a == b else cr.kendall_tau(df[a], df[b])
+    cols = list(df)
+    for a in cols:
+        for b in cols:
+            first, second = sorted((a, b), key=cols.index)
+            want = 1.0 if a == b else cr.kendall_tau(df[first], df[second])
             got = m.loc[a, b]
-            assert (np.isnan(want) and np.isnan(got)) or got == pytest.approx(want, abs=1e-15)
+            assert (np.isnan(want) and np.isnan(got)) or got == want      # bit for bit
     df.iloc[3, 0] = np.nan
     m2 = cr.correlation_matrix(df)
     assert m2.loc["A", "B"] == pytest.approx(cr.kendall_tau(df["A"], df["B"]))

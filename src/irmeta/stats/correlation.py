@@ -105,7 +105,10 @@ def _kendall_matrix(values: np.ndarray) -> np.ndarray:
         S = np.sign(cols[:, j[sl]] - cols[:, i[sl]])            # [M, block]
         G += S @ S.T                                            # C - D, and untied pairs
     d = np.diag(G).copy()
-    return _tau_b(G, d[:, None], d[None, :])
+    tau = _tau_b(G, d[:, None], d[None, :])
+    # the upper triangle divides as kendall_tau(column i, column j) does; mirror it so
+    # that the matrix is exactly symmetric and equal to the pairwise values bit for bit
+    return np.where(np.tri(len(d), k=-1, dtype=bool), tau.T, tau)
 
 
 def tau_ap(x, y, *, symmetric: bool = False) -> float:
