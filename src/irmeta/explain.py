@@ -147,6 +147,18 @@ def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int
     return out
 
 
+def _unique_mask(fn: str, campaign, k, rel_level, reference) -> tuple[np.ndarray, np.ndarray]:
+    """bool ``[R, T, min(k, depth)]`` masks: the rank holds a relevant document, and a
+    relevant document no other run (or reference run) has in its top ``k``."""
+    if not isinstance(campaign, Campaign):
+        raise ParameterError(f"{fn}: campaign must be a Campaign")
+    k = _check_k(fn, "k", k)
+    ctx = _context(rel_level, None, reference, None)
+    others, _ = others_count(campaign, k, k, ctx)
+    rel = campaign.grades[:, :, :window(campaign, k)] >= ctx.rel_level
+    return rel, rel & (others == 0)
+
+
 def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
                          reference: Campaign | None = None,
                          per_topic: bool = False) -> pd.DataFrame:
@@ -161,15 +173,8 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     ``unique_share`` = unique / relevant_retrieved (NaN when 0). With ``per_topic``: a
     long table ``run, topic, unique, relevant_retrieved`` over every (run, topic).
     """
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("unique_contributions: campaign must be a Campaign")
-    k = _check_k("unique_contributions", "k", k)
-    ctx = _context(rel_level, None, reference, None)
-    w = window(campaign, k)
-    others, _ = others_count(campaign, k, k, ctx)
-    rel = campaign.grades[:, :, :w] >= ctx.rel_level
-    unique = (rel & (others == 0)).sum(axis=2)
-    found = rel.sum(axis=2)
+    rel, uniq = _unique_mask("unique_contributions", campaign, k, rel_level, reference)
+    unique, found = uniq.sum(axis=2), rel.sum(axis=2)
     runs = list(campaign.runs)
     if per_topic:
         R, T = unique.shape
@@ -194,13 +199,8 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     topics in campaign order). ``len(unique_documents(c, k))`` equals
     ``unique_contributions(c, k)["unique"].sum()``.
     """
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("unique_documents: campaign must be a Campaign")
-    k = _check_k("unique_documents", "k", k)
-    ctx = _context(rel_level, None, reference, None)
-    w = window(campaign, k)
-    others, _ = others_count(campaign, k, k, ctx)
-    r, t, i = np.nonzero((campaign.grades[:, :, :w] >= ctx.rel_level) & (others == 0))
+    _, uniq = _unique_mask("unique_documents", campaign, k, rel_level, reference)
+    r, t, i = np.nonzero(uniq)
     docids = np.empty(len(r), dtype=object)
     for run in np.unique(r):
         sel = r == run

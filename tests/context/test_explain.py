@@ -107,6 +107,10 @@ def test_errors(table1):
         explain_documents(table1, "R1", nrg="nDCG@10")
     with pytest.raises(ParameterError, match="k"):
         unique_contributions(table1, -3)
+    with pytest.raises(ParameterError, match="unique_documents: k"):
+        unique_documents(table1, 0)
+    with pytest.raises(ParameterError, match="unique_documents: campaign must be a Campaign"):
+        unique_documents("qrels.txt", 10)
 
 
 def test_cli_explain_documents(files, capsys):  # noqa: F811
