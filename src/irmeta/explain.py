@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.tables import decode_ids
 from irmeta.errors import ParameterError
 from irmeta.measures.context import others_count, window
 from irmeta.measures.spec import EvalContext, Measure
@@ -204,7 +205,7 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     docids = np.empty(len(r), dtype=object)
     for run in np.unique(r):
         sel = r == run
-        docids[sel] = campaign.docids[run].take(campaign.starts[run, t[sel]] + i[sel]).to_pylist()
+        docids[sel] = decode_ids(campaign.docids[run].take(campaign.starts[run, t[sel]] + i[sel]))
     return pd.DataFrame({"run": np.asarray(campaign.runs, dtype=object)[r],
                          "topic": np.asarray(campaign.topics, dtype=object)[t],
                          "rank": i + 1, "docid": docids,

@@ -43,7 +43,7 @@ import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import combine, fingerprint_strings
-from irmeta.data.tables import Qrels, Run
+from irmeta.data.tables import Qrels, Run, decode_id, decode_ids
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
@@ -56,7 +56,7 @@ class JudgedDocs:
     ptr: np.ndarray        # int64 [T+1]
     grades: np.ndarray     # int64 [n]
     fp: np.ndarray         # uint64 [n] document fingerprints
-    docids: pa.Array       # string [n]
+    docids: pa.Array       # binary [n]: the ids' bytes
     topic: np.ndarray      # int32 [n] topic index of each row
 
     def num_rel(self, rel_level: int = 1) -> np.ndarray:
@@ -93,7 +93,7 @@ class Campaign:
     length: np.ndarray
     doc_fp: np.ndarray
     judged: JudgedDocs
-    docids: tuple[pa.Array, ...]      # per run: document ids in dense order
+    docids: tuple[pa.Array, ...]      # per run: document ids (bytes) in dense order
     starts: np.ndarray                # int64 [R, T]: offset of (r, t) in docids[r]
     max_docs: int | None = None
     sources: tuple[str | None, ...] = ()
@@ -189,12 +189,12 @@ class Campaign:
         """The document id at 0-based ``rank`` of ``run`` on ``topic``."""
         if rank >= self.length[run, topic]:
             raise IndexError("rank beyond the run's length")
-        return self.docids[run][int(self.starts[run, topic]) + rank].as_py()
+        return decode_id(self.docids[run][int(self.starts[run, topic]) + rank].as_py())
 
     def ranking(self, run: int, topic: int) -> list[str]:
         """The ordered document ids of ``run`` on ``topic``."""
         s, n = int(self.starts[run, topic]), int(self.length[run, topic])
-        return self.docids[run].slice(s, n).to_pylist()
+        return decode_ids(self.docids[run].slice(s, n))
 
     # ------------------------------------------------------------- subsets
     def run_index(self, name: str) -> int:
@@ -269,7 +269,7 @@ def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
     if len(dup):
         a, b = sorted((int(order[srt[dup[0]]]), int(order[srt[dup[0] + 1]])))
         raise InputError(
-            f"document {qrels.docids[b].as_py()!r} is judged twice for this topic "
+            f"document {decode_id(qrels.docids[b].as_py())!r} is judged twice for this topic "
             f"(also on line {qrels.line(a)})", path=qrels.source, line=qrels.line(b),
             topic=str(qrels.topic_ids[qrels.topic_codes[b]]),
             expected="one judgment per (topic, document)")
@@ -406,7 +406,7 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray, dedupe: 
     i, j = srt[dup[0]], srt[dup[0] + 1]
     a, b = sorted((int(rows[i]), int(rows[j])))
     raise InputError(
-        f"document {run.docids[b].as_py()!r} appears twice for this topic "
+        f"document {decode_id(run.docids[b].as_py())!r} appears twice for this topic "
         f"(also on line {run.line(a)})", path=run.source, line=run.line(b),
         topic=str(run.topic_ids[run.topic_codes[b]]),
         expected="each document at most once per topic (or dedupe=True / --dedupe)")

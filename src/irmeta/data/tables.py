@@ -3,7 +3,8 @@
 A :class:`Run` or :class:`Qrels` holds its rows in file order as columns:
 
 * topics as codes into a small table of topic ids (strings, never numbers),
-* document ids as an Arrow string array (the columnar form the reader produced),
+* document ids as an Arrow binary array: the id's bytes, never decoded (two ids are
+  the same document iff their bytes are equal; :func:`decode_id` gives the text),
 * scores as float64 (runs) or grades as int64 (qrels).
 
 Nothing here orders a run: trec_eval's ordering is applied once, when the campaign is
@@ -19,20 +20,24 @@ import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import fingerprint_strings
+from irmeta.data.lines import LineMap
 
 
-def _line(table, row: int) -> int:
-    """Exact file line of a row: rows skip blank and comment lines, so on an error the
-    file is scanned once to map rows to lines."""
-    if table.line_of_row is None and table.source and not table.source.startswith("<"):
-        from irmeta.io.trec import line_numbers, read_bytes
-        try:
-            table.line_of_row = line_numbers(read_bytes(table.source))
-        except Exception:  # noqa: BLE001 - the file may be gone; fall back to the row
-            return int(row) + 1
-    if table.line_of_row is not None and row < len(table.line_of_row):
-        return int(table.line_of_row[row])
-    return int(row) + 1
+def decode_id(raw: bytes) -> str:
+    """A topic or document id as text: UTF-8, with undecodable bytes kept as lone
+    surrogates (PEP 383 ``surrogateescape``), so that distinct byte strings stay distinct
+    strings and :func:`encode_id` gives the bytes back."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def encode_id(text: str) -> bytes:
+    """The bytes of an id given as text (inverse of :func:`decode_id`)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def decode_ids(arr: pa.Array) -> list[str]:
+    """Every id of a binary (or string) Arrow array, as text."""
+    return [decode_id(v) if isinstance(v, bytes) else v for v in arr.to_pylist()]
 
 
 class _Rows:
@@ -51,8 +56,8 @@ class _Rows:
         return self._fingerprints
 
     def line(self, row: int) -> int:
-        """1-based line of ``row`` in the source file."""
-        return _line(self, row)
+        """1-based line of ``row`` in the source file (``row + 1`` when unknown)."""
+        return self.lines.line(row) if self.lines is not None else int(row) + 1
 
     def to_frame(self) -> pd.DataFrame:
         """Columns ``query_id, doc_id`` and ``score`` (runs) or ``relevance`` (qrels),
@@ -60,7 +65,7 @@ class _Rows:
         values = self.scores if self._value_column == "score" else self.grades
         return pd.DataFrame({
             "query_id": self.topic_ids[self.topic_codes],
-            "doc_id": self.docids.to_numpy(zero_copy_only=False),
+            "doc_id": decode_ids(self.docids),
             self._value_column: values,
         })
 
@@ -70,24 +75,25 @@ class Run(_Rows):
     """One run: rows ``topic, docid, score`` in input order.
 
     ``source`` is the file it came from (or a description such as ``<DataFrame>``);
-    ``line_of_row`` maps row indices to 1-based file lines when they differ from
-    ``row + 1`` (comment lines), else None.
+    ``lines`` maps rows to 1-based file lines (None: row + 1); ``spool`` keeps the
+    temporary copy of a piped input alive as long as the rows are.
     """
 
     name: str
     topic_ids: np.ndarray          # object array of unique topic ids (str)
     topic_codes: np.ndarray        # int32 per row, index into topic_ids
-    docids: pa.Array               # string per row
+    docids: pa.Array               # binary per row (the id's bytes)
     scores: np.ndarray             # float64 per row
     source: str | None = None
     tag: str | None = None
-    line_of_row: np.ndarray | None = None
+    lines: LineMap | None = field(default=None, repr=False)
+    spool: object = field(default=None, repr=False)
     _fingerprints: np.ndarray | None = field(default=None, repr=False)
 
     def renamed(self, name: str) -> "Run":
         """A copy of this run under another name (data shared, not copied)."""
         return Run(name, self.topic_ids, self.topic_codes, self.docids, self.scores,
-                   self.source, self.tag, self.line_of_row, self._fingerprints)
+                   self.source, self.tag, self.lines, self.spool, self._fingerprints)
 
 
 @dataclass(eq=False)
@@ -103,7 +109,8 @@ class Qrels(_Rows):
     docids: pa.Array
     grades: np.ndarray             # int64 per row
     source: str | None = None
-    line_of_row: np.ndarray | None = None
+    lines: LineMap | None = field(default=None, repr=False)
+    spool: object = field(default=None, repr=False)
     _fingerprints: np.ndarray | None = field(default=None, repr=False)
 
     _value_column = "relevance"

@@ -1,71 +1,149 @@
 """Qrels and runs from pandas DataFrames and nested dicts.
 
 DataFrames use the ir_measures / ir_datasets column names: ``query_id, doc_id,
-relevance`` (qrels) and ``query_id, doc_id, score`` (runs; an optional ``run`` or
-``tag`` column splits a frame into several runs). Dicts are ``{topic: {docid: value}}``
-(the pytrec_eval / ranx shape). Ids are converted to strings, never to numbers.
+relevance`` (qrels) and ``query_id, doc_id, score`` (runs; an optional ``run``, ``tag``
+or ``system`` column splits a frame into several runs). Dicts are ``{topic: {docid:
+value}}`` (the pytrec_eval / ranx shape).
+
+Ids may be ``str``, ``bytes`` or integers (``1`` is the topic ``"1"``); they become the
+bytes of their UTF-8 text, exactly as a file would give them (``docs/conventions.md``).
+Missing ids (None, NaN), float ids (usually a column pandas turned to floats because of
+a NaN), non-integer grades, booleans and non-finite or overflowing scores are errors
+that name the row or the topic.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Mapping
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from irmeta.data.tables import Qrels, Run
+from irmeta.data.tables import Qrels, Run, encode_id
 from irmeta.errors import InputError
 
 QRELS_FRAME_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_FRAME_COLUMNS = ("query_id", "doc_id", "score")
+MAX_GRADE = 32767
 
 
-def _require(frame: pd.DataFrame, columns, what: str) -> None:
+def _require(frame, columns, what: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise InputError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise InputError(f"{what} DataFrame lacks column(s) {', '.join(missing)}",
                          expected="columns " + ", ".join(columns))
 
 
-def _codes(values) -> tuple[np.ndarray, np.ndarray]:
-    codes, uniques = pd.factorize(pd.Series(values).astype(str), sort=False)
-    return np.asarray(uniques, dtype=object), codes.astype(np.int32)
+def _id_bytes(value, column: str, row: int, source: str) -> bytes:
+    if isinstance(value, str):
+        return encode_id(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value)).encode()
+    what = "missing" if value is None or (isinstance(value, float) and math.isnan(value)) \
+        else f"{value!r} ({type(value).__name__})"
+    raise InputError(f"{column} is {what}", path=source, expected=f"a str, bytes or integer id (row {row})")
 
 
-def qrels_from_frame(frame: pd.DataFrame) -> Qrels:
+def _ids(values: pd.Series, column: str, source: str) -> pa.Array:
+    """An id column as an Arrow binary array (fast path for clean str columns)."""
+    arr = values.to_numpy(dtype=object)
+    try:
+        out = pa.array(arr, type=pa.string(), from_pandas=True)
+        if out.null_count == 0:
+            return out.cast(pa.binary())
+    except (pa.ArrowException, UnicodeEncodeError, TypeError, ValueError):
+        pass
+    return pa.array([_id_bytes(v, column, i, source) for i, v in enumerate(arr)], pa.binary())
+
+
+def _topics(values: pd.Series, source: str) -> tuple[np.ndarray, np.ndarray]:
+    ids = _ids(values, "query_id", source)
+    encoded = ids.dictionary_encode()
+    names = np.empty(len(encoded.dictionary), dtype=object)
+    names[:] = [v.decode("utf-8", "surrogateescape") for v in encoded.dictionary.to_pylist()]
+    return names, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+
+
+def _first_bad(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _grades(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
+    numeric = (pd.api.types.is_integer_dtype(column.dtype)
+               or pd.api.types.is_float_dtype(column.dtype)) and column.dtype != bool
+    if numeric and len(column):
+        f = column.to_numpy(dtype=np.float64)
+        if np.all(np.isfinite(f) & (f == np.round(f)) & (np.abs(f) <= MAX_GRADE)):
+            return f.astype(np.int64)
+    values = column.to_numpy(dtype=object)
+    out = np.zeros(len(values), dtype=np.int64)
+    for i, g in enumerate(values):
+        ok = isinstance(g, (numbers.Real, np.number)) and not isinstance(g, (bool, np.bool_))
+        if ok:
+            f = float(g)
+            ok = math.isfinite(f) and f == int(f)
+        if not ok:
+            raise InputError(f"relevance {g!r} is not an integer", path=source,
+                             topic=str(topics.iloc[i]), expected=f"an integer grade (row {i})")
+        out[i] = int(g)
+        if abs(out[i]) > MAX_GRADE:
+            raise InputError(f"relevance {g!r} is out of range", path=source,
+                             topic=str(topics.iloc[i]),
+                             expected=f"a grade in [-{MAX_GRADE}, {MAX_GRADE}] (row {i})")
+    return out
+
+
+def _scores(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
+    if pd.api.types.is_float_dtype(column.dtype) or (
+            pd.api.types.is_integer_dtype(column.dtype) and column.dtype != bool):
+        scores = column.to_numpy(dtype=np.float64)
+        bad = ~np.isfinite(scores)
+    else:
+        values = column.to_numpy(dtype=object)
+        scores = np.zeros(len(values), dtype=np.float64)
+        bad = np.zeros(len(values), dtype=bool)
+        for i, s in enumerate(values):
+            try:
+                if isinstance(s, (bool, np.bool_)) or not isinstance(s, (numbers.Real, np.number)):
+                    raise TypeError
+                scores[i] = float(s)
+            except (TypeError, OverflowError, ValueError):
+                bad[i] = True
+        bad |= ~np.isfinite(scores)
+    if bad.any():
+        i = _first_bad(bad)
+        raise InputError(f"score {column.iloc[i]!r} is not a finite number", path=source,
+                         topic=str(topics.iloc[i]), expected=f"a finite number (row {i})")
+    return scores
+
+
+def qrels_from_frame(frame: pd.DataFrame, source: str = "<DataFrame>") -> Qrels:
     """Qrels from a DataFrame with columns ``query_id, doc_id, relevance``."""
     _require(frame, QRELS_FRAME_COLUMNS, "qrels")
-    rel = pd.to_numeric(frame["relevance"], errors="coerce")
-    bad = rel.isna() | (rel != np.round(rel))
-    if bad.any():
-        i = int(np.flatnonzero(bad.to_numpy())[0])
-        raise InputError(f"relevance {frame['relevance'].iloc[i]!r} is not an integer",
-                         path="<DataFrame>", line=None, topic=str(frame["query_id"].iloc[i]),
-                         expected=f"an integer grade (row {i})")
-    ids, codes = _codes(frame["query_id"])
-    return Qrels(ids, codes, pa.array(frame["doc_id"].astype(str).to_numpy(), pa.string()),
-                 rel.to_numpy().astype(np.int64), source="<DataFrame>")
+    grades = _grades(frame["relevance"], frame["query_id"], source)
+    ids, codes = _topics(frame["query_id"], source)
+    return Qrels(ids, codes, _ids(frame["doc_id"], "doc_id", source), grades, source=source)
 
 
-def run_from_frame(frame: pd.DataFrame, name: str = "run") -> Run:
+def run_from_frame(frame: pd.DataFrame, name: str = "run", source: str = "<DataFrame>") -> Run:
     """One run from a DataFrame with columns ``query_id, doc_id, score``."""
     _require(frame, RUN_FRAME_COLUMNS, "run")
-    scores = pd.to_numeric(frame["score"], errors="coerce").to_numpy(dtype=np.float64)
-    bad = ~np.isfinite(scores)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"score {frame['score'].iloc[i]!r} is not a finite number",
-                         path="<DataFrame>", topic=str(frame["query_id"].iloc[i]),
-                         expected=f"a finite number (row {i})")
-    ids, codes = _codes(frame["query_id"])
-    return Run(name, ids, codes, pa.array(frame["doc_id"].astype(str).to_numpy(), pa.string()),
-               scores, source="<DataFrame>")
+    scores = _scores(frame["score"], frame["query_id"], source)
+    ids, codes = _topics(frame["query_id"], source)
+    return Run(name, ids, codes, _ids(frame["doc_id"], "doc_id", source), scores,
+               source=source)
 
 
 def runs_from_frame(frame: pd.DataFrame, name: str = "run") -> list[Run]:
-    """Runs from a DataFrame; a ``run`` (or ``tag``) column splits it into several."""
+    """Runs from a DataFrame; a ``run`` (or ``tag``, ``system``) column splits it."""
+    _require(frame, RUN_FRAME_COLUMNS, "run")
     for col in ("run", "tag", "system"):
         if col in frame.columns:
             return [run_from_frame(part, str(key)) for key, part in
@@ -73,27 +151,27 @@ def runs_from_frame(frame: pd.DataFrame, name: str = "run") -> list[Run]:
     return [run_from_frame(frame, name)]
 
 
+def _rows(data, what: str, source: str) -> pd.DataFrame:
+    """``{topic: {docid: value}}`` as a frame, checking the nesting."""
+    if not isinstance(data, Mapping):
+        raise InputError(f"{what}: expected a {{topic: {{docid: value}}}} dict, "
+                         f"got {type(data).__name__}", path=source)
+    rows = []
+    for t, docs in data.items():
+        if not isinstance(docs, Mapping):
+            raise InputError(f"expected a {{docid: value}} dict for this topic, got "
+                             f"{type(docs).__name__}", path=source, topic=str(t))
+        rows.extend((t, d, v) for d, v in docs.items())
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "value"], dtype=object)
+
+
 def qrels_from_dict(data: Mapping) -> Qrels:
     """Qrels from ``{topic: {docid: grade}}``."""
-    rows = [(str(t), str(d), g) for t, docs in data.items() for d, g in docs.items()]
-    for t, d, g in rows:
-        if not isinstance(g, (int, np.integer)) and not (isinstance(g, float) and g.is_integer()):
-            raise InputError(f"grade {g!r} of document {d!r} is not an integer", topic=t,
-                             path="<dict>", expected="an integer grade")
-    frame = pd.DataFrame(rows, columns=list(QRELS_FRAME_COLUMNS))
-    out = qrels_from_frame(frame)
-    out.source = "<dict>"
-    return out
+    frame = _rows(data, "qrels", "<dict>").rename(columns={"value": "relevance"})
+    return qrels_from_frame(frame, source="<dict>")
 
 
 def run_from_dict(data: Mapping, name: str = "run") -> Run:
     """A run from ``{topic: {docid: score}}``."""
-    rows = [(str(t), str(d), s) for t, docs in data.items() for d, s in docs.items()]
-    for t, d, s in rows:
-        if not isinstance(s, (int, float, np.integer, np.floating)) or not math.isfinite(s):
-            raise InputError(f"score {s!r} of document {d!r} is not a finite number",
-                             topic=t, path="<dict>", expected="a finite number")
-    frame = pd.DataFrame(rows, columns=list(RUN_FRAME_COLUMNS))
-    out = run_from_frame(frame, name)
-    out.source = "<dict>"
-    return out
+    frame = _rows(data, "run", "<dict>").rename(columns={"value": "score"})
+    return run_from_frame(frame, name, source="<dict>")

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.tables import decode_ids
 from irmeta.errors import ParameterError
 from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_positive,
                                       check_seed, doc)
@@ -160,7 +161,7 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     tid = campaign.topics[t]
     j = campaign.judged
     lo, hi = int(j.ptr[t]), int(j.ptr[t + 1])
-    qrels = {tid: {str(d): int(g) for d, g in zip(j.docids[lo:hi], j.grades[lo:hi])}}
+    qrels = {tid: dict(zip(decode_ids(j.docids.slice(lo, hi - lo)), j.grades[lo:hi].tolist()))}
     w = min(k, campaign.depth)
     runs = {}
     counts: dict[str, int] = {}
@@ -181,9 +182,8 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     D = min(max_d, k, best + 10)
     step = max(1, -(-D // points))
     grid = sorted(set(range(1, D + 1, step)) | {D})
-    # synthetic ids as long (in bytes) as the topic's longest real id: document
-    # fingerprints are computed per array at the width of its longest id, so ids of
-    # one width everywhere keep the qrels and the runs matching
+    # synthetic ids as long (in bytes) as the topic's longest real id, so that they
+    # cannot be mistaken for a real one
     width = max(len(str(d).encode()) for d in qrels[tid])
     rare = [_synthetic_id(i + 1, width, set(qrels[tid])) for i in range(D)]
     for d in rare:
