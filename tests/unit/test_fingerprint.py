@@ -35,10 +35,13 @@ def reference(raw: bytes) -> int:
     """The documented formula, one id at a time."""
     if len(raw) > LONG_ID:
         return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
-    h = _mix(len(raw) ^ 0x243F6A8885A308D3)
-    for k in range(0, len(raw), 8):
-        h = _mix(h ^ int.from_bytes(raw[k:k + 8].ljust(8, b"\0"), "little"))
-    return _mix((h + 0x9E3779B97F4A7C15) & MASK)
+    words = [int.from_bytes(raw[k:k + 8].ljust(8, b"\0"), "little")
+             for k in range(0, max(len(raw), 1), 8)]
+    h = words[0]
+    for word in words[1:]:
+        y = (h * 0xBF58476D1CE4E5B9) & MASK
+        h = (y ^ (y >> 29)) ^ word
+    return _mix(h ^ _mix(len(raw) ^ 0x243F6A8885A308D3))
 
 
 IDS = [b"D0000001", b"a", b"", b"msmarco_passage_45_623131157", b"exactly8", b"nine_byte",

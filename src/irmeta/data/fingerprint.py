@@ -3,19 +3,20 @@
 A fingerprint is a **pure function of the id's bytes** — the same bytes give the same
 value whatever file, column, array type or neighbouring ids they are read with:
 
-    h_0     = mix(len(id) XOR SEED)
-    h_{k+1} = mix(h_k XOR word_k)          k = 0 .. ceil(len/8) - 1
-    fp(id)  = mix(h_K + GOLDEN)
+    h_1     = word_0
+    h_{k+1} = step(h_k) XOR word_k         k = 1 .. K - 1,  K = max(1, ceil(len/8))
+    fp(id)  = mix(h_K XOR mix(len(id) XOR SEED))
 
 where ``word_k`` is bytes ``8k .. 8k+7`` of the id read as a little-endian uint64 (the
-last word zero-filled) and ``mix`` is the splitmix64 finaliser (a bijection of uint64).
+last word zero-filled), ``mix`` is the splitmix64 finaliser and ``step(x) = y XOR (y >>
+29)`` with ``y = x * M1 mod 2^64`` (both bijections of uint64; all arithmetic mod 2^64).
 Ids longer than :data:`LONG_ID` bytes (rare: a malformed file, a URL) are hashed one by
 one with BLAKE2b (8-byte digest) instead of word by word.
 
 Consequences (``docs/conventions.md``, "Document identity"):
 
 * the length is part of the value, so ``d1`` and ``d1\\x00`` differ (NUL is significant);
-* two distinct ids of the same length of at most 8 bytes never collide (every step is a
+* two distinct ids of the same length of at most 8 bytes never collide (``fp`` is then a
   bijection of the single word);
 * other distinct ids collide with probability about n^2 / 2^65 for n distinct ids of a
   topic: below 1e-9 for a topic with 100,000 documents;
@@ -38,6 +39,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SEED = np.uint64(0x243F6A8885A308D3)
 #: ids longer than this many bytes are hashed individually (BLAKE2b)
 LONG_ID = 256
+_CHUNK = 1 << 18
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -50,6 +52,12 @@ def _mix(x: np.ndarray) -> np.ndarray:
     x *= _M2
     x ^= x >> np.uint64(31)
     return x
+
+
+def _step(x: np.ndarray) -> None:
+    """``x = y ^ (y >> 29)`` with ``y = x * M1``, in place (a bijection of uint64)."""
+    x *= _M1
+    x ^= x >> np.uint64(29)
 
 
 def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +88,13 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
         return np.empty(0, dtype=np.uint64)
     starts = offsets[:-1]
     lengths = offsets[1:] - starts
-    out = _fold_words(data, starts, lengths)
+    padded = np.zeros((len(data) + 23) // 8 * 8, dtype=np.uint8)  # loads stay inside
+    padded[:len(data)] = data
+    aligned = padded.view("<u8")
+    out = np.empty(n, dtype=np.uint64)
+    for lo in range(0, n, _CHUNK):  # bounded temporaries, cache-sized work
+        hi = min(n, lo + _CHUNK)
+        out[lo:hi] = _fold_words(aligned, starts[lo:hi], lengths[lo:hi])
     long = np.flatnonzero(lengths > LONG_ID)
     if len(long):
         out[long] = [_hash_long(data[starts[i]:starts[i] + lengths[i]].tobytes()) for i in long]
@@ -97,44 +111,51 @@ def _hash_long(raw: bytes) -> int:
     return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
 
 
-def _words_at(views: list[np.ndarray], pos: np.ndarray) -> np.ndarray:
-    """The little-endian uint64 read at each byte position ``pos``: unaligned loads,
-    grouped by alignment (``views[k]`` is the buffer seen as uint64 from byte k)."""
-    out = np.empty(len(pos), dtype=np.uint64)
-    align = pos & 7
-    for k in range(8):
-        sel = np.flatnonzero(align == k)
-        if len(sel):
-            out[sel] = views[k][pos[sel] >> 3]
-    return out
+_MASKS = np.array([(1 << (8 * r)) - 1 for r in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_LEN_SEEDS: np.ndarray | None = None
 
 
-def _fold_words(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def _len_seed(lengths: np.ndarray) -> np.ndarray:
+    """``mix(len XOR SEED)`` by table lookup (lengths above LONG_ID share one entry:
+    those ids are hashed apart anyway)."""
+    global _LEN_SEEDS
+    if _LEN_SEEDS is None:
+        _LEN_SEEDS = _mix(np.arange(LONG_ID + 2, dtype=np.uint64) ^ _SEED)
+    return _LEN_SEEDS[np.minimum(lengths, LONG_ID + 1)]
+
+
+def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np.ndarray:
+    """The little-endian uint64 of the (at most 8) bytes left at each byte position
+    ``pos`` (``remaining`` bytes belong to the id; later ones read as 0): two aligned
+    loads shifted together, then masked."""
+    q = pos >> 3
+    shift = ((pos & 7) << 3).astype(np.uint64)
+    word = aligned[q] >> shift
+    high = aligned[q + 1] << ((np.uint64(64) - shift) & np.uint64(63))
+    high *= (shift != 0)  # a zero shift takes nothing from the next word
+    word |= high
+    word &= _MASKS[np.minimum(remaining, 8)]
+    return word
+
+
+def _fold_words(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Word-by-word fold of every id up to :data:`LONG_ID` bytes (longer ids are
     overwritten by the caller). Only the ids that still have a word take part in each
-    step, so nothing is padded."""
-    h = _mix(lengths.astype(np.uint64) ^ _SEED)
+    step, so nothing is padded. ``aligned``: the byte buffer as uint64 words, with at
+    least 8 bytes of zeros after the data."""
     nwords = (np.minimum(lengths, LONG_ID) + 7) // 8
-    active = np.flatnonzero(nwords > 0)
-    if not len(active):
-        return _mix(h + _GOLDEN)
-    padded = np.zeros(len(data) + 16, dtype=np.uint8)  # every 8-byte load stays inside
-    padded[:len(data)] = data
-    views = [np.frombuffer(padded.data, dtype="<u8", offset=k, count=(len(padded) - k) // 8)
-             for k in range(8)]
-    w = 0
+    h = _words_at(aligned, starts, lengths)          # word 0 (0 for an empty id)
+    active = np.flatnonzero(nwords > 1)
+    w = 1
     while len(active):
-        pos = starts[active] + 8 * w
-        word = _words_at(views, pos)
-        remaining = lengths[active] - 8 * w
-        short = remaining < 8
-        if short.any():  # zero the bytes beyond the id's end
-            keep = np.left_shift(np.uint64(1), (8 * remaining[short]).astype(np.uint64)) - np.uint64(1)
-            word[short] &= keep
-        h[active] = _mix(h[active] ^ word)
+        word = _words_at(aligned, starts[active] + 8 * w, lengths[active] - 8 * w)
+        hk = h[active]
+        _step(hk)
+        hk ^= word
+        h[active] = hk
         w += 1
         active = active[nwords[active] > w]
-    h += _GOLDEN
+    h ^= _len_seed(lengths)
     return _mix(h)
 
 

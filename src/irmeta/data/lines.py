@@ -7,6 +7,7 @@ skipped lines and computes a row's line when an error needs it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,11 +22,20 @@ class LineMap:
     of the file.
     """
 
-    skipped: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    skipped: np.ndarray | None = field(default_factory=lambda: np.zeros(0, np.int64))
     rows: np.ndarray | None = None
+    scan: Callable[[], np.ndarray] | None = field(default=None, repr=False)
+
+    @classmethod
+    def lazy(cls, scan: Callable[[], np.ndarray]) -> "LineMap":
+        """A map whose skipped lines are found by ``scan()`` the first time a line is
+        asked for (a re-read of the input: valid files never pay for it)."""
+        return cls(None, None, scan)
 
     def line(self, row: int) -> int:
         r = int(self.rows[row]) if self.rows is not None else int(row)
+        if self.skipped is None:
+            self.skipped = self.scan() if self.scan is not None else np.zeros(0, np.int64)
         if not len(self.skipped):
             return r + 1
         before = self.skipped - np.arange(len(self.skipped))  # data lines before + 1
@@ -33,4 +43,4 @@ class LineMap:
 
     def subset(self, rows: np.ndarray) -> "LineMap":
         base = self.rows[rows] if self.rows is not None else rows
-        return LineMap(self.skipped, np.asarray(base, dtype=np.int64))
+        return LineMap(self.skipped, np.asarray(base, dtype=np.int64), self.scan)

@@ -24,14 +24,15 @@ from irmeta.data.lines import LineMap
 
 
 def decode_id(raw: bytes) -> str:
-    """A topic or document id as text: UTF-8, with undecodable bytes kept as lone
-    surrogates (PEP 383 ``surrogateescape``), so that distinct byte strings stay distinct
-    strings and :func:`encode_id` gives the bytes back."""
-    return raw.decode("utf-8", "surrogateescape")
+    """A topic or document id as text, for display and for topic names: UTF-8, with a
+    byte that is not UTF-8 written as ``\\xNN`` (``caf\\xe9``), so the text can be printed,
+    stored in any table and never merges two ids into one replacement character.
+    Document identity never goes through this text: it is computed from the bytes."""
+    return raw.decode("utf-8", "backslashreplace")
 
 
 def encode_id(text: str) -> bytes:
-    """The bytes of an id given as text (inverse of :func:`decode_id`)."""
+    """The bytes of an id given as text (UTF-8; lone surrogates as their bytes)."""
     return text.encode("utf-8", "surrogateescape")
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from irmeta.data.tables import Qrels, Run, encode_id
+from irmeta.data.tables import Qrels, Run, decode_id, encode_id
 from irmeta.errors import InputError
 
 QRELS_FRAME_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -67,7 +67,7 @@ def _topics(values: pd.Series, source: str) -> tuple[np.ndarray, np.ndarray]:
     ids = _ids(values, "query_id", source)
     encoded = ids.dictionary_encode()
     names = np.empty(len(encoded.dictionary), dtype=object)
-    names[:] = [v.decode("utf-8", "surrogateescape") for v in encoded.dictionary.to_pylist()]
+    names[:] = [decode_id(v) for v in encoded.dictionary.to_pylist()]
     return names, encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32)
 
 

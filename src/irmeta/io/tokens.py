@@ -125,8 +125,9 @@ class CanonicalStream(io.RawIOBase):
     them through).
     """
 
-    def __init__(self, raw, layout: Layout, name: str):
+    def __init__(self, raw, layout: Layout, name: str, rewrite: bool = False):
         super().__init__()
+        self._rewrite = rewrite
         self._raw = raw
         self._layout = layout
         self._name = name
@@ -195,7 +196,7 @@ class CanonicalStream(io.RawIOBase):
     def canonical(self, block: bytes, first_line: int, strict: bool = False) -> bytes:
         """The canonical form of one block whose first byte is on ``first_line``.
         ``strict``: check every line's field count even when the block looks canonical."""
-        if not strict and b"\r" not in block \
+        if not strict and not self._rewrite and b"\r" not in block \
                 and is_canonical(block, self._layout.ncols, self.delimiter):
             return block
         out, skipped = canonical_block(block, self._layout, self.delimiter, first_line,

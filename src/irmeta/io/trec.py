@@ -87,25 +87,103 @@ def _csv(stream, names: list[str], types: dict, delim: bytes) -> pa.Table:
 
 def _read_table(source: Source, layout: Layout, names: list[str],
                 types: dict) -> tuple[pa.Table, LineMap]:
-    """Parse the whole input into an Arrow table of canonical tokens."""
+    """Parse the whole input into an Arrow table of trec_eval tokens.
+
+    Fast path: Arrow parses the input straight from disk with the delimiter of its first
+    line, and the columns are checked to hold trec_eval tokens (no empty field, no
+    whitespace inside one, no comment line). Anything else takes the careful path."""
+    checked = dict(types, **{c: _ID for c in names if c not in types})
+    try:
+        delim = _first_delimiter(source, layout)
+        if delim is not None:
+            try:
+                with source.open() as raw:
+                    table = _csv(raw, names, checked, delim)
+                if _all_tokens(table):
+                    _parse_pool().release_unused()
+                    return table.select(list(types)), LineMap.lazy(
+                        lambda: _blank_lines(source))
+            except pa.ArrowInvalid:
+                pass
+        return _careful_table(source, layout, names, types)
+    except InputError:
+        raise
+    except (MemoryError, pa.ArrowMemoryError):
+        raise _out_of_memory(source) from None
+    except (OSError, EOFError, pa.ArrowException, lzma.LZMAError) as exc:
+        raise source.read_error(exc) from None
+
+
+def _first_delimiter(source: Source, layout: Layout) -> bytes | None:
+    """Tab or space, from the first line (None: the careful path is needed)."""
+    with source.open() as raw:
+        head = raw.read(1 << 16)
+    if not head.strip():
+        raise InputError(f"empty {layout.kind} file", path=source.name,
+                         expected="at least one line: " + layout.expected.split(": ")[1])
+    first = head.split(b"\n", 1)[0]
+    return b"\t" if b"\t" in first else b" "
+
+
+def _all_tokens(table: pa.Table) -> bool:
+    """Every id-like field is a non-empty token without whitespace; no comment line."""
+    for name in table.column_names:
+        col = table.column(name)
+        if pa.types.is_dictionary(col.type):
+            values = set()
+            for chunk in col.chunks:
+                values.update(chunk.dictionary.to_pylist())
+            if any(not v or v.split() != [v] or (name == "topic" and v.startswith(b"#"))
+                   for v in values):
+                return False
+        elif pa.types.is_binary(col.type):
+            for chunk in col.chunks:
+                if not _clean_bytes(chunk):
+                    return False
+    return True
+
+
+def _clean_bytes(chunk: pa.Array) -> bool:
+    """No empty value and no whitespace byte in a binary array."""
+    if len(chunk) == 0:
+        return True
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset:
+                                                                 chunk.offset + len(chunk) + 1]
+    if np.any(offsets[1:] == offsets[:-1]):
+        return False
+    data = bytes(memoryview(chunk.buffers()[2])[offsets[0]:offsets[-1]])
+    return not any(c in data for c in (b" ", b"\t", b"\r", b"\x0b", b"\x0c"))
+
+
+def _blank_lines(source: Source) -> np.ndarray:
+    """File lines that Arrow skipped on the fast path (empty lines), found by a scan
+    that runs only when an error needs a line number."""
+    skipped = []
+    with source.open() as raw:
+        stream = CanonicalStream(raw, RUN, source.name)
+        for first, block in stream.raw_blocks():
+            a = np.frombuffer(block, dtype=np.uint8)
+            nl = np.flatnonzero(a == 10)
+            empty = np.diff(nl, prepend=-1) == 1
+            skipped.append(np.flatnonzero(empty).astype(np.int64) + first)
+    return np.concatenate(skipped) if skipped else np.zeros(0, np.int64)
+
+
+def _careful_table(source: Source, layout: Layout, names: list[str],
+                   types: dict) -> tuple[pa.Table, LineMap]:
+    """Every block rewritten into canonical lines, then parsed by Arrow."""
     try:
         with source.open() as raw:
-            stream = CanonicalStream(raw, layout, source.name)
+            stream = CanonicalStream(raw, layout, source.name, rewrite=True)
             if stream.empty:
                 raise InputError(f"empty {layout.kind} file", path=source.name,
                                  expected="at least one line: " + layout.expected.split(": ")[1])
             table = _csv(pa.PythonFile(stream, mode="r"), names, types, stream.delimiter)
             lines = stream.line_map
-    except InputError:
-        raise
-    except (MemoryError, pa.ArrowMemoryError):
-        raise _out_of_memory(source) from None
     except pa.ArrowInvalid:
         _diagnose(source, layout)
         raise InputError(f"cannot parse {layout.kind} file", path=source.name,
                          expected=layout.expected) from None
-    except (OSError, EOFError, pa.ArrowException, lzma.LZMAError) as exc:
-        raise source.read_error(exc) from None
     _parse_pool().release_unused()  # give the parser's scratch back
     return table, lines
 
