@@ -9,6 +9,8 @@ exits with status 2, never a traceback. The hierarchy::
      +-- ParameterError      a bad argument to a public function (names function and value)
      +-- CampaignError       inputs that are individually valid but do not fit together
                              (no common topics, unknown run in a groups file, ...)
+     +-- ResourceError       the machine ran out of something the input needs (memory,
+                             threads): names the input and the limit in force
 
 ``ConvergenceWarning`` is a warning, not an error: iterative procedures (GAWM) report
 non-convergence in their result object and also emit it.
@@ -75,6 +77,31 @@ class ParameterError(IrmetaError, ValueError):
 
 class CampaignError(IrmetaError, ValueError):
     """Inputs that cannot be combined (e.g. no topic in common, unknown run names)."""
+
+
+class ResourceError(IrmetaError, MemoryError):
+    """Not enough memory (or threads) for the input; the message names the input and the
+    limit in force (see :func:`memory_limits`)."""
+
+
+def memory_limits() -> str:
+    """The memory limits in force, for messages: the address-space limit (``ulimit -v``)
+    when one is set, and the memory this machine has available."""
+    parts = []
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft not in (resource.RLIM_INFINITY, -1):
+            parts.append(f"address-space limit (ulimit -v) {soft / 2**30:.1f} GiB")
+    except (ImportError, OSError, ValueError):
+        pass
+    try:
+        import os
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        parts.append(f"{avail / 2**30:.1f} GiB of memory available")
+    except (ValueError, OSError, AttributeError):
+        pass
+    return "; ".join(parts) or "limits unknown"
 
 
 class ConvergenceWarning(UserWarning):

@@ -311,3 +311,34 @@ def test_blocks_boundaries_do_not_split_lines(tmp_path, monkeypatch, clean):
     with pytest.raises(InputError) as err:
         trec.read_run(bad)
     assert err.value.line == 8
+
+
+MEMORY_PROBE = r"""
+import resource, sys
+from irmeta.cli.main import main
+import irmeta.io.trec, numpy, pandas, pyarrow.csv  # imports before the limit
+vm = int([l for l in open('/proc/self/status') if l.startswith('VmSize')][0].split()[1]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (vm + (96 << 20), resource.RLIM_INFINITY))
+sys.exit(main(['eval', sys.argv[1], sys.argv[2], '-m', 'AP']))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+def test_running_out_of_memory_is_a_clear_error(tmp_path):
+    """Class 3: under a memory limit, exit 2 naming the limit, never a crash."""
+    rng = np.random.default_rng(0)
+    n = 3_000_000
+    docs = np.char.add("doc-with-a-long-id-", rng.integers(0, 10**9, n).astype(str))
+    topics = np.repeat(np.arange(n // 1000), 1000).astype(str)
+    run = tmp_path / "run"
+    with open(run, "w") as fh:
+        for t, d, k in zip(topics, docs, range(n)):
+            fh.write(f"{t} Q0 {d} {k % 1000 + 1} {-(k % 1000)} big\n")
+    qrels = _write(tmp_path / "qrels", "0 0 x 1\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(qrels), str(run)],
+                         capture_output=True, env=env, timeout=300)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert b"not enough memory" in out.stderr and b"ulimit -v" in out.stderr
+    assert b"Traceback" not in out.stderr

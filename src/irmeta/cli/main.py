@@ -71,6 +71,12 @@ def main(argv=None) -> int:
     except IrmetaError as exc:
         click.echo(f"irmeta: error: {exc}", err=True)
         return 2
+    except MemoryError:  # numpy / Arrow allocations past the machine's memory
+        from irmeta.errors import memory_limits
+        click.echo("irmeta: error: not enough memory for this campaign "
+                   f"({memory_limits()}); give irmeta more memory or evaluate fewer runs "
+                   "at once", err=True)
+        return 2
     except click.exceptions.Abort:
         click.echo("irmeta: aborted", err=True)
         return 130

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from irmeta.data.campaign import Campaign, build_campaign
-from irmeta.data.tables import Qrels, Run
-from irmeta.errors import CampaignError, InputError
+from irmeta.data.tables import Qrels, Run, decode_id
+from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import frames, trec
 
 PathLike = (str, os.PathLike)
@@ -84,10 +84,36 @@ def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False
         from_file.extend([isinstance(item, PathLike) and not split_tags] * len(got))
     _resolve_names(loaded, from_file)
     if names is not None:
+        names = _check_names(names)
         if len(names) != len(loaded):
             raise CampaignError(f"{len(names)} names given for {len(loaded)} runs")
-        loaded = [r.renamed(str(n)) for r, n in zip(loaded, names)]
+        loaded = [r.renamed(n) for r, n in zip(loaded, names)]
     return loaded
+
+
+def _check_names(names) -> list[str]:
+    """Explicit run names: a sequence of distinct, non-empty strings without whitespace
+    (a single string is refused: ``names='ab'`` is not the two runs ``a`` and ``b``)."""
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+        raise ParameterError(f"names must be a list of run names, got {names!r}")
+    out = []
+    for n in names:
+        if not isinstance(n, str) or not n.strip() or n != n.strip():
+            raise ParameterError(f"names: {n!r} is not a usable run name "
+                                 "(a non-empty string without surrounding spaces)")
+        out.append(n)
+    if len(set(out)) != len(out):
+        raise ParameterError(f"names: repeated run name(s) "
+                             f"{', '.join(sorted({n for n in out if out.count(n) > 1}))}")
+    return out
+
+
+def _check_stdin_once(qrels, runs) -> None:
+    """Standard input (``-``) can be read only once."""
+    items = [qrels] + (list(runs) if isinstance(runs, (list, tuple)) else [runs])
+    if sum(1 for i in items if isinstance(i, PathLike) and os.fspath(i) == "-") > 1:
+        raise InputError("'-' (standard input) is given more than once",
+                         expected="at most one input read from standard input")
 
 
 def _read_files(paths: list, *, float32: bool, split_tags: bool) -> list:
@@ -124,6 +150,7 @@ def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
     """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
     if isinstance(runs, Campaign):
         return runs
+    _check_stdin_once(qrels, runs)
     q = load_qrels(qrels)
     rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
     return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)
@@ -135,10 +162,10 @@ def read_groups(path, runs: Sequence[str] | None = None) -> dict[str, str]:
     With ``runs``, every run of the campaign must have a group; names of the file that
     are not in ``runs`` are ignored.
     """
-    raw = trec.read_bytes(path).decode("utf-8", errors="replace")
+    raw = trec.read_bytes(path)
     groups: dict[str, str] = {}
-    for lineno, line in enumerate(raw.splitlines(), 1):
-        fields = line.split()
+    for lineno, line in enumerate(raw.split(b"\n"), 1):
+        fields = [decode_id(f) for f in line.split()]
         if not fields or fields[0].startswith("#"):
             continue
         if len(fields) != 2:
