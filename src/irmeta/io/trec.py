@@ -92,7 +92,9 @@ def _read_table(source: Source, layout: Layout, names: list[str],
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
     line, and the columns are checked to hold trec_eval tokens (no empty field, no
     whitespace inside one, no comment line). Anything else takes the careful path."""
-    checked = dict(types, **{c: _ID for c in names if c not in types})
+    # the first ignored field (Q0, iteration) is checked too; the rank field is not (a
+    # space inside it is the one defect the fast path lets through: docs/conventions.md)
+    checked = dict(types, **{names[1]: _ID})
     _check_address_space(source)
     try:
         delim = _first_delimiter(source, layout)
