@@ -186,6 +186,8 @@ def compute(campaign: Campaign, measures: Iterable, ctx: EvalContext | None = No
     return ms, out
 
 
+#: keyword arguments of :func:`evaluate` that other functions forward with a Campaign
+CONTEXT_ARGS = ("complete", "groups", "reference", "prior_runs")
 #: arguments that shape how files are read; they cannot apply to a built Campaign
 _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": False}
 #: what ``runs`` may be (one of them, or a list / tuple / dict of them)

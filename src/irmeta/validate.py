@@ -15,6 +15,7 @@ three names, NaN is not in any range.
 ``strings``        a sequence of strings; one string is ONE item, never its characters
 ``measure_list``   measure strings / :class:`~irmeta.measures.spec.Measure` objects
 ``keywords``       keyword arguments a function forwards: unknown names are errors
+``campaign``       a built Campaign
 """
 
 from __future__ import annotations
@@ -150,3 +151,12 @@ def keywords(given: Iterable[str], accepted: Collection[str], func: str) -> None
     if unknown:
         raise ParameterError(f"{func}: unexpected argument(s) {', '.join(unknown)} "
                              f"(accepted: {', '.join(sorted(accepted)) or 'none'})")
+
+
+def campaign(value: Any, func: str, name: str = "campaign"):
+    """A built :class:`~irmeta.data.campaign.Campaign` (``irmeta.load_campaign``)."""
+    from irmeta.data.campaign import Campaign
+    if not isinstance(value, Campaign):
+        raise ParameterError(f"{func}: {name} must be a Campaign (irmeta.load_campaign), "
+                             f"got {type(value).__name__}")
+    return value
