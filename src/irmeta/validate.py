@@ -10,6 +10,7 @@ three names, NaN is not in any range.
 ``number``         a finite real in a range (open or closed ends)
 ``probability``    a number in ``(0, 1)`` (a significance level, a fraction)
 ``seed``           a non-negative int
+``trials``         a number of random trials, 1 to ``MAX_TRIALS``
 ``flag``           ``True`` / ``False``
 ``choice``         one of a fixed set of strings
 ``strings``        a sequence of strings; one string is ONE item, never its characters
@@ -40,6 +41,8 @@ def _show(value: Any) -> str:
 
 
 def _range_text(low, high, low_open=False, high_open=False) -> str:
+    low, high = (None if x is None else f"{x:g}" if isinstance(x, float) else x
+                 for x in (low, high))
     if low is not None and high is not None:
         return f"in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
     if low is not None:
@@ -69,16 +72,13 @@ def number(value: Any, name: str, func: str, *, low: float | None = None,
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise _fail(func, name, what, value)
     try:
-        value = float(value)
+        x = float(value)
     except OverflowError:           # an int beyond the float range
         raise _fail(func, name, what, value) from None
-    if not math.isfinite(value):
+    if (not math.isfinite(x) or (low is not None and (x < low or (low_open and x == low)))
+            or (high is not None and (x > high or (high_open and x == high)))):
         raise _fail(func, name, what, value)
-    if low is not None and (value < low or (low_open and value == low)):
-        raise _fail(func, name, what, value)
-    if high is not None and (value > high or (high_open and value == high)):
-        raise _fail(func, name, what, value)
-    return value
+    return x
 
 
 def probability(value: Any, name: str, func: str) -> float:
@@ -89,6 +89,16 @@ def probability(value: Any, name: str, func: str) -> float:
 def seed(value: Any, func: str, name: str = "seed") -> int:
     """A seed for ``numpy.random.default_rng``: a non-negative integer."""
     return integer(value, name, func, low=0)
+
+
+#: most random trials (resamples, permutations, subsets) one call may ask for; published
+#: settings use 1,000-10,000, and a bootstrap holds a trials x topics matrix in memory
+MAX_TRIALS = 10 ** 6
+
+
+def trials(value: Any, func: str, name: str = "trials") -> int:
+    """A number of random trials: an integer in ``[1, MAX_TRIALS]``."""
+    return integer(value, name, func, low=1, high=MAX_TRIALS)
 
 
 def flag(value: Any, name: str, func: str) -> bool:

@@ -35,9 +35,16 @@ def score_matrix(scores, func: str, *, min_systems: int = 2,
     Topics (columns) holding a NaN for any system are dropped with a warning.
     """
     if isinstance(scores, pd.DataFrame):
-        frame = scores.astype(np.float64)
+        try:
+            frame = scores.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"{func}: scores must hold numbers only") from None
     else:
-        arr = np.asarray(scores, dtype=np.float64)
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"{func}: scores must be a systems x topics matrix of "
+                                 f"numbers, got {type(scores).__name__}") from None
         if arr.ndim != 2:
             raise ParameterError(f"{func}: scores must be a systems x topics matrix, "
                                  f"got an array of shape {arr.shape}")

@@ -46,8 +46,11 @@ def _aligned(x, y, func: str) -> tuple[np.ndarray, np.ndarray]:
         if set(x.index) != set(y.index):
             raise ParameterError(f"{func}: the two score series index different systems")
         y = y.reindex(x.index)
-    a = np.asarray(x, dtype=np.float64).ravel()
-    b = np.asarray(y, dtype=np.float64).ravel()
+    try:
+        a = np.asarray(x, dtype=np.float64).ravel()
+        b = np.asarray(y, dtype=np.float64).ravel()
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"{func}: x and y must be sequences of numbers") from None
     if a.shape != b.shape:
         raise ParameterError(f"{func}: x and y must have the same length, got {a.size} and {b.size}")
     if a.size < 2:

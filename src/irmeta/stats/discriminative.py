@@ -15,6 +15,7 @@ any measure — or a campaign with measure names via :func:`matrices`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -84,6 +85,9 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
                                       func=func)
     if isinstance(levels, (int, float)):
         levels = [levels]
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise ParameterError(f"{func}: levels must be a list of significance levels in "
+                             f"(0, 1), got {levels!r}")
     levels = [validate.probability(lv, "levels", func) for lv in levels]
     if not levels:
         raise ParameterError(f"{func}: levels is empty")

@@ -73,10 +73,14 @@ def adjust_pvalues(pvalues, method: str) -> np.ndarray:
     running maximum. ``fdr_bh``: Benjamini-Hochberg step-up, ``p_(i) m / i`` with a
     running minimum from the largest. ``m`` = number of non-NaN p-values.
     """
-    p = np.asarray(pvalues, dtype=np.float64)
-    if method not in CORRECTIONS:
-        raise ParameterError(f"adjust_pvalues: method must be one of {', '.join(CORRECTIONS)}, "
-                             f"got {method!r}")
+    validate.choice(method, "method", "adjust_pvalues", CORRECTIONS)
+    try:
+        p = np.asarray(pvalues, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"adjust_pvalues: pvalues must be numbers in [0, 1], "
+                             f"got {type(pvalues).__name__}") from None
+    if ((p < 0) | (p > 1)).any():
+        raise ParameterError("adjust_pvalues: pvalues must be in [0, 1] (NaN allowed)")
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     v = p[ok]
@@ -329,7 +333,7 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     ``p = #{|mean*| >= |mean(d)|} / trials`` (the observed labelling is not added).
     """
     func = "randomisation"
-    trials = validate.integer(trials, "trials", func, low=1)
+    trials = validate.trials(trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
     rng = rng_from(seed, func)
     n = X.shape[1]
@@ -370,7 +374,7 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     """
     func = "bootstrap"
     trials = renamed_argument(func, "samples", samples, "trials", trials)
-    trials = validate.integer(1000 if trials is None else trials, "trials", func, low=1)
+    trials = validate.trials(1000 if trials is None else trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
     rng = rng_from(seed, func)
     n = X.shape[1]
@@ -459,7 +463,7 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     the ranges. ``extra``: ``ranges`` (sorted, one per trial).
     """
     func = "randomised_tukey_hsd"
-    trials = validate.integer(trials, "trials", func, low=1)
+    trials = validate.trials(trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
     rng = rng_from(seed, func)
     S, n = X.shape

@@ -80,7 +80,7 @@ def _subset_masks(rng: np.random.Generator, trials: int, T: int, size: int, part
 
 def _check(scores, func, trials, fuzziness, subset_size, parts):
     frame = score_matrix(scores, func)
-    trials = validate.integer(trials, "trials", func, low=1)
+    trials = validate.trials(trials, func)
     fuzziness = validate.number(fuzziness, "fuzziness", func, low=0.0)
     T = frame.shape[1]
     if subset_size is None:
@@ -127,6 +127,7 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
     disjoint topic subsets of ``subset_size`` (default ``T // 2``) per trial."""
     func = "buckley_voorhees"
     frame, trials, fuzziness, k = _check(scores, func, trials, fuzziness, subset_size, 2)
+    relative = validate.flag(relative, "relative", func)
     X = frame.to_numpy()
     S, T = X.shape
     rng = rng_from(seed, func)

@@ -45,15 +45,25 @@ def qrels_of(campaign, rows: np.ndarray | None = None, source: str = "<campaign 
     subset of its rows, indices into ``campaign.judged``)."""
     import pyarrow as pa
     from irmeta.data.tables import Qrels
+    validate.campaign(campaign, "qrels_of")
     j = campaign.judged
     if rows is None:
         rows = np.arange(len(j.grades))
-    rows = np.asarray(rows, dtype=np.int64)
+    rows = np.asarray(rows)
+    if rows.ndim != 1 or (rows.size and (rows.dtype.kind not in "iu" or rows.min() < 0
+                                         or rows.max() >= len(j.grades))):
+        raise ParameterError(f"qrels_of: rows must be a 1-D array of row indices in "
+                             f"[0, {len(j.grades)}), got {_short(rows)}")
+    rows = rows.astype(np.int64)
     return Qrels(topic_ids=np.asarray(campaign.topics, dtype=object),
                  topic_codes=j.topic[rows].astype(np.int32),
                  docids=j.docids.take(pa.array(rows, pa.int64())),
                  grades=j.grades[rows].astype(np.int64), source=source,
                  _fingerprints=j.fp[rows])
+
+
+def _short(a: np.ndarray) -> str:
+    return f"shape {a.shape}, dtype {a.dtype}"
 
 
 def _rank_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -130,7 +140,7 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
     func = "pool_downsampling"
     validate.campaign(campaign, func)
     measures = validate.measure_list(measures, func)
-    repeats = validate.integer(repeats, "repeats", func, low=1)
+    repeats = validate.trials(repeats, func, "repeats")
     method = validate.choice(method, "method", func, METHODS)
     full = system_means(campaign, measures, rel_level=rel_level)
     rng = rng_from(seed, "pool_downsampling")
@@ -184,7 +194,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
     func = "system_dependence"
     validate.campaign(campaign, func)
     measures = validate.measure_list(measures, func)
-    trials = validate.integer(trials, "trials", func, low=1)
+    trials = validate.trials(trials, func)
     method = validate.choice(method, "method", func, METHODS)
     R = campaign.num_runs
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable) or not list(sizes):
