@@ -19,11 +19,12 @@ Builds on :mod:`irmeta.measures.twist` (formulas there). Everything here works o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import CampaignError, ParameterError
 from irmeta.measures import twist as tw
@@ -64,6 +65,9 @@ def _index(campaign: Campaign, fn: str, which, names: tuple, kind: str) -> list[
         return list(range(len(names)))
     if isinstance(which, (str, int, np.integer)):
         which = [which]
+    if isinstance(which, (bytes, Mapping)) or not isinstance(which, Iterable):
+        raise ParameterError(f"{fn}: {kind}s must be a {kind} name, an index or a list of "
+                             f"them, got {which!r}")
     out = []
     for w in which:
         if isinstance(w, (int, np.integer)) and not isinstance(w, bool):
@@ -188,7 +192,7 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
     frame = pd.DataFrame({"rank": np.arange(1, a.depth + 1), "docid": docids, "grade": grade,
                           "rp": a.rp[0, 0], "crp": a.crp[0, 0], "rp_fs": a.rp_fs[0],
                           "crp_fs": a.crp_fs[0], "dcg": a.dcg[0, 0], "ideal_dcg": a.ideal_dcg[0]})
-    if normalised:
+    if validate.flag(normalised, "normalised", "curves"):
         rpn, crpn = a.normalised(method)
         frame["rp_norm"] = rpn[0, 0]
         frame["crp_norm"] = crpn[0, 0]
@@ -353,10 +357,12 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
     """Effort/gain grids for several gain measures: a summary frame (one row per gain:
     ``points, diagonal %, high_high %, top_row_low_effort %`` — the share of the top
     gain row with Twist >= .5 — and the quartile cut points) and the grids by name."""
+    validate.campaign(campaign, "effort_gain_summary")
+    _check("effort_gain_summary", depth, crossing, rel_level)
+    gains = validate.measure_list(gains, "effort_gain_summary", "gains")
     comp = tw.components(campaign, int(depth), crossing, int(rel_level))
     from irmeta.evaluation import compute
     from irmeta.measures.spec import EvalContext
-    gains = list(gains)
     ms, gv = compute(campaign, gains, EvalContext(rel_level=int(rel_level)))
     grids, rows = {}, []
     for j, m in enumerate(ms):
@@ -373,8 +379,7 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
 def most_telling(eg: EffortGain, k: int = 2) -> pd.DataFrame:
     """(run, topic) pairs worth a CRP/DCG look: the ``k`` top-gain-row points with the
     lowest Twist (high gain at high effort) and the ``k`` with the highest Twist."""
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ParameterError(f"most_telling: k must be a positive integer, got {k!r}")
+    k = validate.integer(k, "k", "most_telling", low=1)
     top = eg.points[eg.points["row"] == 3].sort_values(["twist", "run", "topic"])
     if top.empty:
         top = eg.points.sort_values(["gain", "twist"], ascending=[False, True]).head(4 * k)

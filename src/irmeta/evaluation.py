@@ -14,13 +14,16 @@ floor of 1e-5 on each value.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.data.campaign import Campaign
+from irmeta.data.tables import Run
 from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
@@ -81,9 +84,13 @@ class Results:
         """Printed names of the measures (the user's spelling of trec_eval names)."""
         return [m.display for m in self.measures]
 
-    def _index(self, measure) -> int:
-        if isinstance(measure, int):
-            return measure
+    def _index(self, measure, func: str = "Results") -> int:
+        """Position of ``measure``: its index, a :class:`Measure` or its name."""
+        if not isinstance(measure, (str, Measure)):
+            if isinstance(measure, bool) or not isinstance(measure, (int, np.integer)):
+                raise ParameterError(f"{func}: measure must be a measure name, a Measure or "
+                                     f"an index, got {measure!r}")
+            return validate.integer(measure, "measure", func, low=0, high=len(self.measures) - 1)
         if isinstance(measure, Measure):
             for i, m in enumerate(self.measures):
                 if m == measure:
@@ -92,7 +99,7 @@ class Results:
         for i, m in enumerate(self.measures):
             if measure in (m.display, m.name):
                 return i
-        raise ParameterError(f"Results: no measure {measure!r} (have: {', '.join(self.names)})")
+        raise ParameterError(f"{func}: no measure {measure!r} (have: {', '.join(self.names)})")
 
     @property
     def means(self) -> np.ndarray:
@@ -111,6 +118,9 @@ class Results:
         :func:`irmeta.aggregate.aggregate_matrix` (``gawm(...)``, ``hits``), which
         works on the campaign-topic-set matrix.
         """
+        if not isinstance(aggregator, str):
+            raise ParameterError(f"Results.aggregate: aggregator must be a string such as "
+                                 f"'mean', 'gmean', 'hits' or 'gawm(...)', got {aggregator!r}")
         if aggregator == "mean":
             return pd.DataFrame(self.means, index=list(self.runs), columns=self.names)
         if aggregator == "gmean":
@@ -123,6 +133,8 @@ class Results:
 
     def to_frame(self, per_topic: bool = True, aggregate: bool = True) -> pd.DataFrame:
         """Long table ``run, measure, topic, value``; the aggregate has topic ``all``."""
+        per_topic = validate.flag(per_topic, "per_topic", "Results.to_frame")
+        aggregate = validate.flag(aggregate, "aggregate", "Results.to_frame")
         parts = []
         R, M, T = self.values.shape
         if per_topic:
@@ -145,7 +157,8 @@ class Results:
 
     def wide(self, measure, evaluated_only: bool = True) -> pd.DataFrame:
         """runs x topics values of one measure (NaN where a topic is not evaluated)."""
-        j = self._index(measure)
+        j = self._index(measure, "Results.wide")
+        evaluated_only = validate.flag(evaluated_only, "evaluated_only", "Results.wide")
         v = self.values[:, j]
         if evaluated_only:
             v = np.where(self.evaluated, v, np.nan)
@@ -154,7 +167,7 @@ class Results:
     def matrix(self, measure) -> pd.DataFrame:
         """systems x topics matrix of one measure over the campaign topic set (topics
         with a relevant document); every run scored on every such topic."""
-        j = self._index(measure)
+        j = self._index(measure, "Results.matrix")
         keep = self.campaign.topic_set(self.rel_level)
         frame = pd.DataFrame(self.values[:, j][:, keep], index=list(self.runs),
                              columns=list(np.asarray(self.topics, dtype=object)[keep]))
@@ -165,12 +178,20 @@ class Results:
 
 def compute(campaign: Campaign, measures: Iterable, ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
     """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
-    ms = parse_measures(measures)
+    ms = parse_measures(validate.measure_list(measures, "evaluate"))
     ctx = ctx or EvalContext()
     out = np.empty((campaign.num_runs, len(ms), campaign.num_topics))
     for j, m in enumerate(ms):
         out[:, j] = m.definition.kernel(campaign, m, ctx)
     return ms, out
+
+
+#: keyword arguments of :func:`evaluate` that other functions forward with a Campaign
+CONTEXT_ARGS = ("complete", "groups", "reference", "prior_runs")
+#: arguments that shape how files are read; they cannot apply to a built Campaign
+_READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": False}
+#: what ``runs`` may be (one of them, or a list / tuple / dict of them)
+_RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
 
 
 def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *,
@@ -181,28 +202,59 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     """Evaluate runs against qrels.
 
     ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
-    already built :class:`~irmeta.data.campaign.Campaign` (then ``runs`` is None).
-    ``runs``: a path, DataFrame, dict, or a list of those. ``measures``: measure strings
-    (``"AP"``, ``"P@10"``, ``"map"``, ``"ndcg_cut.10,20"`` ...). ``complete``: score
-    every qrels topic (trec_eval ``-c``). ``rel_level``: binary relevance threshold
-    (``-l``). ``max_docs``: keep the top ``max_docs`` documents per topic (``-M``).
-    ``float32``: read scores as 32-bit floats (trec_eval 9.x tie behaviour).
+    already built :class:`~irmeta.data.campaign.Campaign` (then ``runs`` is None, and
+    ``max_docs``, ``names``, ``float32``, ``dedupe`` — which say how files are read —
+    are errors: give them to :func:`irmeta.load_campaign`).
+    ``runs``: a path, DataFrame, dict, or a list of those. ``measures``: one measure
+    string or a list of them (``"AP"``, ``"P@10"``, ``"map"``, ``"ndcg_cut.10,20"`` ...).
+    ``complete``: score every qrels topic (trec_eval ``-c``). ``rel_level``: binary
+    relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per
+    topic (``-M``). ``float32``: read scores as 32-bit floats (trec_eval 9.x ties).
     ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+
+    Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
+    ``docs/conventions.md``, "The Python API: errors").
     """
+    fn = "evaluate"
+    given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe}
     if isinstance(qrels, Campaign):
+        if runs is not None:
+            raise ParameterError(f"{fn}: runs must be None when qrels is a Campaign "
+                                 "(the campaign already holds its runs)")
+        used = [k for k, v in given.items() if v is not _READING_ARGS[k]]
+        if used:
+            raise ParameterError(f"{fn}: {', '.join(used)} only take effect when reading files; "
+                                 "the Campaign is already built (pass them to "
+                                 "irmeta.load_campaign instead)")
         campaign = qrels
     else:
         if runs is None:
-            raise ParameterError("evaluate: runs is required unless a Campaign is given")
+            raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
+        if not isinstance(runs, _RUN_KINDS) or isinstance(runs, Campaign):
+            raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
+                                 f"of those, got {type(runs).__name__}")
+        if isinstance(runs, (list, tuple)) and not runs:
+            raise ParameterError(f"{fn}: runs is an empty list")
+        if max_docs is not None:
+            max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+        float32 = validate.flag(float32, "float32", fn)
+        dedupe = validate.flag(dedupe, "dedupe", fn)
         campaign = load_campaign(qrels, runs, names=names, max_docs=max_docs,
                                  float32=float32, dedupe=dedupe)
-    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)):
-        raise ParameterError(f"evaluate: rel_level must be an integer, got {rel_level!r}")
+    complete = validate.flag(complete, "complete", fn)
+    rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
     if reference is not None and not isinstance(reference, Campaign):
-        raise ParameterError("evaluate: reference must be a Campaign (irmeta.load_campaign)")
-    ctx = EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
+        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
+                             f"got {type(reference).__name__}")
+    if groups is not None and not isinstance(groups, Mapping):
+        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
+                             f"got {type(groups).__name__}")
+    if prior_runs is not None:
+        prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    measures = validate.measure_list(measures, fn)
+    ctx = EvalContext(rel_level=rel_level, groups=dict(groups) if groups else None,
                       reference=reference,
                       prior_runs=tuple(prior_runs) if prior_runs is not None else None)
     ms, values = compute(campaign, measures, ctx)
     evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
-    return Results(campaign, ms, values, evaluated, int(rel_level))
+    return Results(campaign, ms, values, evaluated, rel_level)

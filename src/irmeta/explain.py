@@ -21,6 +21,7 @@ from typing import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.data.campaign import Campaign
 from irmeta.data.tables import decode_ids
 from irmeta.errors import ParameterError
@@ -35,8 +36,7 @@ DOC_COLUMNS = ["run", "topic", "rank", "docid", "grade", "relevant", "retrieved_
 
 
 def _context(rel_level, groups, reference, prior_runs) -> EvalContext:
-    if isinstance(rel_level, bool) or not isinstance(rel_level, (int, np.integer)):
-        raise ParameterError(f"explain: rel_level must be an integer, got {rel_level!r}")
+    rel_level = validate.integer(rel_level, "rel_level", "explain", low=-32768, high=32768)
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError("explain: reference must be a Campaign (irmeta.load_campaign)")
     return EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
@@ -45,11 +45,7 @@ def _context(rel_level, groups, reference, prior_runs) -> EvalContext:
 
 
 def _check_k(fn: str, name: str, value) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"{fn}: {name} must be a positive integer, got {value!r}")
-    return int(value)
+    return None if value is None else validate.integer(value, name, fn, low=1)
 
 
 def _nrg_measure(nrg, k: int | None) -> Measure | None:
@@ -86,8 +82,8 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     """
     from irmeta.measures.nrg import nrg_block, prior_plan
 
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("explain_documents: campaign must be a Campaign (irmeta.load_campaign)")
+    validate.campaign(campaign, "explain_documents")
+    relevant_only = validate.flag(relevant_only, "relevant_only", "explain_documents")
     k = _check_k("explain_documents", "k", k)
     depth = _check_k("explain_documents", "depth", depth) or k
     r = campaign.run_index(run)
@@ -151,8 +147,7 @@ def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int
 def _unique_mask(fn: str, campaign, k, rel_level, reference) -> tuple[np.ndarray, np.ndarray]:
     """bool ``[R, T, min(k, depth)]`` masks: the rank holds a relevant document, and a
     relevant document no other run (or reference run) has in its top ``k``."""
-    if not isinstance(campaign, Campaign):
-        raise ParameterError(f"{fn}: campaign must be a Campaign")
+    validate.campaign(campaign, fn)
     k = _check_k(fn, "k", k)
     ctx = _context(rel_level, None, reference, None)
     others, _ = others_count(campaign, k, k, ctx)
@@ -175,6 +170,7 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     long table ``run, topic, unique, relevant_retrieved`` over every (run, topic).
     """
     rel, uniq = _unique_mask("unique_contributions", campaign, k, rel_level, reference)
+    per_topic = validate.flag(per_topic, "per_topic", "unique_contributions")
     unique, found = uniq.sum(axis=2), rel.sum(axis=2)
     runs = list(campaign.runs)
     if per_topic:

@@ -131,7 +131,7 @@ def test_parameter_errors_name_the_problem():
         gawm(P, "C")
     with pytest.raises(ParameterError, match="ms must be one of"):
         gawm(P, ms="median")
-    with pytest.raises(ParameterError, match="tol must be finite and >= 0"):
+    with pytest.raises(ParameterError, match="tol must be a finite number >= 0, got -1"):
         gawm(P, tol=-1)
     with pytest.raises(ParameterError, match="max_iter must be an integer"):
         gawm(P, max_iter=2.5)

@@ -188,7 +188,7 @@ def test_twist_matches_api(twist_out, demo):
     np.testing.assert_allclose(tau.to_numpy(), ref.to_numpy(), rtol=1e-12)
 
     dp = _tsv(twist_out, "figure14").set_index("measure")
-    summary, curves = bootstrap_power(matrices(top, ["Twist@1000"]), samples=50, seed=3)
+    summary, curves = bootstrap_power(matrices(top, ["Twist@1000"]), trials=50, seed=3)
     assert dp.loc["Twist@1000", "significant"] == summary["significant"].iloc[0]
     assert dp.loc["Twist@1000", "pairs"] == 23 * 22 // 2
     asl = _tsv(twist_out, "figure14_asl")
@@ -290,8 +290,8 @@ def test_same_seed_same_files(tmp_path, demo):
     assert len(outs[0]) > 8 and outs[0] == outs[1]
     asl = _tsv(tmp_path / "0", "figure14_asl")["AP"].dropna().to_numpy()
     mats = matrices(filter_top_runs(sub, 0.75), ["AP"])
-    assert np.array_equal(asl, bootstrap_power(mats, samples=30, seed=5)[1]["AP"])
-    assert not np.array_equal(asl, bootstrap_power(mats, samples=30, seed=6)[1]["AP"])
+    assert np.array_equal(asl, bootstrap_power(mats, trials=30, seed=5)[1]["AP"])
+    assert not np.array_equal(asl, bootstrap_power(mats, trials=30, seed=6)[1]["AP"])
 
 
 def test_progress_bar_on_stderr(tmp_path, capsys):

@@ -84,7 +84,7 @@ def test_plots_directly(tmp_path, small_campaign):
     from irmeta.plot import meta as pm
     sweep = alpha_sweep(small_campaign, {"RBP(p=0.5)": "RBP(p={alpha})"}, alphas=[0.5, 0.9])
     pm.alpha_sweep_plot(sweep, path=tmp_path / "a")
-    summary, curves = bootstrap_power({"m": np.random.default_rng(0).random((5, 10))}, samples=100)
+    summary, curves = bootstrap_power({"m": np.random.default_rng(0).random((5, 10))}, trials=100)
     pm.asl_plot(curves, summary=summary, path=tmp_path / "b.png")
     table = pool_downsampling(small_campaign, ["AP"], levels=[50])
     pm.downsampling_plot(table, path=tmp_path / "c")

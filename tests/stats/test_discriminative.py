@@ -13,7 +13,7 @@ from irmeta.stats import significance as sg
 def test_discriminative_power_counts(scores):
     mats = {"m1": scores, "m2": scores[::-1] * 2}
     out = dp.discriminative_power(mats, tests=("paired_t", "bootstrap", "pairwise_tukey"),
-                                  levels=(0.05, 0.01), seed=0, samples=200)
+                                  levels=(0.05, 0.01), seed=0, trials=200)
     assert len(out) == 2 * 3 * 2
     row = out[(out.measure == "m1") & (out.test == "paired_t") & (out.level == 0.05)].iloc[0]
     assert row["significant"] == sg.paired_t(scores).num_significant()
@@ -29,7 +29,7 @@ def test_discriminative_power_counts(scores):
 
 
 def test_bootstrap_power_and_asl(scores):
-    summary, curves = dp.bootstrap_power({"m": scores}, samples=300, seed=1)
+    summary, curves = dp.bootstrap_power({"m": scores}, trials=300, seed=1)
     asl = curves["m"]
     assert np.all(np.diff(asl) >= 0) and len(asl) == 21
     assert summary["significant"].iloc[0] == int((asl < 0.05).sum())

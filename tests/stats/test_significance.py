@@ -72,7 +72,7 @@ def test_randomisation_approaches_exact_permutation_p():
 
 def test_bootstrap_matches_slow_loop(scores):
     B, seed, level = 200, 11, 0.05
-    r = sg.bootstrap(scores, samples=B, seed=seed, level=level)
+    r = sg.bootstrap(scores, trials=B, seed=seed, level=level)
     n = scores.shape[1]
     draws = np.random.default_rng(seed).integers(0, n, size=(B, n))
     for k, (a, b) in enumerate(pairs_of(len(scores))):
@@ -169,7 +169,7 @@ def test_corrections_match_statsmodels(method):
 def test_identical_systems_never_significant(test):
     X = np.random.default_rng(0).random((4, 20))
     X[1] = X[0]
-    r = sg.compare(X, test, seed=0, samples=200, trials=200)
+    r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=200))
     row = r.table[(r.table["a"] == "s0") & (r.table["b"] == "s1")].iloc[0]
     assert row["p_value"] == 1.0 and not row["significant"]
 
@@ -179,7 +179,7 @@ def test_dominating_system_always_significant(test):
     rng = np.random.default_rng(1)
     X = rng.random((4, 25)) * 0.3
     X[3] = X[:3].max(axis=0) + 0.5 + rng.random(25) * 0.01
-    r = sg.compare(X, test, seed=0, samples=500, trials=500, level=0.01)
+    r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=500), level=0.01)
     rows = r.table[r.table["b"] == "s3"]
     assert len(rows) == 3 and rows["significant"].all()
     assert (rows["diff"] < 0).all()
@@ -189,15 +189,15 @@ def test_dominating_system_always_significant(test):
 
 @pytest.mark.parametrize("test", ["randomisation", "bootstrap", "randomised_tukey_hsd"])
 def test_seeds_reproduce(test, scores):
-    a = sg.compare(scores, test, seed=9, samples=300, trials=300).table
-    b = sg.compare(scores, test, seed=9, samples=300, trials=300).table
-    c = sg.compare(scores, test, seed=10, samples=300, trials=300).table
+    a = sg.compare(scores, test, **sg.options_for(test, seed=9, trials=300)).table
+    b = sg.compare(scores, test, **sg.options_for(test, seed=9, trials=300)).table
+    c = sg.compare(scores, test, **sg.options_for(test, seed=10, trials=300)).table
     pd.testing.assert_frame_equal(a, b)
     assert not a["p_value"].equals(c["p_value"])
 
 
 def test_result_objects(scores):
-    r = sg.bootstrap(scores, samples=200, seed=0)
+    r = sg.bootstrap(scores, trials=200, seed=0)
     pm = r.pvalue_matrix()
     assert pm.shape == (7, 7) and np.allclose(pm, pm.T, equal_nan=True)
     assert r.num_significant(0.5) >= r.num_significant(0.01)
@@ -225,8 +225,8 @@ def test_parameter_errors(scores, kwargs, match):
 def test_parameter_errors_random(scores):
     with pytest.raises(ParameterError, match="seed"):
         sg.bootstrap(scores, seed=-1)
-    with pytest.raises(ParameterError, match="samples"):
-        sg.bootstrap(scores, samples=0)
+    with pytest.raises(ParameterError, match="trials"):
+        sg.bootstrap(scores, trials=0)
     with pytest.raises(ParameterError, match="unknown test"):
         sg.compare(scores, "ttest2")
     with pytest.raises(ParameterError, match="systems x topics"):
@@ -235,7 +235,7 @@ def test_parameter_errors_random(scores):
 
 def test_pairs_subset_by_name(scores):
     frame = pd.DataFrame(scores, index=[f"r{i}" for i in range(7)])
-    r = sg.bootstrap(frame, pairs=[("r0", "r6"), ("r2", "r3")], samples=200, seed=0)
+    r = sg.bootstrap(frame, pairs=[("r0", "r6"), ("r2", "r3")], trials=200, seed=0)
     assert list(zip(r.table["a"], r.table["b"])) == [("r0", "r6"), ("r2", "r3")]
     full = sg.paired_t(frame)
     sub = sg.paired_t(frame, pairs=[("r2", "r3")])
@@ -249,7 +249,7 @@ def test_pairs_subset_by_name(scores):
 @given(arrays(np.float64, (4, 6), elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0])))
 def test_pvalues_are_probabilities(X):
     for test in ["paired_t", "wilcoxon", "randomisation", "bootstrap", "pairwise_tukey"]:
-        r = sg.compare(X, test, seed=0, samples=50, trials=50)
+        r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=50))
         p = r.table["p_value"].to_numpy()
         assert np.all((p >= 0) & (p <= 1)), test
         allzero = [not np.any(X[a] != X[b]) for a, b in pairs_of(4)]

@@ -19,12 +19,12 @@ def as_matrix(matrix, func: str, *, allow_nan: bool = False, min_shape=(1, 1)):
         runs, topics = matrix.index, matrix.columns
         try:
             P = matrix.to_numpy(dtype=np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ParameterError(f"{func}: matrix must hold numbers ({exc})") from None
     else:
         try:
             P = np.asarray(matrix, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise ParameterError(f"{func}: matrix must be a DataFrame or a 2-D array of "
                                  f"numbers ({exc})") from None
         if P.ndim != 2:

@@ -54,6 +54,7 @@ import pandas as pd
 
 from irmeta.aggregate._matrix import as_matrix
 from irmeta.aggregate.means import resolve_mean
+from irmeta import validate
 from irmeta.errors import ConvergenceWarning, ParameterError
 
 WeightFunction = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -159,16 +160,6 @@ class GAWMResult:
 
 
 # --------------------------------------------------------------------------- iteration
-def _check_number(value, func: str, name: str, *, integer: bool = False, low=0.0):
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ParameterError(f"{func}: {name} must be a number, got {value!r}")
-    if integer and int(value) != value:
-        raise ParameterError(f"{func}: {name} must be an integer, got {value!r}")
-    if not np.isfinite(value) or value < low:
-        raise ParameterError(f"{func}: {name} must be finite and >= {low:g}, got {value!r}")
-    return int(value) if integer else float(value)
-
-
 def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
          system_weight: WeightFunction | None = None,
          topic_weight: WeightFunction | None = None,
@@ -211,9 +202,9 @@ def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
     axiom = str(axioms).strip().upper()
     if axiom not in AXIOMS:
         raise ParameterError(f"{func}: axioms must be 'A' or 'B', got {axioms!r}")
-    tol = _check_number(tol, func, "tol")
-    max_iter = _check_number(max_iter, func, "max_iter", integer=True, low=1)
-    floor = _check_number(floor, func, "floor")
+    tol = validate.number(tol, "tol", func, low=0.0)
+    max_iter = validate.integer(max_iter, "max_iter", func, low=1)
+    floor = validate.number(floor, "floor", func, low=0.0)
     ms_name, ms_fn = resolve_mean(ms, floor, func, "ms")
     mt_name, mt_fn = resolve_mean(mt, floor, func, "mt")
     for name, side in ((ms_name, "ms"), (mt_name, "mt")):

@@ -13,7 +13,7 @@ import warnings
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.cli.common import campaign_options, json_records, load_cli_campaign, open_output
 
 DEFAULT_AGGREGATORS = ("mean", "gawm", "hits")
 ANALYSES = ("correlations", "means", "grid", "confidence", "loto")
@@ -38,7 +38,7 @@ def write_table(frame, out, fmt: str, digits: int = 4, title: str | None = None)
     """One table in the chosen layout: ``text`` (aligned, ``digits`` decimals),
     ``markdown``, ``tsv``/``csv`` (full precision), ``json`` (records)."""
     if fmt == "json":
-        out.write(frame.reset_index().to_json(orient="records", indent=1) + "\n")
+        out.write(json_records(frame.reset_index()))
         return
     if title and fmt in ("text", "markdown"):
         out.write(("## " if fmt == "markdown" else "# ") + title + "\n\n")

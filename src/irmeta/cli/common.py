@@ -64,7 +64,7 @@ def load_cli_campaign(qrels, runs, options: dict):
             options["groups_file"] = str(paths.groups)
     if not qrels or not runs:
         raise click.UsageError("give a QRELS file and at least one RUN file (or --demo)")
-    names = options["names"].split(",") if options.get("names") else None
+    names = split_names(options["names"]) if options.get("names") is not None else None
     campaign = load_campaign(qrels, list(runs), names=names, max_docs=options.get("max_docs"),
                              float32=options.get("float32", False),
                              dedupe=options.get("dedupe", False),
@@ -111,6 +111,35 @@ def expand_paths(values) -> list[str]:
             else:
                 out.append(item)
     return out
+
+
+def json_records(frame) -> str:
+    """``frame`` as JSON records at full precision: floats are written with ``repr``
+    (they read back bit for bit; pandas' ``to_json`` rounds to 10 digits), NaN as null."""
+    import json
+    import math
+
+    import numpy as np
+
+    def plain(v):
+        if isinstance(v, (np.integer, np.bool_)):
+            return v.item()
+        if isinstance(v, (float, np.floating)):
+            return None if math.isnan(v) else float(v)
+        return v if isinstance(v, (str, int, bool)) or v is None else str(v)
+
+    records = [{str(k): plain(v) for k, v in row.items()}
+               for row in frame.to_dict(orient="records")]
+    return json.dumps(records, indent=1, allow_nan=False) + "\n"
+
+
+def split_names(text: str, option: str = "--names") -> list[str]:
+    """A comma-separated list of run names; an empty name (``a,,b``, ``a,``) is an error."""
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise click.BadParameter(f"empty name in {text!r} (give one name per run, "
+                                 "separated by commas)", param_hint=option)
+    return names
 
 
 @contextlib.contextmanager

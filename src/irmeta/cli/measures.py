@@ -18,8 +18,8 @@ def measures_command(family, markdown):
         click.echo("| measure | cutoff | parameters | description |")
         click.echo("| --- | --- | --- | --- |")
     for d in defs:
-        params = ", ".join(f"{p.name}={p.default}" + (f" ({'|'.join(map(str, p.choices))})"
-                                                       if p.choices else "")
+        params = ", ".join((f"{p.name} (required)" if p.required else f"{p.name}={p.default}")
+                           + (f" ({'|'.join(map(str, p.choices))})" if p.choices else "")
                            for p in d.params)
         cutoff = {"optional": "@k optional", "required": "@k required", "none": "no @k"}[d.cutoff]
         if d.cutoff_default is not None:

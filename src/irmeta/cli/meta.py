@@ -167,13 +167,15 @@ def significance_cmd(qrels, runs, measures, test, level, correction, samples, tr
     """Significance tests between every pair of systems, per measure: a ranx-style
     summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
     from irmeta.stats import compare, matrices
+    from irmeta.stats.significance import options_for
     campaign, kw = _setup(qrels, runs, measures, options)
     mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
-    extra = {"seed": options["seed"], "samples": samples, "progress_bar": _progress(options)}
-    if trials is not None:
-        extra["trials"] = trials
-    if correction:
-        extra["correction"] = correction
+    if correction and test in ("tukey_hsd", "randomised_tukey_hsd"):
+        raise click.UsageError(f"--correction is for the pairwise tests; {test} controls "
+                               "the family-wise error itself")
+    extra = options_for(test, trials=samples if test == "bootstrap" else trials,
+                        seed=options["seed"], progress_bar=_progress(options),
+                        correction=correction)
     import pandas as pd
     parts = []
     for name, mat in mats.items():
@@ -203,13 +205,18 @@ def discpower_cmd(qrels, runs, measures, tests, levels, samples, trials, **optio
     from irmeta.stats import bootstrap_power, discriminative_power, matrices
     campaign, kw = _setup(qrels, runs, measures, options)
     mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
-    table = discriminative_power(mats, tests=tests, levels=levels, seed=options["seed"],
-                                 samples=samples, trials=trials,
-                                 progress_bar=_progress(options))
-    _emit(table, options)
+    import pandas as pd
+    parts = []
+    for name, mat in mats.items():     # --samples for the bootstrap, --trials for the others
+        for test in dict.fromkeys(tests):
+            parts.append(discriminative_power(
+                {name: mat}, tests=[test], levels=levels, seed=options["seed"],
+                trials=samples if test == "bootstrap" else trials,
+                progress_bar=_progress(options)))
+    _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
         from irmeta.plot.meta import asl_plot
-        summary, curves = bootstrap_power(mats, level=levels[0], samples=samples,
+        summary, curves = bootstrap_power(mats, level=levels[0], trials=samples,
                                           seed=options["seed"], progress_bar=_progress(options))
         asl_plot(curves, level=levels[0], summary=summary, path=options["plot_path"])
 

@@ -10,7 +10,7 @@ import math
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.cli.common import campaign_options, json_records, load_cli_campaign, open_output
 
 _FORMATS = click.Choice(["tsv", "csv", "markdown", "json"])
 
@@ -58,8 +58,7 @@ def write_frame(frame, output, fmt: str, digits: int = 4, index: bool = True) ->
         if fmt == "markdown":
             out.write(markdown(frame, digits, index))
         elif fmt == "json":
-            out.write(frame.reset_index().to_json(orient="records", indent=1) + "\n"
-                      if index else frame.to_json(orient="records", indent=1) + "\n")
+            out.write(json_records(frame.reset_index() if index else frame))
         else:
             out.write(frame.to_csv(sep="\t" if fmt == "tsv" else ",", index=index,
                                    lineterminator="\n"))

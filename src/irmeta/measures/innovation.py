@@ -34,7 +34,7 @@ from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 _CELLS_PER_BLOCK = 1 << 23
 
 ALPHA = Param("alpha", "float", None, "weight of rarity, required (standard: >= 0; "
-              "normalized: 0..1); alpha=0 is the classic measure", low=0.0)
+              "normalized: 0..1); alpha=0 is the classic measure", low=0.0, required=True)
 VARIANT = Param("variant", "str", "standard", "standard: 1 + alpha*R(d); normalized: "
                 "(1-alpha) + alpha*R'(d), bounded by [0, 1]", choices=("standard", "normalized"))
 DEPTH = Param("depth", "int", None, "rank depth within which a run 'retrieves' a document "
@@ -121,9 +121,6 @@ def ap_rare(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
 
 
 def _validate(m: Measure) -> None:
-    if m["alpha"] is None:
-        raise MeasureError(f"{m.definition.name} needs alpha, e.g. "
-                           f"{m.definition.name}(alpha=0.5)@100 (alpha=0: the classic measure)")
     if m["variant"] == "normalized" and not 0.0 <= m["alpha"] <= 1.0:
         raise MeasureError(f"{m.definition.name}: variant=normalized needs alpha in [0, 1]; "
                            f"got alpha={m['alpha']!r}")

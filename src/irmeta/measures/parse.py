@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from irmeta.errors import MeasureError
+from irmeta.errors import MeasureError, ParameterError
 from irmeta.measures import registry
 from irmeta.measures.spec import Measure, MeasureDef
 
@@ -56,8 +56,16 @@ def parse_measure(text: str) -> list[Measure]:
     return [_Parser(text).measure()]
 
 
-def parse_measures(items: Iterable[str | Measure]) -> list[Measure]:
-    """Parse several measures (strings or :class:`Measure`), dropping exact repeats."""
+def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measure]:
+    """Parse several measures (strings or :class:`Measure`), dropping exact repeats.
+
+    One string is one measure string (``"AP"`` is AP; ``"P.5,10"`` is trec_eval's two).
+    """
+    if isinstance(items, (str, Measure)):
+        items = [items]
+    elif isinstance(items, (bytes, dict)) or not isinstance(items, Iterable):
+        raise ParameterError(f"parse_measures: items must be a measure string or a sequence "
+                             f"of them, got {items!r}")
     out: list[Measure] = []
     seen = set()
     for item in items:
@@ -83,6 +91,10 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
                                f"(parameters: {allowed})", text=text,
                                position=max(text.find(key + "="), 0))
         values[key] = p.check(value, definition.name)
+    missing = [p.name for p in definition.params if p.required and values[p.name] is None]
+    if missing:
+        raise MeasureError(f"{definition.name} needs {', '.join(missing)}, e.g. "
+                           f"{definition.name}({missing[0]}=0.5)", text=text, position=len(text))
     if cutoff is None:
         cutoff = definition.cutoff_default
     if definition.cutoff == "none" and cutoff is not None:

@@ -13,6 +13,7 @@ is decided by :func:`irmeta.evaluate`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -28,7 +29,8 @@ class Param:
 
     ``kind``: ``int``, ``float``, ``str`` (one of ``choices`` if given), ``gains``
     (a ``{grade: gain}`` mapping, written ``{0:0,1:1,2:3}``), ``runs`` (a list of run
-    names, API only), ``bool``.
+    names, API only), ``bool``. ``required``: no default; the measure string must set it.
+    Numbers must be finite (``nan``/``inf`` are errors); a bool is not an int.
     """
 
     name: str
@@ -38,15 +40,19 @@ class Param:
     choices: tuple | None = None
     low: float | None = None
     high: float | None = None
+    required: bool = False
 
     def check(self, value: Any, measure: str) -> Any:
         """Coerce and validate ``value``; raise :class:`MeasureError` if it does not fit."""
         try:
             if self.kind == "int":
-                if isinstance(value, float) and not value.is_integer():
+                if isinstance(value, bool) or (isinstance(value, float)
+                                               and not value.is_integer()):
                     raise ValueError
                 value = int(value)
             elif self.kind == "float":
+                if isinstance(value, bool):
+                    raise ValueError
                 value = float(value)
             elif self.kind == "bool":
                 if isinstance(value, str):
@@ -62,9 +68,14 @@ class Param:
                 if isinstance(value, str):
                     value = tuple(v for v in value.split("|") if v)
                 value = tuple(str(v) for v in value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise MeasureError(f"{measure}: parameter {self.name!r} expects {self.kind}, "
                                f"got {value!r}") from None
+        numbers = ([value] if self.kind == "float" else
+                   [g for _, g in value] if self.kind == "gains" else [])
+        if not all(math.isfinite(x) for x in numbers):
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be finite "
+                               f"(no nan or inf), got {value!r}")
         if self.choices is not None and value not in self.choices:
             raise MeasureError(f"{measure}: parameter {self.name!r} must be one of "
                                f"{', '.join(map(str, self.choices))}; got {value!r}")

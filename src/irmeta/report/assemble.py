@@ -826,7 +826,7 @@ def _trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.Data
     from irmeta import stats
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        dp, _ = stats.bootstrap_power(mats, level=opts.level, samples=opts.bootstrap,
+        dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
                                       seed=opts.seed, progress_bar=False)
         stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
                                      seed=opts.seed, classic=True, progress_bar=False)

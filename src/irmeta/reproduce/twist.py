@@ -223,7 +223,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     # ---------------------------------------------------------------- Figure 14
     with S.step("figure 14 (bootstrap discriminative power)"):
         mats = matrices(top, measures, rel_level=lvl)
-        dp, curves = bootstrap_power(mats, level=p.level, samples=p.samples, seed=p.seed,
+        dp, curves = bootstrap_power(mats, level=p.level, trials=p.samples, seed=p.seed,
                                      progress_bar=S.inner)
         fig = asl_plot(curves, level=p.level, summary=dp, title="ASL curves (paired bootstrap)")
         dp = dp.assign(dp_percent=100 * dp["dp"])

@@ -21,6 +21,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.errors import ParameterError
 
 #: bytes of float64 scratch one batched step may allocate (chunks are sized from it)
@@ -34,9 +35,16 @@ def score_matrix(scores, func: str, *, min_systems: int = 2,
     Topics (columns) holding a NaN for any system are dropped with a warning.
     """
     if isinstance(scores, pd.DataFrame):
-        frame = scores.astype(np.float64)
+        try:
+            frame = scores.astype(np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"{func}: scores must hold numbers only") from None
     else:
-        arr = np.asarray(scores, dtype=np.float64)
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise ParameterError(f"{func}: scores must be a systems x topics matrix of "
+                                 f"numbers, got {type(scores).__name__}") from None
         if arr.ndim != 2:
             raise ParameterError(f"{func}: scores must be a systems x topics matrix, "
                                  f"got an array of shape {arr.shape}")
@@ -65,30 +73,22 @@ def all_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i.astype(np.int64), j.astype(np.int64)
 
 
-def check_level(level: float, func: str) -> float:
-    """A significance level in (0, 1)."""
-    try:
-        value = float(level)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{func}: level must be a number in (0, 1), got {level!r}") from None
-    if not 0.0 < value < 1.0:
-        raise ParameterError(f"{func}: level must be in (0, 1), got {level!r}")
-    return value
-
-
-def check_int(value, name: str, func: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ParameterError(f"{func}: {name} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
 def rng_from(seed, func: str) -> np.random.Generator:
     """``np.random.default_rng(seed)``; the seed must be an int (or a Generator)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ParameterError(f"{func}: seed must be a non-negative integer, got {seed!r}")
-    return np.random.default_rng(int(seed))
+    return np.random.default_rng(validate.seed(seed, func))
+
+
+def renamed_argument(func: str, old: str, old_value, new: str, new_value):
+    """The value of an argument that was renamed from ``old`` to ``new``: ``old`` still
+    works with a :class:`DeprecationWarning`; both at once is an error."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        raise ParameterError(f"{func}: give {new} only ({old} is its deprecated name)")
+    warnings.warn(f"{func}: {old}= is deprecated, use {new}=", DeprecationWarning, stacklevel=3)
+    return old_value
 
 
 def chunk_size(per_item_floats: int, minimum: int = 1) -> int:

@@ -35,6 +35,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.errors import ParameterError
 
 METHODS = ("kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson")
@@ -45,8 +46,11 @@ def _aligned(x, y, func: str) -> tuple[np.ndarray, np.ndarray]:
         if set(x.index) != set(y.index):
             raise ParameterError(f"{func}: the two score series index different systems")
         y = y.reindex(x.index)
-    a = np.asarray(x, dtype=np.float64).ravel()
-    b = np.asarray(y, dtype=np.float64).ravel()
+    try:
+        a = np.asarray(x, dtype=np.float64).ravel()
+        b = np.asarray(y, dtype=np.float64).ravel()
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"{func}: x and y must be sequences of numbers") from None
     if a.shape != b.shape:
         raise ParameterError(f"{func}: x and y must have the same length, got {a.size} and {b.size}")
     if a.size < 2:
@@ -140,6 +144,7 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
 def rank_correlation(x, y, method: str = "kendall") -> float:
     """Correlation of two system scorings by ``method``: ``kendall`` (tau-b),
     ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``."""
+    method = validate.choice(method, "method", "rank_correlation", METHODS)
     if method == "kendall":
         return kendall_tau(x, y)
     if method == "tau_ap":
@@ -169,9 +174,7 @@ def correlation_matrix(scores, method: str = "kendall") -> pd.DataFrame:
     if not isinstance(scores, pd.DataFrame):
         raise ParameterError("correlation_matrix: scores must be a systems x measures "
                              "DataFrame or a {measure: scores} mapping")
-    if method not in METHODS:
-        raise ParameterError(f"correlation_matrix: method must be one of {', '.join(METHODS)}, "
-                             f"got {method!r}")
+    method = validate.choice(method, "method", "correlation_matrix", METHODS)
     cols = list(scores.columns)
     values = scores.to_numpy(dtype=np.float64)
     if method == "kendall" and 2 <= len(values) <= PAIRWISE_MAX and not np.isnan(values).any():
@@ -198,7 +201,10 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
     (every qrels topic with a relevant document; a run lacking a topic scores it on an
     empty ranking; undefined values left out). Columns are named as given."""
     import irmeta
-    measures = list(measures)
+    from irmeta.evaluation import CONTEXT_ARGS
+    validate.campaign(campaign, "system_means")
+    validate.keywords(evaluate_kwargs, CONTEXT_ARGS, "system_means")
+    measures = validate.measure_list(measures, "system_means")
     res = irmeta.evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
     if len(res.measures) != len(measures):
         raise ParameterError("system_means: each measure string must name exactly one "
@@ -221,12 +227,22 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
     """
     if families is None:
         families = {"P@100": "P_rare(alpha={alpha})@100", "AP@100": "AP_rare(alpha={alpha})@100"}
-    alphas = [float(a) for a in alphas]
+    from irmeta.evaluation import CONTEXT_ARGS
+    func = "alpha_sweep"
+    validate.campaign(campaign, func)
+    validate.keywords(evaluate_kwargs, CONTEXT_ARGS, func)
+    if isinstance(alphas, (int, float)):
+        alphas = [alphas]
+    if isinstance(alphas, (str, bytes)) or not isinstance(alphas, Iterable):
+        raise ParameterError(f"{func}: alphas must be a list of numbers, got {alphas!r}")
+    alphas = [validate.number(a, "alphas", func) for a in alphas]
     if not alphas:
-        raise ParameterError("alpha_sweep: alphas is empty")
-    for m in methods:
-        if m not in METHODS:
-            raise ParameterError(f"alpha_sweep: unknown method {m!r} (known: {', '.join(METHODS)})")
+        raise ParameterError(f"{func}: alphas is empty")
+    methods = [validate.choice(m, "methods", func, METHODS)
+               for m in validate.strings(methods, "methods", func)]
+    if not isinstance(families, Mapping) or not families:
+        raise ParameterError(f"{func}: families must be a non-empty {{baseline: template}} "
+                             f"mapping, got {families!r}")
     measures: list[str] = []
     rows = []
     for base, template in families.items():

@@ -15,21 +15,26 @@ any measure — or a campaign with measure names via :func:`matrices`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
 from irmeta.errors import ParameterError
-from irmeta.stats._common import check_level
-from irmeta.stats.significance import TESTS, bootstrap, compare
+from irmeta import validate
+from irmeta.stats._common import renamed_argument
+from irmeta.stats.significance import TESTS, bootstrap, compare, options_for
 
 
 def matrices(campaign, measures: Sequence[str], *, rel_level: int = 1,
              **evaluate_kwargs) -> dict[str, pd.DataFrame]:
     """``{measure string: systems x topics matrix over the campaign topic set}``."""
     import irmeta
-    measures = list(measures)
+    from irmeta.evaluation import CONTEXT_ARGS
+    validate.campaign(campaign, "matrices")
+    validate.keywords(evaluate_kwargs, CONTEXT_ARGS, "matrices")
+    measures = validate.measure_list(measures, "matrices")
     res = irmeta.evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
     if len(res.measures) != len(measures):
         raise ParameterError(f"matrices: each measure string must name one measure: {measures!r}")
@@ -48,6 +53,8 @@ def as_matrices(source, measures: Sequence[str] | None = None, *, rel_level: int
     if isinstance(source, Mapping):
         if measures is not None:
             raise ParameterError(f"{func}: measures= only goes with a campaign")
+        if not source:
+            raise ParameterError(f"{func}: the {{measure: matrix}} mapping is empty")
         return source
     raise ParameterError(f"{func}: expected a {{measure: systems x topics matrix}} mapping "
                          f"or a Campaign, got {type(source).__name__}")
@@ -56,9 +63,9 @@ def as_matrices(source, measures: Sequence[str] | None = None, *, rel_level: int
 def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
                          tests: Sequence[str] = ("bootstrap",),
                          levels: Sequence[float] = (0.05, 0.01), seed: int = 0,
-                         samples: int = 1000, trials: int | None = None,
-                         correction: str | None = None, rel_level: int = 1,
-                         progress_bar: bool | None = None) -> pd.DataFrame:
+                         trials: int | None = None, correction: str | None = None,
+                         rel_level: int = 1, progress_bar: bool | None = None,
+                         samples: int | None = None) -> pd.DataFrame:
     """Significant pairs per measure, test and level.
 
     ``matrices_by_measure``: ``{measure: systems x topics matrix}``, or a campaign with
@@ -67,31 +74,36 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     Returns a DataFrame ``measure, test, level, significant, pairs, share`` (and
     ``delta`` for the bootstrap). Each test runs once per measure (with the same
     ``seed`` for every measure); the counts at each level come from its p-values
-    (``p < level``). ``trials``: for ``randomisation`` (default 10,000) and
-    ``randomised_tukey_hsd`` (default 5,000).
+    (``p < level``). ``trials``: resamples / permutations of the random tests (default:
+    each test's own, bootstrap 1,000, randomisation 10,000, randomised Tukey 5,000);
+    ``samples`` is its former name, deprecated. ``seed`` and ``trials`` go to the random
+    tests only, ``correction`` to the pairwise tests only.
     """
+    func = "discriminative_power"
+    trials = renamed_argument(func, "samples", samples, "trials", trials)
     matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
-                                      func="discriminative_power")
-    levels = [check_level(lv, "discriminative_power") for lv in levels]
+                                      func=func)
+    if isinstance(levels, (int, float)):
+        levels = [levels]
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable):
+        raise ParameterError(f"{func}: levels must be a list of significance levels in "
+                             f"(0, 1), got {levels!r}")
+    levels = [validate.probability(lv, "levels", func) for lv in levels]
     if not levels:
-        raise ParameterError("discriminative_power: levels is empty")
+        raise ParameterError(f"{func}: levels is empty")
+    tests = validate.strings(tests, "tests", func)
     for t in tests:
         if t not in TESTS:
-            raise ParameterError(f"discriminative_power: unknown test {t!r} "
+            raise ParameterError(f"{func}: unknown test {t!r} in tests "
                                  f"(known: {', '.join(sorted(set(TESTS)))})")
     rows = []
     for name, mat in matrices_by_measure.items():
         for t in tests:
-            kw = {"seed": seed, "samples": samples, "progress_bar": progress_bar,
-                  "correction": correction}
-            if trials is not None:
-                kw["trials"] = trials
-            if TESTS[t].__name__ in ("tukey_hsd", "randomised_tukey_hsd"):
-                kw.pop("correction")
+            kw = options_for(t, trials=trials, seed=seed, progress_bar=progress_bar,
+                             correction=correction)
             if TESTS[t] is bootstrap:
                 for lv in levels:   # delta depends on the level
-                    r = bootstrap(mat, samples=samples, seed=seed, level=lv,
-                                  correction=correction, progress_bar=progress_bar)
+                    r = bootstrap(mat, level=lv, **kw)
                     rows.append(_row(name, t, lv, r, delta=r.extra["delta"]))
                 continue
             r = compare(mat, t, level=levels[0], **kw)
@@ -115,21 +127,23 @@ def asl_curve(result) -> np.ndarray:
 
 
 def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
-                    level: float = 0.05, samples: int = 1000, seed: int = 0,
-                    rel_level: int = 1,
-                    progress_bar: bool | None = None) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+                    level: float = 0.05, trials: int | None = None, seed: int = 0,
+                    rel_level: int = 1, progress_bar: bool | None = None,
+                    samples: int | None = None) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Sakai's bootstrap discriminative power per measure.
 
     Returns ``(summary, curves)``: ``summary`` has ``measure, significant, pairs, dp``
     (share of pairs with ASL < level) and ``delta``; ``curves[measure]`` is the sorted
     ASL vector (plot with :func:`irmeta.plot.meta.asl_plot`).
     """
+    func = "bootstrap_power"
+    trials = renamed_argument(func, "samples", samples, "trials", trials)
     matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
-                                      func="bootstrap_power")
-    level = check_level(level, "bootstrap_power")
+                                      func=func)
+    level = validate.probability(level, "level", func)
     rows, curves = [], {}
     for name, mat in matrices_by_measure.items():
-        r = bootstrap(mat, samples=samples, seed=seed, level=level, progress_bar=progress_bar)
+        r = bootstrap(mat, trials=trials, seed=seed, level=level, progress_bar=progress_bar)
         curves[name] = asl_curve(r)
         sig = r.num_significant()
         rows.append({"measure": name, "significant": sig, "pairs": r.num_pairs,

@@ -51,13 +51,15 @@ mean(d) / sd(d)``; the Tukey procedures ``diff / sqrt(MSE)`` (Sakai's ES_E2);
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats._common import (all_pairs, check_int, check_level, chunk_size, progress,
+from irmeta.stats._common import (all_pairs, chunk_size, progress, renamed_argument,
                                   rng_from, score_matrix)
 
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh")
@@ -71,10 +73,14 @@ def adjust_pvalues(pvalues, method: str) -> np.ndarray:
     running maximum. ``fdr_bh``: Benjamini-Hochberg step-up, ``p_(i) m / i`` with a
     running minimum from the largest. ``m`` = number of non-NaN p-values.
     """
-    p = np.asarray(pvalues, dtype=np.float64)
-    if method not in CORRECTIONS:
-        raise ParameterError(f"adjust_pvalues: method must be one of {', '.join(CORRECTIONS)}, "
-                             f"got {method!r}")
+    validate.choice(method, "method", "adjust_pvalues", CORRECTIONS)
+    try:
+        p = np.asarray(pvalues, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"adjust_pvalues: pvalues must be numbers in [0, 1], "
+                             f"got {type(pvalues).__name__}") from None
+    if ((p < 0) | (p > 1)).any():
+        raise ParameterError("adjust_pvalues: pvalues must be in [0, 1] (NaN allowed)")
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     v = p[ok]
@@ -131,7 +137,8 @@ class PairwiseResult:
 
     def num_significant(self, level: float | None = None) -> int:
         """Number of pairs with ``p < level`` (default: the result's level)."""
-        lv = self.level if level is None else check_level(level, "num_significant")
+        lv = self.level if level is None else validate.probability(level, "level",
+                                                                    "num_significant")
         return int(np.sum(self.pvalues < lv))
 
     @property
@@ -191,23 +198,39 @@ class PairwiseResult:
 # ----------------------------------------------------------------- helpers
 def _prepare(scores, func: str, level, correction, pairs=None):
     frame = score_matrix(scores, func)
-    level = check_level(level, func)
-    if correction is not None and correction not in CORRECTIONS:
-        raise ParameterError(f"{func}: correction must be None or one of "
-                             f"{', '.join(CORRECTIONS)}, got {correction!r}")
+    level = validate.probability(level, "level", func)
+    if correction is not None:
+        validate.choice(correction, "correction", func, CORRECTIONS)
     X = frame.to_numpy()
     if pairs is None:
         ia, ib = all_pairs(X.shape[0])
     else:
-        names = list(frame.index)
-        try:
-            ia = np.array([names.index(a) if not isinstance(a, (int, np.integer)) else int(a)
-                           for a, _ in pairs], dtype=np.int64)
-            ib = np.array([names.index(b) if not isinstance(b, (int, np.integer)) else int(b)
-                           for _, b in pairs], dtype=np.int64)
-        except ValueError as exc:
-            raise ParameterError(f"{func}: unknown system in pairs ({exc})") from None
+        ia, ib = _pair_indices(pairs, list(frame.index), func)
     return frame, X, level, ia, ib
+
+
+def _pair_indices(pairs, names: list, func: str) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices of ``pairs``: ``(a, b)`` tuples of system names or row numbers."""
+    def index(x) -> int:
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+            return validate.integer(x, "a system index in pairs", func, low=0,
+                                    high=len(names) - 1)
+        if x not in names:
+            raise ParameterError(f"{func}: unknown system {x!r} in pairs "
+                                 f"(systems: {', '.join(map(str, names[:20]))})")
+        return names.index(x)
+    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
+        raise ParameterError(f"{func}: pairs must be a list of (a, b) tuples, got {pairs!r}")
+    ia, ib = [], []
+    for pair in pairs:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable) or len(list(pair)) != 2:
+            raise ParameterError(f"{func}: pairs must hold (a, b) tuples, got {pair!r}")
+        a, b = pair
+        ia.append(index(a))
+        ib.append(index(b))
+    if not ia:
+        raise ParameterError(f"{func}: pairs is empty")
+    return np.array(ia, dtype=np.int64), np.array(ib, dtype=np.int64)
 
 
 def _table(frame, X, ia, ib, *, statistic, p, effect, ci_low, ci_high, level, correction,
@@ -310,7 +333,7 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     ``p = #{|mean*| >= |mean(d)|} / trials`` (the observed labelling is not added).
     """
     func = "randomisation"
-    trials = check_int(trials, "trials", func)
+    trials = validate.trials(trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
     rng = rng_from(seed, func)
     n = X.shape[1]
@@ -340,29 +363,30 @@ def _bootstrap_counts(rng: np.random.Generator, samples: int, n: int) -> np.ndar
     return counts
 
 
-def bootstrap(scores, *, samples: int = 1000, seed: int = 0, level: float = 0.05,
+def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float = 0.05,
               correction: str | None = None, pairs=None,
-              progress_bar: bool | None = None) -> PairwiseResult:
+              progress_bar: bool | None = None, samples: int | None = None) -> PairwiseResult:
     """Sakai's paired bootstrap test for every pair; see module doc.
 
-    ``extra``: ``delta`` (largest per-pair difference needed for significance at
-    ``level``), ``asl`` (the per-pair ASL, same as ``p_value``). Per-pair columns
-    ``delta`` and the percentile CI are in the table.
+    ``trials``: bootstrap resamples ``B`` (default 1000); ``samples`` is its former name,
+    deprecated. ``extra``: ``delta`` (largest per-pair difference needed for significance
+    at ``level``). Per-pair columns ``delta`` and the percentile CI are in the table.
     """
     func = "bootstrap"
-    samples = check_int(samples, "samples", func)
+    trials = renamed_argument(func, "samples", samples, "trials", trials)
+    trials = validate.trials(1000 if trials is None else trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
     rng = rng_from(seed, func)
     n = X.shape[1]
-    C = _bootstrap_counts(rng, samples, n).T            # [n, B]
+    C = _bootstrap_counts(rng, trials, n).T            # [n, B]
     P = len(ia)
     asl = np.empty(P)
     t_obs_all = np.empty(P)
     delta = np.empty(P)
     ci_low = np.empty(P)
     ci_high = np.empty(P)
-    k = max(1, int(np.ceil(samples * level)))           # k-th largest |mean*| = delta
-    step = chunk_size(4 * samples + n)
+    k = max(1, int(np.ceil(trials * level)))           # k-th largest |mean*| = delta
+    step = chunk_size(4 * trials + n)
     with progress(P, func, progress_bar) as bar:
         for s in range(0, P, step):
             D = X[ia[s:s + step]] - X[ib[s:s + step]]
@@ -381,7 +405,7 @@ def bootstrap(scores, *, samples: int = 1000, seed: int = 0, level: float = 0.05
                                   np.where(np.abs(m_star) <= 1e-12 * np.sqrt(scale), 0.0,
                                            np.sign(m_star) * np.inf))
             thr = np.abs(t_obs) * (1 - 1e-12)
-            asl[s:s + step] = (np.abs(t_star) >= thr[:, None]).sum(axis=1) / samples
+            asl[s:s + step] = (np.abs(t_star) >= thr[:, None]).sum(axis=1) / trials
             t_obs_all[s:s + step] = t_obs
             absm = np.abs(m_star)
             delta[s:s + step] = -np.partition(-absm, k - 1, axis=1)[:, k - 1]
@@ -395,7 +419,7 @@ def bootstrap(scores, *, samples: int = 1000, seed: int = 0, level: float = 0.05
                    extra_cols={"delta": delta})
     extra = {"delta": float(np.max(delta)) if P else np.nan}
     return _result(func, frame, table, level, correction,
-                   {"samples": samples, "seed": seed}, extra)
+                   {"trials": trials, "seed": seed}, extra)
 
 
 # ----------------------------------------------------------------- Tukey family
@@ -439,7 +463,7 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     the ranges. ``extra``: ``ranges`` (sorted, one per trial).
     """
     func = "randomised_tukey_hsd"
-    trials = check_int(trials, "trials", func)
+    trials = validate.trials(trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
     rng = rng_from(seed, func)
     S, n = X.shape
@@ -513,21 +537,36 @@ _RANDOM = {"randomisation", "bootstrap", "randomised_tukey_hsd"}
 def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     """Run the named test (``paired_t``, ``wilcoxon``, ``randomisation``,
     ``bootstrap``, ``tukey_hsd``, ``randomised_tukey_hsd``, ``pairwise_tukey``) with its
-    keyword arguments. ``seed``/``progress_bar`` are ignored by deterministic tests."""
-    fn = TESTS.get(test)
+    keyword arguments.
+
+    Only the test's own arguments are accepted: ``trials`` and ``seed`` belong to the
+    random tests, ``correction`` to the pairwise ones; any other keyword is a
+    :class:`~irmeta.errors.ParameterError` naming the accepted ones (nothing is dropped
+    silently).
+    """
+    import inspect
+    fn = TESTS.get(test) if isinstance(test, str) else None
     if fn is None:
         raise ParameterError(f"compare: unknown test {test!r} (known: "
                              f"{', '.join(sorted(set(TESTS)))})")
-    if fn in (tukey_hsd, randomised_tukey_hsd):
-        if kwargs.pop("correction", None) is not None:
-            raise ParameterError(f"compare: {test} controls the family-wise error itself; "
-                                 "correction is only for the pairwise tests")
-    if fn.__name__ not in _RANDOM:
-        for key in ("seed", "progress_bar", "samples", "trials"):
-            kwargs.pop(key, None)
-    else:
-        if fn.__name__ == "bootstrap":
-            kwargs.pop("trials", None)
+    accepted = [p for p in inspect.signature(fn).parameters if p != "scores"]
+    if "correction" in kwargs and "correction" not in accepted:
+        if kwargs["correction"] is None:        # "no correction" is what Tukey does
+            del kwargs["correction"]
         else:
-            kwargs.pop("samples", None)
+            raise ParameterError(f"compare: {test} controls the family-wise error itself; "
+                             "correction is only for the pairwise tests")
+    validate.keywords(kwargs, accepted, f"compare({test!r})")
     return fn(scores, **kwargs)
+
+
+def options_for(test: str, *, trials: int | None = None, seed: int | None = None,
+                   progress_bar: bool | None = None,
+                   correction: str | None = None) -> dict:
+    """The subset of these common options that ``test`` takes, for callers that run
+    several tests with one set of options (``None`` = the test's default)."""
+    import inspect
+    accepted = inspect.signature(TESTS[test]).parameters
+    given = {"trials": trials, "seed": seed, "progress_bar": progress_bar,
+             "correction": correction}
+    return {k: v for k, v in given.items() if v is not None and k in accepted}

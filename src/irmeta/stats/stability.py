@@ -38,7 +38,8 @@ import numpy as np
 import pandas as pd
 
 from irmeta.errors import ParameterError
-from irmeta.stats._common import (all_pairs, check_int, chunk_size, progress, rng_from,
+from irmeta import validate
+from irmeta.stats._common import (all_pairs, chunk_size, progress, rng_from,
                                   score_matrix)
 
 #: a difference must exceed the fuzziness by more than this to count as a win, so that
@@ -79,17 +80,12 @@ def _subset_masks(rng: np.random.Generator, trials: int, T: int, size: int, part
 
 def _check(scores, func, trials, fuzziness, subset_size, parts):
     frame = score_matrix(scores, func)
-    trials = check_int(trials, "trials", func)
-    try:
-        fuzziness = float(fuzziness)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{func}: fuzziness must be a number >= 0, got {fuzziness!r}") from None
-    if not fuzziness >= 0:
-        raise ParameterError(f"{func}: fuzziness must be >= 0, got {fuzziness!r}")
+    trials = validate.trials(trials, func)
+    fuzziness = validate.number(fuzziness, "fuzziness", func, low=0.0)
     T = frame.shape[1]
     if subset_size is None:
         subset_size = round(T / 2) if parts == 1 else T // 2
-    subset_size = check_int(subset_size, "subset_size", func)
+    subset_size = validate.integer(subset_size, "subset_size", func, low=1)
     if subset_size * parts > T:
         raise ParameterError(f"{func}: subset_size={subset_size} x {parts} subset(s) exceeds "
                              f"the {T} topics")
@@ -131,6 +127,7 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
     disjoint topic subsets of ``subset_size`` (default ``T // 2``) per trial."""
     func = "buckley_voorhees"
     frame, trials, fuzziness, k = _check(scores, func, trials, fuzziness, subset_size, 2)
+    relative = validate.flag(relative, "relative", func)
     X = frame.to_numpy()
     S, T = X.shape
     rng = rng_from(seed, func)

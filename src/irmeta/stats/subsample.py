@@ -27,14 +27,16 @@ measure (MAP by default), in campaign order — the Twist paper's top 75%.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats._common import check_int, progress, rng_from
-from irmeta.stats.correlation import kendall_tau, rank_correlation, system_means
+from irmeta.stats._common import progress, rng_from
+from irmeta.stats.correlation import METHODS, kendall_tau, rank_correlation, system_means
 
 
 # ------------------------------------------------------------------ qrels
@@ -43,15 +45,25 @@ def qrels_of(campaign, rows: np.ndarray | None = None, source: str = "<campaign 
     subset of its rows, indices into ``campaign.judged``)."""
     import pyarrow as pa
     from irmeta.data.tables import Qrels
+    validate.campaign(campaign, "qrels_of")
     j = campaign.judged
     if rows is None:
         rows = np.arange(len(j.grades))
-    rows = np.asarray(rows, dtype=np.int64)
+    rows = np.asarray(rows)
+    if rows.ndim != 1 or (rows.size and (rows.dtype.kind not in "iu" or rows.min() < 0
+                                         or rows.max() >= len(j.grades))):
+        raise ParameterError(f"qrels_of: rows must be a 1-D array of row indices in "
+                             f"[0, {len(j.grades)}), got {_short(rows)}")
+    rows = rows.astype(np.int64)
     return Qrels(topic_ids=np.asarray(campaign.topics, dtype=object),
                  topic_codes=j.topic[rows].astype(np.int32),
                  docids=j.docids.take(pa.array(rows, pa.int64())),
                  grades=j.grades[rows].astype(np.int64), source=source,
                  _fingerprints=j.fp[rows])
+
+
+def _short(a: np.ndarray) -> str:
+    return f"shape {a.shape}, dtype {a.dtype}"
 
 
 def _rank_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -65,17 +77,28 @@ def _rank_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return rank
 
 
+def _levels(levels, func: str) -> list[float]:
+    """Percentages of the judgments to keep, each in (0, 100], at least one."""
+    if isinstance(levels, (int, float)):
+        levels = [levels]
+    if isinstance(levels, (str, bytes)) or not isinstance(levels, Iterable) or not list(levels):
+        raise ParameterError(f"{func}: levels must be a non-empty list of percentages in "
+                             f"(0, 100], got {levels!r}")
+    return [validate.number(x, "levels", func, low=0.0, high=100.0, low_open=True)
+            for x in levels]
+
+
 def downsample_rows(campaign, levels: Sequence[float] = (90, 70, 50, 30, 10), *,
                     seed: int = 0, rel_level: int = 1, min_relevant: int = 1,
                     min_nonrelevant: int = 10) -> dict[float, np.ndarray]:
     """``{level: indices of the kept rows of campaign.judged}`` (nested; see module doc)."""
     func = "downsample_rows"
+    validate.campaign(campaign, func)
     rng = rng_from(seed, func)
-    lv = [float(x) for x in levels]
-    if any(not 0 < x <= 100 for x in lv):
-        raise ParameterError(f"{func}: levels must be percentages in (0, 100], got {levels!r}")
-    min_relevant = check_int(min_relevant, "min_relevant", func, 0)
-    min_nonrelevant = check_int(min_nonrelevant, "min_nonrelevant", func, 0)
+    lv = _levels(levels, func)
+    rel_level = validate.integer(rel_level, "rel_level", func, low=-32768, high=32768)
+    min_relevant = validate.integer(min_relevant, "min_relevant", func, low=0)
+    min_nonrelevant = validate.integer(min_nonrelevant, "min_nonrelevant", func, low=0)
     j = campaign.judged
     n = len(j.grades)
     keys = rng.random(n)
@@ -114,15 +137,18 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
     Returns ``measure, level, tau, tau_std, judged`` (``judged``: share of the qrels
     kept), with the full qrels as level 100 (tau = 1).
     """
-    measures = list(measures)
-    repeats = check_int(repeats, "repeats", "pool_downsampling")
+    func = "pool_downsampling"
+    validate.campaign(campaign, func)
+    measures = validate.measure_list(measures, func)
+    repeats = validate.trials(repeats, func, "repeats")
+    method = validate.choice(method, "method", func, METHODS)
     full = system_means(campaign, measures, rel_level=rel_level)
     rng = rng_from(seed, "pool_downsampling")
     seeds = rng.integers(0, 2 ** 31, size=repeats)
     taus: dict[tuple[str, float], list[float]] = {}
     kept: dict[float, list[float]] = {}
     n_rows = len(campaign.judged.grades)
-    lv = [float(x) for x in levels]
+    lv = _levels(levels, func)
     with progress(repeats * len(lv), "pool_downsampling", progress_bar) as bar:
         for s in seeds:
             rows = downsample_rows(campaign, lv, seed=int(s), rel_level=rel_level,
@@ -150,12 +176,9 @@ def filter_top_runs(campaign, fraction: float = 0.75, *, by: str = "AP",
                     rel_level: int = 1):
     """The campaign restricted to its best ``ceil(fraction * R)`` runs by ``by`` (mean
     over the campaign topic set; ties broken by campaign order), in campaign order."""
-    try:
-        fraction = float(fraction)
-    except (TypeError, ValueError):
-        raise ParameterError(f"filter_top_runs: fraction must be in (0, 1], got {fraction!r}") from None
-    if not 0 < fraction <= 1:
-        raise ParameterError(f"filter_top_runs: fraction must be in (0, 1], got {fraction!r}")
+    validate.campaign(campaign, "filter_top_runs")
+    fraction = validate.number(fraction, "fraction", "filter_top_runs", low=0.0, high=1.0,
+                               low_open=True)
     means = system_means(campaign, [by], rel_level=rel_level)[by].to_numpy()
     keep = max(1, math.ceil(fraction * len(means) - 1e-9))
     best = np.argsort(-means, kind="stable")[:keep]
@@ -169,10 +192,15 @@ def system_dependence(campaign, measures: Sequence[str], *,
     """Innovation paper, Algorithm 1 (see module doc). Returns ``measure, n_systems,
     tau, tau_std, trials, undefined``."""
     func = "system_dependence"
-    measures = list(measures)
-    trials = check_int(trials, "trials", func)
+    validate.campaign(campaign, func)
+    measures = validate.measure_list(measures, func)
+    trials = validate.trials(trials, func)
+    method = validate.choice(method, "method", func, METHODS)
     R = campaign.num_runs
-    sizes = [check_int(n, "sizes", func, 2) for n in sizes]
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Iterable) or not list(sizes):
+        raise ParameterError(f"{func}: sizes must be a non-empty list of integers >= 2, "
+                             f"got {sizes!r}")
+    sizes = [validate.integer(n, "sizes", func, low=2) for n in sizes]
     used = [n for n in sizes if n <= R]
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
