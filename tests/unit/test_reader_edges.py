@@ -282,9 +282,9 @@ def test_multi_member_gzip(tmp_path, clean):
     (RUN_TEXT.encode("utf-16"), "UTF-16"),
     (RUN_TEXT.encode("utf-16-le"), "UTF-16"),
     (b"PK\x03\x04" + b"\0" * 40, "zip"),
-    (gzip.compress(RUN_TEXT.encode())[:-12], "gzip"),
+    (gzip.compress(RUN_TEXT.encode(), mtime=0)[:-12], "gzip"),
     (b"\x28\xb5\x2f\xfd" + b"garbage" * 5, "zstd"),
-])
+], ids=["utf16-bom", "utf16-no-bom", "zip", "truncated-gzip", "corrupt-zstd"])
 def test_unreadable_formats_say_what_they_are(tmp_path, clean, data, phrase):
     q, _, _ = clean
     run = _write(tmp_path / "run", data)

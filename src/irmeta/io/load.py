@@ -55,9 +55,14 @@ def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False
         for key, value in runs.items():
             items.append(value)
             given_names.append(str(key))
-    else:
+    elif isinstance(runs, (list, tuple)):
         items = list(runs)
         given_names = [None] * len(items)
+    else:
+        raise InputError(f"cannot read runs from {type(runs).__name__}",
+                         expected="a path, a DataFrame, a dict, or a list of those")
+    if not items:
+        raise CampaignError("a campaign needs at least one run")
     loaded: list[Run] = []
     from_file: list[bool] = []
     parsed = _read_files([item for item in items if isinstance(item, PathLike)],
@@ -148,8 +153,15 @@ def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
                   float32: bool = False, dedupe: bool = False, split_tags: bool = False,
                   warn_dropped: bool = True) -> Campaign:
     """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
+    from irmeta import validate
+    fn = "load_campaign"
     if isinstance(runs, Campaign):
-        return runs
+        raise ParameterError(f"{fn}: runs is already a built Campaign; use it directly")
+    if max_docs is not None:
+        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    float32 = validate.flag(float32, "float32", fn)
+    dedupe = validate.flag(dedupe, "dedupe", fn)
+    split_tags = validate.flag(split_tags, "split_tags", fn)
     _check_stdin_once(qrels, runs)
     q = load_qrels(qrels)
     rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
