@@ -9,6 +9,8 @@ exits with status 2, never a traceback. The hierarchy::
      +-- ParameterError      a bad argument to a public function (names function and value)
      +-- CampaignError       inputs that are individually valid but do not fit together
                              (no common topics, unknown run in a groups file, ...)
+     +-- OutputError         an output that cannot be written (missing folder, a file in
+                             the way, no permission, disk full): carries path and reason
 
 ``ConvergenceWarning`` is a warning, not an error: iterative procedures (GAWM) report
 non-convergence in their result object and also emit it.
@@ -75,6 +77,25 @@ class ParameterError(IrmetaError, ValueError):
 
 class CampaignError(IrmetaError, ValueError):
     """Inputs that cannot be combined (e.g. no topic in common, unknown run names)."""
+
+
+class OutputError(IrmetaError, OSError):
+    """An output file or folder that cannot be written.
+
+    ``path``: what was being written (``"standard output"`` for stdout); ``reason``: the
+    operating system's reason, with a hint naming the part of the path at fault.
+    ``stream`` is true for standard output (the CLI then stops writing to it).
+    """
+
+    stream = False
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot write {path}: {reason}")
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 class ConvergenceWarning(UserWarning):
