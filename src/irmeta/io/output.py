@@ -31,7 +31,7 @@ from pathlib import Path
 from irmeta.errors import OutputError
 
 __all__ = ["StagedFolder", "atomic_write", "check_folder_target", "output_error",
-           "stdout_errors"]
+           "stdout_errors", "write_errors"]
 
 
 # ---------------------------------------------------------------------- errors
@@ -64,7 +64,7 @@ def _exists(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def _translated(path):
+def write_errors(path):
     """Turn an ``OSError`` raised inside the block into an :class:`OutputError`."""
     try:
         yield
@@ -93,7 +93,7 @@ def atomic_write(path, mode: str = "w", *, encoding: str | None = "utf-8",
         raise ValueError(f"atomic_write: mode must be 'w' or 'wb', got {mode!r}")
     kwargs = {} if mode == "wb" else {"encoding": encoding, "newline": newline}
     target = Path(os.path.realpath(path))
-    with _translated(path):
+    with write_errors(path):
         current = _stat(target)
         if current is not None and not stat.S_ISREG(current.st_mode):
             if stat.S_ISDIR(current.st_mode):
@@ -178,7 +178,7 @@ class StagedFolder:
 
     def __init__(self, final):
         self.final = check_folder_target(final)
-        with _translated(self.final):
+        with write_errors(self.final):
             self.final.parent.mkdir(parents=True, exist_ok=True)
             self._tmp = tempfile.TemporaryDirectory(prefix=f".{self.final.name}.",
                                                     suffix=".tmp", dir=self.final.parent)
@@ -191,7 +191,7 @@ class StagedFolder:
         :attr:`root`, next to it); returns ``final``."""
         check_folder_target(self.final)
         old = self.root / ".previous"
-        with _translated(self.final):
+        with write_errors(self.final):
             if self.final.exists():
                 os.rename(self.final, old)
             try:
@@ -202,7 +202,7 @@ class StagedFolder:
                 raise
         for item in sidecars:
             target = self.final.parent / Path(item).name
-            with _translated(target):
+            with write_errors(target):
                 os.replace(item, target)
         self.discard()
         return self.final
