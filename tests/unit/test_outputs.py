@@ -35,11 +35,10 @@ def test_write_creates_and_replaces(tmp_path):
 def test_interrupted_write_keeps_old_file_and_no_temp(tmp_path, error):
     path = tmp_path / "x.tsv"
     path.write_text("old\n")
-    with pytest.raises(error):
-        with atomic_write(path) as fh:
-            fh.write("partial")
-            fh.flush()
-            raise error()
+    with pytest.raises(error), atomic_write(path) as fh:
+        fh.write("partial")
+        fh.flush()
+        raise error()
     assert path.read_text() == "old\n"
     assert _listing(tmp_path) == ["x.tsv"]
 
@@ -85,9 +84,8 @@ def test_os_errors_name_path_and_reason(tmp_path, make, hint):
     (tmp_path / "afile").write_text("x")
     (tmp_path / "adir").mkdir()
     path = make(tmp_path)
-    with pytest.raises(OutputError) as info:
-        with atomic_write(path) as fh:
-            fh.write("x")
+    with pytest.raises(OutputError) as info, atomic_write(path) as fh:
+        fh.write("x")
     hint = hint.format(t=tmp_path)
     assert str(info.value).startswith(f"cannot write {path}: ")
     assert hint in str(info.value)
@@ -96,9 +94,9 @@ def test_os_errors_name_path_and_reason(tmp_path, make, hint):
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_disk_full():
-    with pytest.raises(OutputError, match=r"^cannot write /dev/full: No space left on device"):
-        with atomic_write("/dev/full") as fh:
-            fh.write("x" * 10)
+    full = r"^cannot write /dev/full: No space left on device"
+    with pytest.raises(OutputError, match=full), atomic_write("/dev/full") as fh:
+        fh.write("x" * 10)
 
 
 @pytest.mark.skipif(ROOT, reason="root ignores folder permissions")
@@ -107,9 +105,9 @@ def test_read_only_folder(tmp_path):
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        with pytest.raises(OutputError, match="Permission denied .no permission to write"):
-            with atomic_write(folder / "x.tsv") as fh:
-                fh.write("x")
+        denied = "Permission denied .no permission to write"
+        with pytest.raises(OutputError, match=denied), atomic_write(folder / "x.tsv") as fh:
+            fh.write("x")
     finally:
         folder.chmod(0o755)
 
@@ -164,10 +162,9 @@ def test_staged_folder_discarded_keeps_previous(tmp_path):
     final = tmp_path / "r_files"
     final.mkdir()
     (final / "a.tsv").write_text("a")
-    with pytest.raises(KeyboardInterrupt):
-        with StagedFolder(final) as stage:
-            (stage.path / "half.tsv").write_text("half")
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), StagedFolder(final) as stage:
+        (stage.path / "half.tsv").write_text("half")
+        raise KeyboardInterrupt
     assert _listing(final) == ["a.tsv"] and _listing(tmp_path) == ["r_files"]
 
 
