@@ -11,6 +11,8 @@ exits with status 2, never a traceback. The hierarchy::
                              (no common topics, unknown run in a groups file, ...)
      +-- ResourceError       the machine ran out of something the input needs (memory,
                              threads): names the input and the limit in force
+     +-- OutputError         an output that cannot be written (missing folder, a file in
+                             the way, no permission, disk full): carries path and reason
 
 ``ConvergenceWarning`` is a warning, not an error: iterative procedures (GAWM) report
 non-convergence in their result object and also emit it.
@@ -102,6 +104,23 @@ def memory_limits() -> str:
     except (ValueError, OSError, AttributeError):
         pass
     return "; ".join(parts) or "limits unknown"
+class OutputError(IrmetaError, OSError):
+    """An output file or folder that cannot be written.
+
+    ``path``: what was being written (``"standard output"`` for stdout); ``reason``: the
+    operating system's reason, with a hint naming the part of the path at fault.
+    ``stream`` is true for standard output (the CLI then stops writing to it).
+    """
+
+    stream = False
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot write {path}: {reason}")
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 class ConvergenceWarning(UserWarning):

@@ -36,7 +36,7 @@ def test_table_tsv_full_precision_and_cells(tmp_path):
     w = ReportWriter(tmp_path / "r.html")
     frame = pd.DataFrame({"run": ["a", "b<i>"], "x": [1 / 3, np.nan], "n": [3, 1234]})
     t = w.table("t", frame, digits={"x": 2}, notes={"x": ["#1", ""]}, max_rows=1)
-    back = pd.read_csv(tmp_path / "r_files" / "t.tsv", sep="\t")
+    back = pd.read_csv(w.assets / "t.tsv", sep="\t")        # staged until render()
     assert back["x"][0] == 1 / 3                     # repr precision survives
     assert math.isnan(back["x"][1])
     assert t.total_rows == 2 and len(t.rows) == 1
@@ -77,8 +77,7 @@ def test_figure_files_are_reproducible(tmp_path):
         fig, ax = style.figure(2, 2)
         ax.plot([0, 1], [1, 0])
         w.figure("f", fig)
-        out.append(((tmp_path / f"r{k}_files" / "f.png").read_bytes(),
-                    (tmp_path / f"r{k}_files" / "f.svg").read_bytes()))
+        out.append(((w.assets / "f.png").read_bytes(), (w.assets / "f.svg").read_bytes()))
     assert out[0] == out[1]
 
 

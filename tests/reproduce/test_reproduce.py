@@ -249,7 +249,7 @@ def test_cli_errors(tmp_path, capsys):
 
 
 def test_parameter_validation(demo, tmp_path):
-    from irmeta.errors import ParameterError
+    from irmeta.errors import OutputError, ParameterError
     from irmeta.reproduce import gawm, innovation, twist
     campaign, _ = demo
     with pytest.raises(ParameterError, match="trials"):
@@ -260,7 +260,7 @@ def test_parameter_validation(demo, tmp_path):
         gawm.reproduce(pd.DataFrame([[0.1, 0.2], [0.3, 0.4]]), tmp_path,
                        params=gawm.GAWMParams(axioms="C"))
     (tmp_path / "afile").write_text("x")
-    with pytest.raises(ParameterError, match="must be a folder"):
+    with pytest.raises(OutputError, match="it is a file, not a folder"):   # an output error
         twist.reproduce(campaign, tmp_path / "afile")
     with pytest.raises(ParameterError, match="figure1_topic"):
         innovation.synthetic_insertion(campaign, "no-such-topic")

@@ -144,10 +144,14 @@ def split_names(text: str, option: str = "--names") -> list[str]:
 
 @contextlib.contextmanager
 def open_output(path):
-    """Standard output, or the file ``path`` (UTF-8)."""
+    """Standard output (streamed), or the file ``path`` (UTF-8), written all or nothing
+    (:func:`irmeta.io.output.atomic_write`); write errors are
+    :class:`~irmeta.errors.OutputError`."""
+    from irmeta.io.output import atomic_write, stdout_errors
+
     if path in (None, "-"):
-        yield sys.stdout
-        sys.stdout.flush()
+        with stdout_errors():
+            yield sys.stdout
     else:
-        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        with atomic_write(path) as fh:
             yield fh

@@ -31,8 +31,19 @@ SUBCOMMANDS = {
 }
 
 
+class StdoutClosed(Exception):
+    """The reader of standard output went away (broken pipe). Raised instead of
+    ``BrokenPipeError``, which click itself would turn into ``sys.exit(1)``."""
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise StdoutClosed() from exc
 
     def list_commands(self, ctx):
         return [name for name, (module, _, _) in SUBCOMMANDS.items()
@@ -64,11 +75,18 @@ def cli():
     and evaluate the evaluation itself."""
 
 
+#: exit status after a broken pipe on standard output (``irmeta eval ... | head``): what
+#: a shell reports for a command killed by SIGPIPE (128 + 13), as for ``cat big | head``
+EXIT_BROKEN_PIPE = 141
+
+
 def main(argv=None) -> int:
     """Entry point: run the CLI, turning irmeta errors into exit status 2."""
     try:
         cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
     except IrmetaError as exc:
+        if getattr(exc, "stream", False):
+            _silence_stdout()
         click.echo(f"irmeta: error: {exc}", err=True)
         return 2
     except MemoryError:  # numpy / Arrow allocations past the machine's memory
@@ -85,8 +103,9 @@ def main(argv=None) -> int:
         return 2
     except click.exceptions.Exit as exc:
         return exc.exit_code
-    except BrokenPipeError:
-        return 0
+    except (BrokenPipeError, StdoutClosed):
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         click.echo("irmeta: interrupted", err=True)
         return 130
@@ -98,6 +117,18 @@ def main(argv=None) -> int:
                    "and report it.", err=True)
         return 1
     return 0
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device: the reader is gone (broken pipe) or
+    the device is full, and Python's own flush at exit would otherwise print
+    "Exception ignored ... BrokenPipeError" (the recipe of the ``signal`` module docs)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):   # no real file descriptor (captured in tests)
+        pass
 
 
 if __name__ == "__main__":

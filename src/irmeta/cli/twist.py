@@ -169,7 +169,8 @@ def grid_command(qrels, runs, gains, cells, points_path, plot_path, title, depth
         write_frame(summary, output, fmt, digits=4)
     if points_path:
         pts = pd.concat([eg.points.assign(gain_measure=name) for name, eg in grids.items()])
-        pts.to_csv(points_path, sep="\t", index=False, lineterminator="\n")
+        with open_output(points_path) as out:
+            pts.to_csv(out, sep="\t", index=False, lineterminator="\n")
     if plot_path:
         from irmeta.plot.effort import plot_effort_gain
         _, written = plot_effort_gain(grids, plot_path, title=title)

@@ -55,32 +55,43 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
     the width of titles; when a title sticks out after the first draw, the files are
     written again with ``bbox_inches="tight"``, which grows the canvas around it (the
     rare slow path). The files carry no creation date or software version, so a figure
-    is reproduced byte for byte.
+    is reproduced byte for byte. Missing folders are created; each file is written all
+    or nothing (:func:`irmeta.io.output.atomic_write`), and a file that cannot be
+    written is an :class:`~irmeta.errors.OutputError`.
     """
+    from irmeta.io.output import write_errors
     plt = pyplot()
     stem = Path(path)
     if stem.suffix.lower() in (".png", ".svg", ".pdf"):
         stem = stem.with_suffix("")
-    stem.parent.mkdir(parents=True, exist_ok=True)
     out = []
     try:
+        with write_errors(stem.parent):
+            stem.parent.mkdir(parents=True, exist_ok=True)
         with plt.rc_context({**RC, "svg.hashsalt": "irmeta"}):
             targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in formats]
             for k, (fmt, target) in enumerate(zip(formats, targets)):
-                _WRITERS.get(fmt, _save_other)(fig, target, fmt, dpi or RC["savefig.dpi"])
+                _write(_WRITERS.get(fmt, _save_other), fig, target, fmt, dpi or RC["savefig.dpi"])
                 out.append(target)
                 if k == 0:
                     fig.set_layout_engine("none")
                     if _title_outside(fig):
                         for f, t in zip(formats, targets):
-                            _save_other(fig, t, f, dpi or RC["savefig.dpi"], tight=True)
+                            _write(_save_other, fig, t, f, dpi or RC["savefig.dpi"], tight=True)
                         return targets
     finally:
         plt.close(fig)
     return out
 
 
-def _save_png(fig, target: Path, fmt: str, dpi: int) -> None:
+def _write(writer, fig, target: Path, fmt: str, dpi: int, **kwargs) -> None:
+    """Run one of the writers below on ``target``, all or nothing."""
+    from irmeta.io.output import atomic_write
+    with atomic_write(target, "wb") as fh:
+        writer(fig, fh, fmt, dpi, **kwargs)
+
+
+def _save_png(fig, target, fmt: str, dpi: int) -> None:
     """One Agg draw at ``dpi`` (laying out the figure), its pixels encoded as PNG: RGB
     when the figure background is opaque (a quarter less to compress, and zlib level
     3, which on these flat-coloured plots compresses as well as the default 6 and
@@ -97,14 +108,14 @@ def _save_png(fig, target: Path, fmt: str, dpi: int) -> None:
     image.save(target, format="png", compress_level=3, dpi=(dpi, dpi))
 
 
-def _save_svg(fig, target: Path, fmt: str, dpi: int) -> None:
+def _save_svg(fig, target, fmt: str, dpi: int) -> None:
     """One SVG draw; raster images inside at the house ``savefig.dpi``, as savefig."""
     from matplotlib.backends.backend_svg import FigureCanvasSVG
     fig.set_dpi(RC["savefig.dpi"])
     FigureCanvasSVG(fig).print_svg(target, metadata=_METADATA["svg"])
 
 
-def _save_other(fig, target: Path, fmt: str, dpi: int, tight: bool = False) -> None:
+def _save_other(fig, target, fmt: str, dpi: int, tight: bool = False) -> None:
     fig.savefig(target, format=fmt, dpi=dpi if fmt == "png" else None,
                 metadata=_METADATA.get(fmt), bbox_inches="tight" if tight else None)
 

@@ -279,6 +279,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
         bar.close()
         with contextlib.suppress(Exception):
             w.wait()                                       # no zombie children on errors
+        w.discard()                   # after an error: no partial report, the old one kept
     return CampaignReport(path, list(w.files), st.leaderboard, clock.timings)
 
 

@@ -3,7 +3,9 @@ reproductions): a :class:`ReportWriter` collects *blocks* — tables, figures, t
 grouped in :class:`Section` objects, writes each table as TSV and each figure as PNG +
 SVG into ``<name>_files/`` next to the HTML file, and renders one self-contained HTML
 page with Jinja2 (``templates/report.html.j2``): plots embedded as base64 PNG, CSS and a
-small table sorter inline, no network access needed to view it.
+small table sorter inline, no network access needed to view it. Everything is written to
+a staging folder first and replaces an earlier report at the same path as a whole in
+:meth:`ReportWriter.render` (:class:`irmeta.io.output.StagedFolder`).
 
 Typical use::
 
@@ -168,7 +170,12 @@ class ReportWriter:
         self.output = Path(output)
         if self.output.suffix.lower() not in (".html", ".htm"):
             raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
-        self.assets = self.output.parent / f"{self.output.stem}_files"
+        from irmeta.io.output import StagedFolder
+        #: where the tables and figures end up; until :meth:`render` publishes them they
+        #: are written to :attr:`assets`, a folder of the same name in a staging folder
+        self.final_assets = self.output.parent / f"{self.output.stem}_files"
+        self._stage = StagedFolder(self.final_assets)
+        self.assets = self._stage.path
         self.title = title
         self.formats = tuple(dict.fromkeys(("png", *formats)))
         self.dpi = dpi
@@ -176,7 +183,6 @@ class ReportWriter:
         self._pending: dict = {}                 # Job -> Figure block it completes
         self.sections: list[Section] = []
         self.files: list[Path] = []
-        self.assets.mkdir(parents=True, exist_ok=True)
 
     # ------------------------------------------------------------------ blocks
     def _rel(self, path: Path) -> str:
@@ -299,9 +305,26 @@ class ReportWriter:
         env = environment()
         page = env.get_template(template).render(title=self.title, sections=self.sections,
                                                  assets=self.assets.name, **context)
-        self.output.parent.mkdir(parents=True, exist_ok=True)
-        self.output.write_text(page, encoding="utf-8", newline="\n")
+        self.publish(page)
         return self.output
+
+    def publish(self, page: str) -> None:
+        """Write the HTML ``page`` and swap the staged companion folder in whole: no file
+        of an earlier report at this path survives, and until this point the earlier
+        report is untouched (see :mod:`irmeta.io.output`)."""
+        from irmeta.io.output import write_errors
+        staged_page = self._stage.root / self.output.name
+        with write_errors(self.output):
+            staged_page.write_text(page, encoding="utf-8", newline="\n")
+        self._stage.publish(sidecars=[staged_page])
+        self.files = [self.final_assets / p.relative_to(self.assets)
+                      if p.is_relative_to(self.assets) else p for p in self.files]
+        self.assets = self.final_assets
+
+    def discard(self) -> None:
+        """Delete what was written so far, unless published (a failed or interrupted
+        report leaves the previous one as it was)."""
+        self._stage.discard()
 
 
 def _figure_files(formats) -> str:

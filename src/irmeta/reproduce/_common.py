@@ -8,10 +8,15 @@ Layout of an output folder ``OUT``::
     OUT/index.html            one self-contained page (figures embedded, works offline)
     OUT/index_files/*.tsv     every table at full precision (NaN = empty cell)
     OUT/index_files/*.png     every figure (and *.svg unless formats=("png",))
+
+``OUT`` is created if needed and never emptied (it may hold other files of yours): a
+new reproduction replaces ``index.html`` and ``index_files/`` as a whole, and a failed
+or interrupted one leaves them as they were (:class:`irmeta.io.output.StagedFolder`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -23,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.errors import ParameterError
+from irmeta.io.output import check_folder_target, write_errors
 
 __all__ = ["Reproduction", "Session", "check_fraction", "check_positive", "check_seed",
            "params_frame"]
@@ -132,11 +138,9 @@ class Session:
         if bad:
             raise ParameterError(f"reproduce {paper}: formats must be png, svg or pdf, got {bad!r}")
         dpi = check_positive(dpi, "dpi", f"reproduce {paper}")
-        out = Path(output)
-        if out.exists() and not out.is_dir():
-            raise ParameterError(f"reproduce {paper}: output must be a folder, "
-                                 f"{str(out)!r} is a file")
-        out.mkdir(parents=True, exist_ok=True)
+        out = check_folder_target(output)
+        with write_errors(out):
+            out.mkdir(parents=True, exist_ok=True)
         self.paper = paper
         self.writer = ReportWriter(out / HTML_NAME, title, formats=formats, dpi=dpi)
         self.tables: dict[str, pd.DataFrame] = {}
@@ -151,9 +155,16 @@ class Session:
         self.timings = self.clock.timings
 
     # ------------------------------------------------------------------ steps
+    @contextlib.contextmanager
     def step(self, name: str):
-        """Time a step (wall and CPU seconds) and advance the progress bar."""
-        return self.clock.step(name)
+        """Time a step (wall and CPU seconds) and advance the progress bar. An error or
+        Ctrl-C in a step deletes what was written: the previous output stays as it was."""
+        try:
+            with self.clock.step(name):
+                yield
+        except BaseException:
+            self.writer.discard()
+            raise
 
     def section(self, id: str, title: str, intro=""):
         return self.writer.section(id, title, intro)

@@ -1,0 +1,219 @@
+"""Writing output files and folders: all or nothing, and user errors named as such.
+
+Every file irmeta writes (``-o`` tables, TSV, JSON, figures, report pages) goes through
+:func:`atomic_write`: the content is written to a hidden temporary file in the target's
+own folder and renamed over the target (``os.replace``) only once it is complete. A
+reader never sees a half-written file, two processes writing the same target leave one
+of the two complete outputs (never a mix of lines), and an error or Ctrl-C leaves the
+previous file untouched and no temporary file behind.
+
+A report is a page plus its companion folder (``report.html`` and ``report_files/``).
+:class:`StagedFolder` builds the companion folder in a hidden staging folder next to it
+and :meth:`StagedFolder.publish` swaps it in as a whole (old folder renamed away, new
+one renamed in, old one deleted): no file of an earlier report survives, and a failed
+or interrupted report leaves the previous one intact.
+
+Every ``OSError`` met while writing becomes an :class:`~irmeta.errors.OutputError`
+naming the path and the reason (:func:`output_error`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+from irmeta.errors import OutputError
+
+__all__ = ["StagedFolder", "atomic_write", "check_folder_target", "output_error",
+           "stdout_errors", "write_errors"]
+
+
+# ---------------------------------------------------------------------- errors
+def output_error(path, exc: OSError) -> OutputError:
+    """An :class:`OutputError` for ``exc`` met while writing ``path``: the path, the OS
+    reason and, when it helps, which part of the path is at fault."""
+    reason = exc.strerror or str(exc)
+    hint = _hint(Path(path), exc.errno)
+    return OutputError(str(path), reason + (f" ({hint})" if hint else ""))
+
+
+def _hint(path: Path, code: int | None) -> str:
+    folder = path.parent
+    if code == errno.ENOENT and not _exists(folder):
+        missing = folder
+        while not _exists(missing.parent) and missing.parent != missing:
+            missing = missing.parent
+        return f"the folder {missing} does not exist"
+    if code in (errno.ENOTDIR, errno.EEXIST):
+        blocker = next((p for p in [path, *path.parents] if p.is_file()), None)
+        if blocker is not None:
+            return f"{blocker} is a file, not a folder"
+    if code in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"no permission to write in the folder {folder}"
+    return ""
+
+
+def _exists(path: Path) -> bool:
+    return str(path) in ("", ".") or path.exists()
+
+
+@contextlib.contextmanager
+def write_errors(path):
+    """Turn an ``OSError`` raised inside the block into an :class:`OutputError`."""
+    try:
+        yield
+    except OutputError:
+        raise
+    except OSError as exc:
+        raise output_error(path, exc) from exc
+
+
+# ---------------------------------------------------------------------- files
+@contextlib.contextmanager
+def atomic_write(path, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = "\n", fsync: bool = False):
+    """Open ``path`` for writing, all or nothing (see the module doc).
+
+    Yields a file object (``mode`` ``"w"`` text, ``"wb"`` bytes) on a temporary file in
+    the same folder; on a normal exit it is flushed (``fsync=True``: also to disk) and
+    renamed over ``path``; on any exception, ``KeyboardInterrupt`` included, it is
+    deleted and ``path`` is left as it was. A new file gets the usual permissions
+    (``0666`` less the umask), a replaced one keeps its own. A symbolic link is
+    followed (the file it points to is replaced). A target that exists and is not a
+    regular file (``/dev/null``, a FIFO) is written in place, never replaced.
+    Errors are :class:`~irmeta.errors.OutputError`.
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_write: mode must be 'w' or 'wb', got {mode!r}")
+    kwargs = {} if mode == "wb" else {"encoding": encoding, "newline": newline}
+    target = Path(os.path.realpath(path))
+    with write_errors(path):
+        current = _stat(target)
+        if current is not None and not stat.S_ISREG(current.st_mode):
+            if stat.S_ISDIR(current.st_mode):
+                raise OSError(errno.EISDIR, "it is a folder")
+            with open(target, mode, **kwargs) as fh:   # a device or FIFO: stream into it
+                yield fh
+            return
+        fd, temp = _temp_file(target)
+        try:
+            with open(fd, mode, **kwargs) as fh:
+                yield fh
+                fh.flush()
+                if fsync:
+                    os.fsync(fh.fileno())
+            if current is not None:
+                os.chmod(temp, stat.S_IMODE(current.st_mode))
+            os.replace(temp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+
+
+def _stat(path: Path):
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
+
+
+def _temp_file(target: Path) -> tuple[int, str]:
+    """A new hidden file next to ``target`` with the permissions a plain ``open`` would
+    give (``mkstemp`` would make it private to the user)."""
+    for _ in range(100):
+        name = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), str(name)
+        except FileExistsError:
+            continue
+    raise OSError(errno.EEXIST, "no free temporary file name")
+
+
+@contextlib.contextmanager
+def stdout_errors():
+    """Errors writing standard output (``> /dev/full``): an :class:`OutputError`.
+    A broken pipe (``| head``) is left to the CLI, which exits quietly."""
+    try:
+        yield
+        sys.stdout.flush()
+    except (BrokenPipeError, OutputError):
+        raise
+    except OSError as exc:
+        err = output_error("standard output", exc)
+        err.stream = True
+        raise err from exc
+
+
+# ---------------------------------------------------------------------- folders
+def check_folder_target(path) -> Path:
+    """``path`` as a folder that can be replaced whole: absent, or a folder. A regular
+    file (or a path under one) is an :class:`OutputError`, found before any work."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise OutputError(str(path), "it is a file, not a folder")
+    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise OutputError(str(path), f"Not a directory ({blocker} is a file, not a folder)")
+    return path
+
+
+class StagedFolder:
+    """A folder built aside and swapped in whole.
+
+    ``StagedFolder(final)`` creates the parents of ``final`` and a hidden staging
+    folder next to it; files are written into :attr:`path` (same base name as
+    ``final``, so relative links made from it stay right). :meth:`publish` replaces
+    ``final`` by it; :meth:`discard` (also run when the object is garbage collected or
+    at interpreter exit) deletes the staging folder. ``sidecars``: files written into
+    :attr:`root` that :meth:`publish` renames next to ``final`` afterwards (the HTML
+    page of a report).
+    """
+
+    def __init__(self, final):
+        self.final = check_folder_target(final)
+        with write_errors(self.final):
+            self.final.parent.mkdir(parents=True, exist_ok=True)
+            self._tmp = tempfile.TemporaryDirectory(prefix=f".{self.final.name}.",
+                                                    suffix=".tmp", dir=self.final.parent)
+        self.root = Path(self._tmp.name)
+        self.path = self.root / self.final.name
+        self.path.mkdir()
+
+    def publish(self, sidecars=()) -> Path:
+        """Swap the staged folder in for ``final`` (then move ``sidecars``, paths inside
+        :attr:`root`, next to it); returns ``final``."""
+        check_folder_target(self.final)
+        old = self.root / ".previous"
+        with write_errors(self.final):
+            if self.final.exists():
+                os.rename(self.final, old)
+            try:
+                os.rename(self.path, self.final)
+            except BaseException:
+                if old.exists():
+                    os.rename(old, self.final)
+                raise
+        for item in sidecars:
+            target = self.final.parent / Path(item).name
+            with write_errors(target):
+                os.replace(item, target)
+        self.discard()
+        return self.final
+
+    def discard(self) -> None:
+        """Delete the staging folder (and the previous folder once replaced)."""
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.discard()
+
