@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign, require_common_topics
 from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
@@ -153,9 +154,13 @@ class Results:
 
     def matrix(self, measure) -> pd.DataFrame:
         """systems x topics matrix of one measure over the campaign topic set (topics
-        with a relevant document); every run scored on every such topic."""
+        with a relevant document); every run scored on every such topic.
+
+        A CampaignError when that set is empty or no run has any of its topics
+        (:mod:`irmeta.data.checks`): every analysis of the matrix would be meaningless.
+        """
         j = self._index(measure)
-        keep = self.campaign.topic_set(self.rel_level)
+        keep = require_campaign(self.campaign, self.rel_level, "campaign topic set")
         frame = pd.DataFrame(self.values[:, j][:, keep], index=list(self.runs),
                              columns=list(np.asarray(self.topics, dtype=object)[keep]))
         frame.index.name = "run"
@@ -188,6 +193,10 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     (``-l``). ``max_docs``: keep the top ``max_docs`` documents per topic (``-M``).
     ``float32``: read scores as 32-bit floats (trec_eval 9.x tie behaviour).
     ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+
+    Without ``complete``, a campaign where no run shares a topic with the qrels is a
+    :class:`~irmeta.errors.CampaignError` (nothing would be evaluated); with it, every
+    qrels topic is scored on an empty ranking, as ``trec_eval -c`` does.
     """
     if isinstance(qrels, Campaign):
         campaign = qrels
@@ -203,6 +212,8 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     ctx = EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
                       reference=reference,
                       prior_runs=tuple(prior_runs) if prior_runs is not None else None)
+    if not complete:
+        require_common_topics(campaign, "evaluate")
     ms, values = compute(campaign, measures, ctx)
     evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
     return Results(campaign, ms, values, evaluated, int(rel_level))
