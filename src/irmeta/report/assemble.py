@@ -97,6 +97,8 @@ class ReportOptions:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ParameterError(f"{fn}: {name} must be a positive integer, got {v!r}")
+        from irmeta.measures.twist import check_depth
+        check_depth(self.twist_depth, f"{fn}: twist_depth")
         if self.background is None:
             return replace(self, background=default_background()).validate()
         if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
