@@ -23,6 +23,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign, require_common_topics
 from irmeta.data.tables import Run
 from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
@@ -166,9 +167,13 @@ class Results:
 
     def matrix(self, measure) -> pd.DataFrame:
         """systems x topics matrix of one measure over the campaign topic set (topics
-        with a relevant document); every run scored on every such topic."""
+        with a relevant document); every run scored on every such topic.
+
+        A CampaignError when that set is empty or no run has any of its topics
+        (:mod:`irmeta.data.checks`): every analysis of the matrix would be meaningless.
+        """
         j = self._index(measure, "Results.matrix")
-        keep = self.campaign.topic_set(self.rel_level)
+        keep = require_campaign(self.campaign, self.rel_level, "campaign topic set")
         frame = pd.DataFrame(self.values[:, j][:, keep], index=list(self.runs),
                              columns=list(np.asarray(self.topics, dtype=object)[keep]))
         frame.index.name = "run"
@@ -214,6 +219,9 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
 
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
+    Without ``complete``, a campaign where no run shares a topic with the qrels is a
+    :class:`~irmeta.errors.CampaignError` (nothing would be evaluated); with it, every
+    qrels topic is scored on an empty ranking, as ``trec_eval -c`` does.
     """
     fn = "evaluate"
     given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe}
@@ -255,6 +263,8 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     ctx = EvalContext(rel_level=rel_level, groups=dict(groups) if groups else None,
                       reference=reference,
                       prior_runs=tuple(prior_runs) if prior_runs is not None else None)
+    if not complete:
+        require_common_topics(campaign, "evaluate")
     ms, values = compute(campaign, measures, ctx)
     evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
     return Results(campaign, ms, values, evaluated, rel_level)

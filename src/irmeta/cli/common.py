@@ -52,6 +52,7 @@ def load_cli_campaign(qrels, runs, options: dict):
     Returns ``(campaign, ctx)`` with ``ctx`` holding ``groups``, ``reference``,
     ``prior_runs``, ``qrels`` and ``runs`` (the paths used).
     """
+    from irmeta.data.checks import require_common_topics
     from irmeta.io.load import load_campaign, read_groups
 
     if options.get("demo"):
@@ -69,6 +70,8 @@ def load_cli_campaign(qrels, runs, options: dict):
                              float32=options.get("float32", False),
                              dedupe=options.get("dedupe", False),
                              split_tags=options.get("split_tags", False), warn_dropped=False)
+    if not options.get("complete"):
+        require_common_topics(campaign, "")
     if campaign.dropped_topics:
         total = sum(campaign.dropped_topics.values())
         click.echo(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "

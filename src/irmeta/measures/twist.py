@@ -37,12 +37,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from irmeta.data.campaign import Campaign
-from irmeta.errors import ParameterError
+from irmeta.errors import MeasureError, ParameterError
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
 #: default depth N of ``Twist`` without ``@``
 DEFAULT_DEPTH = 1000
+#: largest depth N accepted: Twist pads every ranking to N and holds runs x N cells per
+#: topic (about 40 bytes a cell), so N = 100,000 already costs ~250 MB on 63 runs. 100
+#: times the paper's depth and deeper than any recall base of a TREC topic; a value
+#: beyond it is refused (it is not equivalent to a smaller one: padding changes Twist).
+MAX_DEPTH = 100_000
 CROSSING_RULES = ("matters", "formal")
 _CELLS_PER_BLOCK = 1 << 22
 
@@ -186,9 +191,23 @@ class TwistComponents:
     defined: np.ndarray
 
 
+def depth_limit_text(depth: int) -> str:
+    """Why a Twist depth is refused (shared by the API, measure strings and the CLI)."""
+    return (f"Twist depth N = {depth:,} exceeds the limit of {MAX_DEPTH:,}: every ranking is "
+            f"padded to N ranks in memory (runs x N cells per topic). Use N at least the "
+            f"number of relevant documents of a topic, typically 1000")
+
+
+def check_depth(depth: int, fn: str) -> None:
+    """A ParameterError naming ``fn`` when ``depth`` exceeds :data:`MAX_DEPTH`."""
+    if depth > MAX_DEPTH:
+        raise ParameterError(f"{fn}: {depth_limit_text(depth)}")
+
+
 def _check_args(fn: str, depth, crossing: str, level) -> None:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ParameterError(f"{fn}: depth must be a positive integer, got {depth!r}")
+    check_depth(depth, fn)
     if crossing not in CROSSING_RULES:
         raise ParameterError(f"{fn}: crossing must be one of {', '.join(CROSSING_RULES)}, "
                              f"got {crossing!r}")
@@ -331,6 +350,12 @@ def sigma_kernel(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.n
     return _cached(campaign, measure, ctx).sigma
 
 
+def _validate(measure: Measure) -> None:
+    """A depth beyond :data:`MAX_DEPTH` is refused when the measure string is parsed."""
+    if measure.cutoff is not None and measure.cutoff > MAX_DEPTH:
+        raise MeasureError(depth_limit_text(measure.cutoff))
+
+
 _PARAMS = (
     Param("crossing", "str", "matters", "first-crossing rule: matters (the authors' MATTERS "
           "code, default) or formal (the paper's printed Definition 3)", choices=CROSSING_RULES),
@@ -340,12 +365,12 @@ _PARAMS = (
 
 register(MeasureDef("Twist", "Twist: avoidable effort, (rho + sigma)/2 over the top N "
                     "(Ferro et al.); graded", twist_kernel, _PARAMS, cutoff_default=DEFAULT_DEPTH,
-                    family="twist", formula="(RB/max(RB, first CRP crossing) + "
+                    family="twist", validate=_validate, formula="(RB/max(RB, first CRP crossing) + "
                     "H(1 - s+/s+_fs, 1 - s-/s-_fs)) / 2"))
 register(MeasureDef("Twist.rho", "Twist's recovery ratio RB / max(RB, first crossing of CRP)",
-                    rho_kernel, _PARAMS, cutoff_default=DEFAULT_DEPTH, family="twist",
+                    rho_kernel, _PARAMS, cutoff_default=DEFAULT_DEPTH, family="twist", validate=_validate,
                     formula="RB / max(RB, min crossing); 0 without crossing"))
 register(MeasureDef("Twist.sigma", "Twist's space ratio: harmonic mean of the forward and "
                     "backward space ratios", sigma_kernel, _PARAMS,
-                    cutoff_default=DEFAULT_DEPTH, family="twist",
+                    cutoff_default=DEFAULT_DEPTH, family="twist", validate=_validate,
                     formula="2 s+r s-r / (s+r + s-r), s+r = 1 - s+/s+_fs, s-r = 1 - s-/s-_fs"))

@@ -23,6 +23,17 @@ def _finish(fig, path):
     return fig
 
 
+def _lower_limit(values, threshold: float | None) -> float:
+    """Lower y limit of a correlation plot: below the smallest defined value and the
+    threshold line. Every value NaN (tau is undefined when a ranking is all ties, e.g.
+    identical runs) leaves an empty plot with the threshold line, not an error."""
+    v = np.asarray(values, dtype=np.float64)
+    candidates = [float(np.min(v[np.isfinite(v)]))] if np.isfinite(v).any() else []
+    if threshold is not None:
+        candidates.append(threshold)
+    return min(candidates, default=0.0) - 0.02
+
+
 def alpha_sweep_plot(sweep: pd.DataFrame, *, method: str = "kendall", path=None,
                      title: str | None = None, threshold: float | None = 0.9):
     """Tau between each baseline and its family against alpha (innovation paper,
@@ -37,8 +48,7 @@ def alpha_sweep_plot(sweep: pd.DataFrame, *, method: str = "kendall", path=None,
     ax.set_xlabel("α")
     ax.set_ylabel({"kendall": "Kendall's τ", "tau_ap": "τ_AP"}.get(method, method))
     ax.set_xlim(min(sweep["alpha"]) - 0.02, max(sweep["alpha"]) + 0.02)
-    lo = float(np.nanmin(sweep[method]))
-    ax.set_ylim(min(lo - 0.02, threshold - 0.02 if threshold else lo), 1.01)
+    ax.set_ylim(_lower_limit(sweep[method], threshold), 1.01)
     # above the plot, outside it: the curves can cross any corner (and loc="best"
     # would search every point at every draw)
     fig.legend(*ax.get_legend_handles_labels(), loc="outside upper center", frameon=False,

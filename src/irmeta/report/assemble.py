@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
 from irmeta.report.html import ReportWriter, Row, StepClock, markup
 
@@ -96,6 +97,8 @@ class ReportOptions:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
                 raise ParameterError(f"{fn}: {name} must be a positive integer, got {v!r}")
+        from irmeta.measures.twist import check_depth
+        check_depth(self.twist_depth, f"{fn}: twist_depth")
         if self.background is None:
             return replace(self, background=default_background()).validate()
         if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
@@ -247,6 +250,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     if campaign.num_runs < 2:
         raise ParameterError(f"campaign_report: a campaign report needs at least 2 runs, "
                              f"got {campaign.num_runs}")
+    require_campaign(campaign, opts.rel_level, "campaign_report")
     own_groups = not groups
     groups = {r: r for r in campaign.runs} if own_groups else dict(groups)
     missing = [r for r in campaign.runs if r not in groups]
@@ -855,15 +859,29 @@ def _tau_figure(st: _State):
         tau = stats.correlation_matrix(st.means, method="kendall")
     tsv = w.write_tsv("trust_kendall_tau", tau, index=True)
     fig = correlation_heatmap(tau, title="Kendall's τ between the rankings of the runs")
-    off = tau.where(~np.eye(len(tau), dtype=bool)).stack()
+    # tau is NaN (undefined) where a measure ties every run (identical runs, one topic
+    # without a relevant document for anyone): the most different pair is among the rest
+    off = tau.where(~np.eye(len(tau), dtype=bool)).stack().dropna()
     lo = off.idxmin() if len(off) else None
     block = w.figure("trust_kendall_tau", fig, alt="Kendall tau matrix", width=620, caption=markup(
         "Kendall's τ between the rankings of the runs by each pair of measures (1 = same "
-        "order). τ ≥ 0.9 is usually read as equivalent rankings. "
+        "order). τ ≥ 0.9 is usually read as equivalent rankings; it is undefined (blank) "
+        "for a measure that ties every run. "
         + ("The most different pair here: {a} vs {b} (τ = {v})." if lo else ""),
         a=lo[0] if lo else "", b=lo[1] if lo else "", v=f"{off.min():.3f}" if lo else ""))
     block.files.append(w._rel(tsv))
     return block
+
+
+def _no_trust_tests_text(st: _State) -> str:
+    """Why the trust section has no significance or stability table: both need at least
+    two topics with a defined value for every run (a one-topic campaign has none)."""
+    topics = int(st.campaign.topic_set(st.opts.rel_level).sum())
+    return markup("Discriminative power and stability are omitted: they compare runs "
+                  "over topics and need at least 2 topics with a defined value for every "
+                  "run; this campaign has {n} topic(s) with a relevant document. The "
+                  "Kendall τ between the measures' rankings below is still defined.",
+                  n=topics)
 
 
 def _trust(st: _State, clock: StepClock) -> None:
@@ -878,6 +896,10 @@ def _trust(st: _State, clock: StepClock) -> None:
     with clock.step("trust: significance and stability"):
         dp, stab = st.trust_job.result()
     st.trust_job = None
+    if dp.empty:
+        sec.text(_no_trust_tests_text(st))
+        sec.add(st.tau_block)
+        return
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     fig = bars(dp.set_index("measure")["dp"], xlabel=f"share of run pairs with p < {opts.level:g}",
                title=f"discriminative power (paired bootstrap, B = {opts.bootstrap})")

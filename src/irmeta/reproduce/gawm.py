@@ -178,10 +178,7 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
                                   width=480),
                          S.table("figure6", loto, index=True, digits=4, compact=True,
                                  caption="Leave-one-topic-out τ.")]))
-            best = loto["mean_tau"].idxmax()
-            summary.append(f"Figure 6: best predictor of a held-out topic: {best} "
-                           f"(mean τ {loto.loc[best, 'mean_tau']:.4f}; MAP "
-                           f"{loto['mean_tau'].iloc[0]:.4f}).")
+            summary.append(_loto_summary(loto["mean_tau"]))
 
     for key, t in (("table2", t2), ("table3", t3), ("figure4", grid), ("figure5", conf),
                    ("figure6", loto)):
@@ -192,3 +189,14 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
     return S.finish(inputs=inputs, params=p, command=command,
                     subtitle=f"{name}: {P.shape[0]} systems x {P.shape[1]} topics",
                     summary=summary, notes=notes)
+
+
+def _loto_summary(mean_tau: pd.Series) -> str:
+    """The Figure 6 line of the summary. τ is undefined (NaN) when every held-out topic
+    ties all systems (identical systems, constant matrix): then say so."""
+    if not mean_tau.notna().any():
+        return ("Figure 6: leave-one-topic-out τ is undefined for every aggregator (each "
+                "held-out topic ties all systems, e.g. identical or constant scores).")
+    best = mean_tau.idxmax()
+    return (f"Figure 6: best predictor of a held-out topic: {best} "
+            f"(mean τ {mean_tau[best]:.4f}; MAP {mean_tau.iloc[0]:.4f}).")

@@ -41,8 +41,9 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
 from irmeta.data.tables import decode_ids
-from irmeta.errors import ParameterError
+from irmeta.errors import CampaignError, ParameterError
 from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_positive,
                                       check_seed, doc)
 
@@ -264,6 +265,10 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     p = (params or InnovationParams()).validate()
     if campaign.num_runs < 3:
         raise ParameterError(f"reproduce innovation: needs at least 3 runs, got {campaign.num_runs}")
+    keep = require_campaign(campaign, p.rel_level, "reproduce innovation")
+    if keep.sum() < 2:
+        raise CampaignError(f"reproduce innovation: the paper's significance tests need at least 2 "
+                            f"topics with a relevant document, got {int(keep.sum())}")
     k, lvl = p.k, p.rel_level
     S = Session("innovation", output, "Reproduction: innovation metrics (Türkmen et al., ECIR 2023)",
                 6 if figure1 else 5, progress=progress, formats=formats, dpi=dpi)

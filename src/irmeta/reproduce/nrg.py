@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
 from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_positive,
                                       doc, tau_b)
@@ -114,6 +115,7 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     p = (params or NRGParams()).validate()
     if campaign.num_runs < 2:
         raise ParameterError(f"reproduce nrg: needs at least 2 runs, got {campaign.num_runs}")
+    require_campaign(campaign, p.rel_level, "reproduce nrg")
     own = not groups
     groups = {r: r for r in campaign.runs} if own else dict(groups)
     missing = [r for r in campaign.runs if r not in groups]

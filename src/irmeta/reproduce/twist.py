@@ -37,7 +37,9 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
-from irmeta.errors import ParameterError
+from irmeta.data.checks import require_campaign
+from irmeta.errors import CampaignError, ParameterError
+from irmeta.measures.twist import check_depth
 from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_fraction,
                                       check_positive, check_seed, doc)
 
@@ -66,6 +68,7 @@ class TwistParams:
         fn = "reproduce twist"
         for name in ("depth", "repeats", "samples"):
             check_positive(getattr(self, name), name, fn)
+        check_depth(self.depth, fn)
         check_seed(self.seed, fn)
         check_fraction(self.top_fraction, "top_fraction", fn)
         if self.crossing not in ("matters", "formal"):
@@ -99,6 +102,10 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     p = (params or TwistParams()).validate()
     if campaign.num_runs < 3:
         raise ParameterError(f"reproduce twist: needs at least 3 runs, got {campaign.num_runs}")
+    keep = require_campaign(campaign, p.rel_level, "reproduce twist")
+    if keep.sum() < 2:
+        raise CampaignError(f"reproduce twist: the paper's significance tests need at least 2 "
+                            f"topics with a relevant document, got {int(keep.sum())}")
     lvl = p.rel_level
     S = Session("twist", output, "Reproduction: Twist, the effort of reading a ranking",
                 7, progress=progress, formats=formats, dpi=dpi)

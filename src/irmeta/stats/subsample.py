@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta import validate
-from irmeta.errors import ParameterError
+from irmeta.errors import CampaignError, ParameterError
 from irmeta.stats._common import progress, rng_from
 from irmeta.stats.correlation import METHODS, kendall_tau, rank_correlation, system_means
 
@@ -185,6 +185,18 @@ def filter_top_runs(campaign, fraction: float = 0.75, *, by: str = "AP",
     return campaign.select_runs(sorted(int(i) for i in best))
 
 
+def _usable_sizes(sizes: list[int], runs: int, func: str) -> list[int]:
+    """The sample sizes that fit in the campaign; an error rather than an empty table
+    when none does (a campaign of one run has no ranking to depend on)."""
+    if runs < 2:
+        raise CampaignError(f"{func}: needs at least 2 runs, got {runs}")
+    used = [n for n in sizes if n <= runs]
+    if not used:
+        raise ParameterError(f"{func}: every sample size ({', '.join(map(str, sizes))}) "
+                             f"exceeds the {runs} runs of the campaign")
+    return used
+
+
 def system_dependence(campaign, measures: Sequence[str], *,
                       sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), trials: int = 1000,
                       seed: int = 0, rel_level: int = 1, method: str = "kendall",
@@ -201,7 +213,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
         raise ParameterError(f"{func}: sizes must be a non-empty list of integers >= 2, "
                              f"got {sizes!r}")
     sizes = [validate.integer(n, "sizes", func, low=2) for n in sizes]
-    used = [n for n in sizes if n <= R]
+    used = _usable_sizes(sizes, R, func)
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
     rows = []
