@@ -829,6 +829,8 @@ def _trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.Data
     """Discriminative power (paired bootstrap) and stability of every measure: the
     slowest part of the report, run in a child process by :func:`_start_trust`."""
     from irmeta import stats
+    if not mats:  # fewer than 2 topics: the section says why these tests are left out
+        return pd.DataFrame(), pd.DataFrame()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
