@@ -26,7 +26,7 @@ import irmeta
 from irmeta.cli.main import main
 from irmeta.errors import InputError
 from irmeta.io import trec
-from irmeta.io.tokens import QRELS, RUN, canonical_block
+from irmeta.io.tokens import QRELS, RUN, canonical_block, is_canonical, squeeze
 
 QRELS_TEXT = "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n2 0 d4 1\n2 0 d5 0\n"
 RUN_TEXT = ("1 Q0 d2 1 3.0 tagA\n1 Q0 d1 2 2.0 tagA\n1 Q0 d3 3 1.0 tagA\n"
@@ -145,6 +145,18 @@ def test_canonical_block_equals_python_split(data):
     expected_skipped = [i + 1 for i, line in enumerate(block.split(b"\n")[:-1])
                         if not line.split() or line.split()[0].startswith(b"#")]
     assert skipped.tolist() == expected_skipped
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_squeezed_blocks_that_look_canonical_have_the_reference_tokens(data):
+    layout = data.draw(st.sampled_from([RUN, QRELS]))
+    block = data.draw(_messy_block(layout.ncols, layout.extra_ok))
+    delim = data.draw(st.sampled_from([b"\t", b" "]))
+    out = squeeze(block, delim)
+    if is_canonical(out, layout.ncols, delim):
+        got = [line.split(delim) for line in out.split(b"\n")[:-1]]
+        assert got == _reference_tokens(block, layout.ncols, layout.extra_ok)
 
 
 # --------------------------------------------------------- class 2: pipes and stdin

@@ -60,8 +60,8 @@ def _step(x: np.ndarray) -> None:
     x ^= x >> np.uint64(29)
 
 
-def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Start offsets (int64, n+1) and the byte buffer of a binary or string array."""
+def _flat(arr) -> pa.Array:
+    """One binary or string array without nulls (chunks joined, dictionary decoded)."""
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
     if pa.types.is_dictionary(arr.type):
@@ -72,6 +72,11 @@ def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     if arr.null_count:
         arr = arr.fill_null(b"" if pa.types.is_binary(arr.type)
                             or pa.types.is_large_binary(arr.type) else "")
+    return arr
+
+
+def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Start offsets (int64, n+1) and the byte buffer of a flat binary or string array."""
     large = pa.types.is_large_binary(arr.type) or pa.types.is_large_string(arr.type)
     bufs = arr.buffers()
     offsets = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32)
@@ -82,19 +87,29 @@ def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
 
 def fingerprint_strings(arr: pa.Array) -> np.ndarray:
     """uint64 fingerprint of each id of an Arrow binary or string array (see module doc)."""
+    arr = _flat(arr)
     offsets, data = _offsets_and_bytes(arr)
     n = len(offsets) - 1
     if n == 0:
         return np.empty(0, dtype=np.uint64)
     starts = offsets[:-1]
     lengths = offsets[1:] - starts
-    padded = np.zeros((len(data) + 23) // 8 * 8, dtype=np.uint8)  # loads stay inside
-    padded[:len(data)] = data
-    aligned = padded.view("<u8")
     out = np.empty(n, dtype=np.uint64)
-    for lo in range(0, n, _CHUNK):  # bounded temporaries, cache-sized work
+    scratch = np.empty(0, dtype=np.uint8)
+    for lo in range(0, n, _CHUNK):  # bounded, reused scratch memory; cache-sized work
         hi = min(n, lo + _CHUNK)
-        out[lo:hi] = _fold_words(aligned, starts[lo:hi], lengths[lo:hi])
+        words = _padded_words(arr, lo, hi, lengths)
+        if words is not None:
+            out[lo:hi] = _fold_padded(words, lengths[lo:hi])
+            continue
+        first, last = int(offsets[lo]), int(offsets[hi])
+        size = (last - first + 23) // 8 * 8      # room for the last 8-byte load
+        if len(scratch) < size:
+            scratch = np.empty(max(size, 2 * len(scratch)), dtype=np.uint8)
+        scratch[:last - first] = data[first:last]
+        scratch[last - first:size] = 0
+        aligned = scratch[:size].view("<u8")
+        out[lo:hi] = _fold_words(aligned, starts[lo:hi] - first, lengths[lo:hi])
     long = np.flatnonzero(lengths > LONG_ID)
     if len(long):
         out[long] = [_hash_long(data[starts[i]:starts[i] + lengths[i]].tobytes()) for i in long]
@@ -136,6 +151,45 @@ def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np
     word |= high
     word &= _MASKS[np.minimum(remaining, 8)]
     return word
+
+
+def _padded_words(arr, lo: int, hi: int, lengths: np.ndarray) -> np.ndarray | None:
+    """Ids ``lo:hi`` as a ``[n, W]`` uint64 matrix, each id NUL-padded to ``8 W`` bytes,
+    by Arrow's padding kernel (C++; no gather). Only for ASCII ids of at most
+    :data:`LONG_ID` bytes (the kernel pads characters, not bytes); None otherwise."""
+    import pyarrow.compute as pc
+    longest = int(lengths[lo:hi].max(initial=0))
+    if longest > LONG_ID or longest == 0:
+        return None
+    part = arr.slice(lo, hi - lo)
+    try:
+        text = part if pa.types.is_string(part.type) else part.cast(pa.string())
+    except pa.ArrowInvalid:
+        return None  # not UTF-8
+    if not pc.all(pc.string_is_ascii(text)).as_py():
+        return None
+    width = max(8, (longest + 7) // 8 * 8)
+    padded = pc.utf8_rpad(text, width=width, padding="\x00")
+    offsets = np.frombuffer(padded.buffers()[1], dtype=np.int32)
+    start = int(offsets[padded.offset])
+    data = np.frombuffer(padded.buffers()[2], dtype=np.uint8, count=(hi - lo) * width,
+                         offset=start)
+    return data.view("<u8").reshape(hi - lo, width // 8)
+
+
+def _fold_padded(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """:func:`_fold_words` on a NUL-padded word matrix (each id folds only its own
+    words: the padding words beyond them are never folded)."""
+    h = words[:, 0].copy()
+    nwords = (lengths + 7) // 8
+    for k in range(1, words.shape[1]):
+        more = nwords > k
+        nxt = h.copy()
+        _step(nxt)
+        nxt ^= words[:, k]
+        h = np.where(more, nxt, h)
+    h ^= _len_seed(lengths)
+    return _mix(h)
 
 
 def _fold_words(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -9,7 +9,8 @@ Arrow sees is a trec_eval token.
 
 Most blocks are already canonical (one tab or one space between fields, ``\\n`` or
 ``\\r\\n`` line ends): a handful of ``memchr``-speed scans prove it and the block passes
-through unchanged. Any other block is rewritten by :func:`canonical_block`, a vectorised
+through unchanged. Most untidy blocks become canonical by :func:`squeeze` (a few C-speed
+byte replacements). Any other block is rewritten by :func:`canonical_block`, a vectorised
 NumPy pass that finds the tokens of every line, drops blank and comment lines, checks
 the number of fields, and (for runs) drops fields after the sixth, as trec_eval does.
 
@@ -60,6 +61,31 @@ def is_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
         return False
     if (block.startswith((b"\n", b"#", delim)) or b"\n\n" in block or b"\n#" in block
             or delim + delim in block or delim + b"\n" in block or b"\n" + delim in block):
+        return False
+    return block.count(delim) == (ncols - 1) * block.count(b"\n")
+
+
+_BLANKS = b" \t\x0b\x0c\r"
+
+
+def squeeze(block: bytes, delim: bytes) -> bytes:
+    """Every run of blanks made one ``delim``, blanks at line starts and ends dropped:
+    a few C-speed passes that make most untidy blocks canonical (a trailing space on
+    every line, a tab and spaces between fields). Blank and comment lines and wrong
+    field counts are left for :func:`canonical_block`."""
+    other = bytes(c for c in _BLANKS if c != delim[0])
+    out = block.translate(bytes.maketrans(other, delim * len(other)))
+    double = delim + delim
+    while double in out:
+        out = out.replace(double, delim)
+    out = out.replace(b"\n" + delim, b"\n").replace(delim + b"\n", b"\n")
+    return out[1:] if out.startswith(delim) else out
+
+
+def _squeezed_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
+    """:func:`is_canonical` for the output of :func:`squeeze`, which has no other
+    blank, no doubled delimiter and none at a line's start or end by construction."""
+    if block.startswith((b"\n", b"#")) or b"\n\n" in block or b"\n#" in block:
         return False
     return block.count(delim) == (ncols - 1) * block.count(b"\n")
 
@@ -125,9 +151,8 @@ class CanonicalStream(io.RawIOBase):
     them through).
     """
 
-    def __init__(self, raw, layout: Layout, name: str, rewrite: bool = False):
+    def __init__(self, raw, layout: Layout, name: str):
         super().__init__()
-        self._rewrite = rewrite
         self._raw = raw
         self._layout = layout
         self._name = name
@@ -196,9 +221,12 @@ class CanonicalStream(io.RawIOBase):
     def canonical(self, block: bytes, first_line: int, strict: bool = False) -> bytes:
         """The canonical form of one block whose first byte is on ``first_line``.
         ``strict``: check every line's field count even when the block looks canonical."""
-        if not strict and not self._rewrite and b"\r" not in block \
-                and is_canonical(block, self._layout.ncols, self.delimiter):
-            return block
+        if not strict:
+            if b"\r" not in block and is_canonical(block, self._layout.ncols, self.delimiter):
+                return block
+            squeezed = squeeze(block, self.delimiter)
+            if _squeezed_canonical(squeezed, self._layout.ncols, self.delimiter):
+                return squeezed
         out, skipped = canonical_block(block, self._layout, self.delimiter, first_line,
                                        self._name)
         if len(skipped):

@@ -39,7 +39,7 @@ import pyarrow.csv as pacsv
 from irmeta.data.tables import Qrels, Run, decode_id
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
-from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, LineMap
+from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, LineMap, is_canonical
 
 __all__ = ["read_run", "read_qrels", "read_bytes", "run_name_from_path"]
 
@@ -120,14 +120,21 @@ def _read_table(source: Source, layout: Layout, names: list[str],
 
 
 def _first_delimiter(source: Source, layout: Layout) -> bytes | None:
-    """Tab or space, from the first line (None: the careful path is needed)."""
+    """Tab or space, whichever makes the first 64 KiB canonical (None: they are not, so
+    the fast path would fail; the careful path is taken at once)."""
     with source.open() as raw:
         head = raw.read(1 << 16)
     if not head.strip():
         raise InputError(f"empty {layout.kind} file", path=source.name,
                          expected="at least one line: " + layout.expected.split(": ")[1])
-    first = head.split(b"\n", 1)[0]
-    return b"\t" if b"\t" in first else b" "
+    head = head[:head.rfind(b"\n") + 1] or head + b"\n"   # whole lines only
+    head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if b"\r" in head and head.count(b"\r") == head.count(b"\r\n"):
+        head = head.replace(b"\r\n", b"\n")
+    for delim in (b"\t", b" "):
+        if is_canonical(head, layout.ncols, delim):
+            return delim
+    return None  # untidy from the first lines on: straight to the careful path
 
 
 def _all_tokens(table: pa.Table) -> bool:
@@ -179,7 +186,7 @@ def _careful_table(source: Source, layout: Layout, names: list[str],
     """Every block rewritten into canonical lines, then parsed by Arrow."""
     try:
         with source.open() as raw:
-            stream = CanonicalStream(raw, layout, source.name, rewrite=True)
+            stream = CanonicalStream(raw, layout, source.name)
             if stream.empty:
                 raise InputError(f"empty {layout.kind} file", path=source.name,
                                  expected="at least one line: " + layout.expected.split(": ")[1])
