@@ -48,11 +48,11 @@ def measure(src: str, path: str, repeat: int) -> dict:
     return best
 
 
-def messy_copy(path: str, folder: str) -> str:
+def messy_copy(path: str, folder: str, k: int) -> str:
     """The same run with a tab after each field and a trailing space on every line:
     every line takes the careful path."""
     import gzip
-    out = Path(folder) / (Path(path).name + ".messy")
+    out = Path(folder) / f"{k}-{Path(path).name}.messy"
     with open(path, "rb") as fh:
         gz = fh.read(2) == b"\x1f\x8b"
     with (gzip.open if gz else open)(path, "rb") as src, open(out, "wb") as dst:
@@ -74,11 +74,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         inputs = [(p, "clean") for p in args.run]
         if args.messy:
-            inputs += [(messy_copy(p, tmp), "messy") for p in args.run]
+            inputs += [(messy_copy(p, tmp, k), "messy") for k, p in enumerate(args.run)]
         for path, kind in inputs:
             base = measure(args.baseline, path, args.repeat)
             cur = measure(args.current, path, args.repeat)
-            rows.append((Path(path).name, kind, base, cur))
+            rows.append((Path(path).parent.parent.name + "/" + Path(path).name
+                         if kind == "clean" else Path(path).name, kind, base, cur))
     lines = ["| input | kind | rows | baseline s (read+fp) | current s (read+fp) | ratio | "
              "baseline MB | current MB |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, kind, base, cur in rows:
