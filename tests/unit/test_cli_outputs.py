@@ -202,3 +202,16 @@ def test_reproduce_replaces_its_files_keeps_yours(tmp_path, capsys):
     args[args.index("-o") + 1] = str(tmp_path / "afile" / "sub")
     assert main(args) == 2
     assert "is a file, not a folder" in _one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("command", [["eval", "-m", "AP"], ["explain"], ["aggregate"],
+                                     ["twist", "curve"], ["meta", "correlation"]])
+def test_output_folder_is_checked_before_any_work(tmp_path, command, capsys):
+    """A typo in -o is reported at once, before the (here missing) inputs are read."""
+    from irmeta.cli.main import main
+    target = str(tmp_path / "no-such-folder" / "out.tsv")
+    code = main([*command, str(tmp_path / "missing-qrels"), str(tmp_path / "missing-run"),
+                 "-o", target])
+    err = capsys.readouterr().err
+    assert code == 2 and "no-such-folder does not exist" in err, err
+    assert "missing-qrels" not in err and "missing-run" not in err, err

@@ -13,7 +13,8 @@ import warnings
 
 import click
 
-from irmeta.cli.common import campaign_options, json_records, load_cli_campaign, open_output
+from irmeta.cli.common import (campaign_options, check_output_option, json_records,
+                               load_cli_campaign, open_output)
 
 DEFAULT_AGGREGATORS = ("mean", "gawm", "hits")
 ANALYSES = ("correlations", "means", "grid", "confidence", "loto")
@@ -107,7 +108,8 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
               default="text", help="Table layout (tsv/csv/json keep full precision).")
 @click.option("--digits", type=click.IntRange(0, 17), default=4,
               help="Decimals in text and markdown tables.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
 def aggregate_command(qrels, runs, measure, matrix_path, rows, measure_name, missing,

@@ -145,6 +145,15 @@ def split_names(text: str, option: str = "--names") -> list[str]:
     return names
 
 
+def check_output_option(ctx, param, value):
+    """Click callback of ``-o FILE``: the file must be writable, checked before any work
+    (``-`` is standard output)."""
+    if value not in (None, "-"):
+        from irmeta.io.output import check_file_target
+        check_file_target(value)
+    return value
+
+
 @contextlib.contextmanager
 def open_output(path):
     """Standard output (streamed), or the file ``path`` (UTF-8), written all or nothing

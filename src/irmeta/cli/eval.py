@@ -6,7 +6,8 @@ import json
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
+                               open_output)
 
 #: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
@@ -24,7 +25,8 @@ DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map
 @click.option("--format", "fmt", type=click.Choice(["trec", "tsv", "csv", "json"]),
               default=None, help="Output layout. Default: trec (trec_eval's layout; several "
                                  "runs add a leading run column).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              callback=check_output_option,
               help="Write to this file instead of standard output.")
 @click.option("--aggregate", "aggregator", default="mean", metavar="AGG",
               help="How a run's per-topic values become one number: mean (the measure's own: "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
+                               open_output)
 
 
 @click.command("explain", context_settings={"show_default": True})
@@ -27,7 +28,8 @@ from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
 @click.option("--per-topic", is_flag=True, help="Unique contributions per (run, topic).")
 @click.option("--format", "fmt", type=click.Choice(["text", "tsv", "csv"]), default="text",
               help="Output layout: an aligned table, or tab / comma separated with a header.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
 def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, per_topic,

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign, open_output
+from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
+                               open_output)
 from irmeta.errors import ParameterError
 
 
@@ -35,7 +36,8 @@ def _common(fn):
                      help="Write the figure to PATH (.png and .svg)."),
         click.option("--format", "fmt", type=click.Choice(["text", "tsv", "csv"]),
                      default="text", show_default=True, help="Table layout."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+        click.option("-o", "--output", type=click.Path(dir_okay=False),
+              callback=check_output_option, default=None,
                      help="Write the table to this file instead of standard output."),
         click.option("--no-progress", is_flag=True, help="Never show a progress bar."),
         campaign_options,

@@ -10,7 +10,8 @@ import math
 
 import click
 
-from irmeta.cli.common import campaign_options, json_records, load_cli_campaign, open_output
+from irmeta.cli.common import (campaign_options, check_output_option, json_records,
+                               load_cli_campaign, open_output)
 
 _FORMATS = click.Choice(["tsv", "csv", "markdown", "json"])
 
@@ -25,7 +26,8 @@ def _common(fn):
                      "code) or formal (the paper's printed Definition 3)."),
         click.option("--format", "fmt", type=_FORMATS, default="tsv", show_default=True,
                      help="Table layout."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+        click.option("-o", "--output", type=click.Path(dir_okay=False),
+              callback=check_output_option,
                      help="Write the table to this file instead of standard output."),
     ]
     for option in reversed(options):

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from irmeta.errors import OutputError
 
-__all__ = ["StagedFolder", "atomic_write", "check_folder_target", "output_error",
+__all__ = ["StagedFolder", "atomic_write", "check_file_target", "check_folder_target",
+           "output_error",
            "stdout_errors", "write_errors"]
 
 
@@ -149,6 +150,23 @@ def stdout_errors():
         err = output_error("standard output", exc)
         err.stream = True
         raise err from exc
+
+
+def check_file_target(path) -> Path:
+    """``path`` as a file that can be written: its folder exists, is a folder and can be
+    written in, and the path itself is not a folder. Checked when the command starts, so
+    that a typo in ``-o`` is not found after minutes of computing; the write itself still
+    reports what may happen meanwhile (a full disk)."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise OutputError(str(path), "it is a folder, not a file")
+    if not _exists(folder) or not folder.is_dir():
+        code = errno.ENOENT if not _exists(folder) else errno.ENOTDIR
+        raise output_error(path, OSError(code, os.strerror(code)))
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise output_error(path, OSError(errno.EACCES, os.strerror(errno.EACCES)))
+    return path
 
 
 # ---------------------------------------------------------------------- folders
