@@ -18,6 +18,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import os
 
 import numpy as np
 import pandas as pd
@@ -34,7 +35,9 @@ from tests.conftest import shared_path
 
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "bpref", "num_ret", "num_rel_ret"]
 WS = b" \t\x0b\x0c\r"
-SETTINGS = settings(max_examples=25, deadline=None,
+#: examples per test and campaign; IRMETA_FUZZ_EXAMPLES=500 for a deep run by hand
+SETTINGS = settings(max_examples=int(os.environ.get("IRMETA_FUZZ_EXAMPLES", "25")),
+                    deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
