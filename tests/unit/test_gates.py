@@ -1,0 +1,43 @@
+"""The test gates themselves (docs/development.md): a missing ../shared/data fails in CI."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..conftest import REQUIRE_SHARED_DATA, shared_path
+
+
+def test_missing_shared_data_skips_by_default(tmp_path, monkeypatch):
+    monkeypatch.delenv(REQUIRE_SHARED_DATA, raising=False)
+    monkeypatch.setenv("CI", "true")              # CI=true alone does not make it required
+    with pytest.raises(pytest.skip.Exception, match="shared data not available"):
+        shared_path("trec_eval_test", base=tmp_path / "absent")
+
+
+@pytest.mark.parametrize("value", ["1", " 1 "])
+def test_missing_shared_data_fails_when_required(tmp_path, monkeypatch, value):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, value)
+    with pytest.raises(pytest.fail.Exception, match=f"{REQUIRE_SHARED_DATA}=1 forbids skipping"):
+        shared_path("trec_eval_test", base=tmp_path / "absent")
+
+
+@pytest.mark.parametrize("value", ["0", ""])
+def test_other_values_keep_the_skip(tmp_path, monkeypatch, value):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, value)
+    with pytest.raises(pytest.skip.Exception):
+        shared_path("x", base=tmp_path)
+
+
+def test_present_shared_data_is_returned_when_required(tmp_path, monkeypatch):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, "1")
+    (tmp_path / "trec_eval_test").mkdir()
+    assert shared_path("trec_eval_test", base=tmp_path) == tmp_path / "trec_eval_test"
+
+
+def test_ci_script_requires_shared_data_before_the_readme_command():
+    from ..conftest import ROOT
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    marker = next(i for i, line in enumerate(lines) if "--- the README's test command" in line)
+    assert f"export {REQUIRE_SHARED_DATA}=1" in lines[:marker]
+    readme = (ROOT / "README.md").read_text()
+    assert lines[marker + 1] in readme                # the README command, unchanged
