@@ -25,7 +25,10 @@ def published():
 
 def _matrix(dl21, float32: bool) -> pd.DataFrame:
     qrels, runs = dl21
-    res = irmeta.evaluate(qrels, runs, ["ndcg_cut_10"], float32=float32)
+    # the runs answer every DL21 test query, the qrels judge 53 of them: trec_eval's
+    # silent drop, which irmeta reports (docs/conventions.md, Topic sets)
+    with pytest.warns(UserWarning, match=r"^26712 topic\(s\) of 63 run\(s\) are not in the qrels"):
+        res = irmeta.evaluate(qrels, runs, ["ndcg_cut_10"], float32=float32)
     return res.wide("ndcg_cut_10")
 
 
