@@ -32,6 +32,9 @@ from irmeta.errors import IrmetaError
 
 from tests.conftest import shared_path
 
+# Hypothesis fuzzing of whole files (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "bpref", "num_ret", "num_rel_ret"]
 WS = b" \t\x0b\x0c\r"
 SETTINGS = settings(max_examples=25, deadline=None,

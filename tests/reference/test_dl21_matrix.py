@@ -39,11 +39,13 @@ def _differing_cells(mine: pd.DataFrame, published: pd.DataFrame) -> int:
     return int((text != ref).to_numpy().sum())
 
 
+@pytest.mark.slow
 def test_float32_reproduces_every_published_cell(dl21, published):
     assert published.shape == (63, 53)
     assert _differing_cells(_matrix(dl21, float32=True), published) == 0
 
 
+@pytest.mark.slow
 def test_doubles_differ_only_where_ties_break(dl21, published):
     differing = _differing_cells(_matrix(dl21, float32=False), published)
     assert 30 <= differing <= 49, differing  # 43 at 4 decimals
