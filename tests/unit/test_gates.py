@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ..conftest import REQUIRE_SHARED_DATA, shared_path
@@ -41,3 +43,25 @@ def test_ci_script_requires_shared_data_before_the_readme_command():
     assert f"export {REQUIRE_SHARED_DATA}=1" in lines[:marker]
     readme = (ROOT / "README.md").read_text()
     assert lines[marker + 1] in readme                # the README command, unchanged
+
+
+#: a clock read in a test: the start of a wall-clock assertion (speed belongs in benchmarks/)
+CLOCK = re.compile(r"\b(time\.(perf_counter|monotonic|process_time|time)(_ns)?\s*\(|timeit\b)")
+
+
+def _clock_reads(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.splitlines(), 1) if CLOCK.search(line)]
+
+
+def test_no_test_reads_a_clock():
+    from ..conftest import ROOT
+    me = __file__.rsplit("/", 1)[-1]
+    found = {str(p.relative_to(ROOT)): _clock_reads(p.read_text(encoding="utf-8"))
+             for p in (ROOT / "tests").rglob("*.py") if p.name != me}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_clock_scan_finds_a_timed_assertion():
+    text = "t0 = time.perf_counter()\nrun()\nassert time.perf_counter() - t0 < 0.5\nx = timeit.timeit(f)"
+    assert _clock_reads(text) == [1, 3, 4]
+    assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []
