@@ -16,9 +16,11 @@ import platform
 import time
 
 import numpy as np
+import pandas as pd
 
 os.environ.setdefault("IRMETA_NO_PROGRESS", "1")
 
+from irmeta.aggregate.analyses import grid_results  # noqa: E402
 from irmeta.stats import (buckley_voorhees, fuzziness_stability, significance as sg)  # noqa: E402
 
 
@@ -55,6 +57,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     X = matrix()
+    G = pd.DataFrame(np.random.default_rng(0).random((100, 50)))
     sg.tukey_hsd(X)            # warm the studentized-range table (cached per k)
     cases = [
         ("paired t-test (SciPy ttest_rel, all pairs)", lambda: sg.paired_t(X)),
@@ -66,6 +69,8 @@ def main():
         ("pairwise_tukey (paper's procedure)", lambda: sg.pairwise_tukey(X)),
         ("fuzziness stability, 1000 trials", lambda: fuzziness_stability(X, trials=1000, seed=1)),
         ("Buckley-Voorhees, 1000 trials", lambda: buckley_voorhees(X, trials=1000, seed=1)),
+        # was a wall-clock assertion in tests/aggregate/test_gawm.py (< 0.5 s)
+        ("GAWM 5 x 5 grid, axioms A, 100 x 50 uniform", lambda: grid_results(G, "A")),
     ]
     print(f"129 systems x 50 topics (8,256 pairs); {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} CPUs, numpy {np.__version__}; best of {args.repeat}\n")

@@ -1,4 +1,10 @@
-"""Shared fixtures: paths to ../shared/data (tests skip with a message when absent)."""
+"""Shared fixtures: paths to ../shared/data.
+
+Tests on real data skip with a message when it is absent, unless the environment variable
+``IRMETA_REQUIRE_SHARED_DATA=1`` is set (``.ci/run`` sets it): then a missing folder is a
+hard failure, so the trec_eval parity tests can never skip silently in CI
+(docs/development.md).
+"""
 
 from __future__ import annotations
 
@@ -11,11 +17,25 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IRMETA_SHARED_DATA", ROOT.parent / "shared" / "data"))
 
 
-def shared_path(*parts: str) -> Path:
-    """Path inside ../shared/data; skips the calling test when it does not exist."""
-    path = SHARED.joinpath(*parts)
+#: set to 1 to turn a missing ../shared/data into a failure instead of a skip
+REQUIRE_SHARED_DATA = "IRMETA_REQUIRE_SHARED_DATA"
+
+
+def shared_data_required() -> bool:
+    """True when ``IRMETA_REQUIRE_SHARED_DATA`` is ``1`` (read at call time). ``CI=true``
+    alone does not imply it: downstream CI without the data should still skip."""
+    return os.environ.get(REQUIRE_SHARED_DATA, "").strip() == "1"
+
+
+def shared_path(*parts: str, base: Path | None = None) -> Path:
+    """Path inside ../shared/data (or ``base``); skips the calling test when it does not
+    exist, or fails it when ``IRMETA_REQUIRE_SHARED_DATA=1``."""
+    path = (SHARED if base is None else Path(base)).joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"shared data not available: {path} (tests on real data need ../shared/data)")
+        message = f"shared data not available: {path} (tests on real data need ../shared/data)"
+        if shared_data_required():
+            pytest.fail(f"{message}; {REQUIRE_SHARED_DATA}=1 forbids skipping", pytrace=False)
+        pytest.skip(message)
     return path
 
 

@@ -39,6 +39,7 @@ def test_leaderboard_from_a_matrix_file(matrix_file, capsys):
     assert table["rank"].iloc[0] == 1
 
 
+@pytest.mark.slow
 def test_analyses_and_plots(matrix_file, capsys, tmp_path):
     path, _ = matrix_file
     assert main(["aggregate", "--matrix", str(path), "--analysis", "correlations",

@@ -54,6 +54,7 @@ def _shipped_files(data: Path) -> list[Path]:
 
 # --------------------------------------------------------------------------- reproducibility
 
+@pytest.mark.slow
 def test_regeneration_is_byte_identical(tmp_path, paths):
     gen = _generator()
     data = paths.qrels.parent

@@ -33,6 +33,9 @@ from irmeta.errors import IrmetaError
 
 from tests.conftest import shared_path
 
+# Hypothesis fuzzing of whole files (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 MEASURES = ["AP", "P@5", "nDCG@10", "RR", "bpref", "num_ret", "num_rel_ret"]
 WS = b" \t\x0b\x0c\r"
 #: examples per test and campaign; IRMETA_FUZZ_EXAMPLES=500 for a deep run by hand

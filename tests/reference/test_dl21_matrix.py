@@ -25,7 +25,10 @@ def published():
 
 def _matrix(dl21, float32: bool) -> pd.DataFrame:
     qrels, runs = dl21
-    res = irmeta.evaluate(qrels, runs, ["ndcg_cut_10"], float32=float32)
+    # the runs answer every DL21 test query, the qrels judge 53 of them: trec_eval's
+    # silent drop, which irmeta reports (docs/conventions.md, Topic sets)
+    with pytest.warns(UserWarning, match=r"^26712 topic\(s\) of 63 run\(s\) are not in the qrels"):
+        res = irmeta.evaluate(qrels, runs, ["ndcg_cut_10"], float32=float32)
     return res.wide("ndcg_cut_10")
 
 
@@ -36,11 +39,13 @@ def _differing_cells(mine: pd.DataFrame, published: pd.DataFrame) -> int:
     return int((text != ref).to_numpy().sum())
 
 
+@pytest.mark.slow
 def test_float32_reproduces_every_published_cell(dl21, published):
     assert published.shape == (63, 53)
     assert _differing_cells(_matrix(dl21, float32=True), published) == 0
 
 
+@pytest.mark.slow
 def test_doubles_differ_only_where_ties_break(dl21, published):
     differing = _differing_cells(_matrix(dl21, float32=False), published)
     assert 30 <= differing <= 49, differing  # 43 at 4 decimals

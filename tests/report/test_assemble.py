@@ -13,6 +13,9 @@ import irmeta
 from irmeta.errors import ParameterError
 from irmeta.report import SECTIONS, ReportOptions, campaign_report
 
+# whole report generation (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 
 def _tsv(rep, name):
     return pd.read_csv(rep.path.parent / f"{rep.path.stem}_files" / f"{name}.tsv", sep="\t",

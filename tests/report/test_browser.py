@@ -17,6 +17,9 @@ import shutil
 
 import pytest
 
+# a report loaded in Chromium (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 

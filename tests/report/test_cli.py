@@ -7,6 +7,9 @@ import pytest
 
 from irmeta.cli.main import main
 
+# whole report generation (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 FAST = ["--skip", "innovation,effort,topics,trust"]
 
 

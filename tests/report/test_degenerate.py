@@ -12,6 +12,9 @@ import pytest
 from irmeta.cli.main import main
 from tests.unit.test_degenerate import _write
 
+# whole reports and reproductions on degenerate campaigns (quick loop: -m "not slow")
+pytestmark = pytest.mark.slow
+
 QUICK = ["--no-progress", "--bootstrap", "20", "--trials", "10",
          "--skip", "innovation,effort,topics"]
 

@@ -27,13 +27,37 @@ def test_markup_escapes_values():
     assert str(out) == "run <b>&lt;script&gt;x&lt;/script&gt;</b>"
 
 
+def _image(path):
+    """The image at ``path``, loaded and its file closed (an open file left to the
+    garbage collector is a ResourceWarning, an error in this suite)."""
+    from PIL import Image
+    with Image.open(path) as image:
+        image.load()
+        return image
+
+
+@pytest.fixture
+def writer():
+    """``ReportWriter`` for tests that never render: the staging folder is discarded at
+    teardown, as the report and reproductions do after an error (otherwise the garbage
+    collector cleans it up with a ResourceWarning, an error in this suite)."""
+    made = []
+
+    def make(*args, **kwargs):
+        made.append(ReportWriter(*args, **kwargs))
+        return made[-1]
+    yield make
+    for w in made:
+        w.discard()
+
+
 def test_output_must_be_html(tmp_path):
     with pytest.raises(ParameterError, match="ReportWriter: output must end in .html"):
         ReportWriter(tmp_path / "report.txt")
 
 
-def test_table_tsv_full_precision_and_cells(tmp_path):
-    w = ReportWriter(tmp_path / "r.html")
+def test_table_tsv_full_precision_and_cells(tmp_path, writer):
+    w = writer(tmp_path / "r.html")
     frame = pd.DataFrame({"run": ["a", "b<i>"], "x": [1 / 3, np.nan], "n": [3, 1234]})
     t = w.table("t", frame, digits={"x": 2}, notes={"x": ["#1", ""]}, max_rows=1)
     back = pd.read_csv(w.assets / "t.tsv", sep="\t")        # staged until render()
@@ -68,12 +92,12 @@ def test_render_escapes_and_embeds(tmp_path):
     assert 'class="sortable"' in page and "<th" in page
 
 
-def test_figure_files_are_reproducible(tmp_path):
+def test_figure_files_are_reproducible(tmp_path, writer):
     """No dates in PNG/SVG metadata: the same figure gives the same bytes."""
     from irmeta.plot import style
     out = []
     for k in range(2):
-        w = ReportWriter(tmp_path / f"r{k}.html")
+        w = writer(tmp_path / f"r{k}.html")
         fig, ax = style.figure(2, 2)
         ax.plot([0, 1], [1, 0])
         w.figure("f", fig)
@@ -108,8 +132,6 @@ def test_one_draw_save_equals_savefig(tmp_path):
     import io
     import pickle
 
-    from PIL import Image
-
     from irmeta.plot import style
     plt = style.pyplot()
     fig = _labelled_figure(style)
@@ -121,11 +143,11 @@ def test_one_draw_save_equals_savefig(tmp_path):
         twin.set_layout_engine("none")
         twin.savefig(svg, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(twin)
-    ours = np.asarray(Image.open(tmp_path / "ours.png"))      # RGB: opaque background
-    theirs = np.asarray(Image.open(png))                       # RGBA
+    ours = np.asarray(_image(tmp_path / "ours.png"))      # RGB: opaque background
+    theirs = np.asarray(_image(png))                       # RGBA
     assert ours.shape == (round(2.2 * 120), 3 * 120, 3) and theirs.shape[:2] == ours.shape[:2]
     assert (theirs[..., 3] == 255).all() and np.array_equal(ours, theirs[..., :3])
-    assert Image.open(tmp_path / "ours.png").info["dpi"] == pytest.approx((120, 120), abs=0.05)   # pHYs: per metre
+    assert _image(tmp_path / "ours.png").info["dpi"] == pytest.approx((120, 120), abs=0.05)   # pHYs: per metre
     assert (tmp_path / "ours.svg").read_bytes() == svg.getvalue()
     ink = (ours < 250).any(axis=2)
     assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges
@@ -134,20 +156,18 @@ def test_one_draw_save_equals_savefig(tmp_path):
 def test_wide_title_is_not_cut(tmp_path):
     """The constrained layout ignores a title's width; a title wider than the figure
     makes style.save grow the canvas around it (bbox_inches='tight'), in every file."""
-    from PIL import Image
-
     from irmeta.plot import style
     fig, ax = style.figure(2, 1.5)
     ax.plot([0, 1], [0, 1])
     ax.set_title("a title much wider than this small figure can hold, by far")
     png, svg = style.save(fig, tmp_path / "wide", ("png", "svg"), dpi=100)
-    assert Image.open(png).size[0] > 2 * 100 + 100          # grown well beyond 2 inches
+    assert _image(png).size[0] > 2 * 100 + 100          # grown well beyond 2 inches
     assert 'width="144pt"' not in svg.read_text()          # the SVG grew too
     fig, ax = style.figure(2, 1.5)
     ax.plot([0, 1], [0, 1])
     ax.set_title("short")
     png, _ = style.save(fig, tmp_path / "short", ("png", "svg"), dpi=100)
-    assert Image.open(png).size == (200, 150)               # the one-draw path
+    assert _image(png).size == (200, 150)               # the one-draw path
 
 
 @pytest.mark.parametrize("formats, phrase", [(("png", "svg"), "every figure a PNG and an SVG file"),
@@ -160,11 +180,11 @@ def test_footer_names_the_figure_formats_written(tmp_path, formats, phrase):
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
-def test_background_figure_error_reaches_the_parent(tmp_path):
+def test_background_figure_error_reaches_the_parent(tmp_path, writer):
     """A figure that fails to save in its child process raises in the parent, with the
     child's own exception, when the page is rendered."""
     from irmeta.plot import style
-    w = ReportWriter(tmp_path / "r.html", formats=("png", "bmpx"), background=1)
+    w = writer(tmp_path / "r.html", formats=("png", "bmpx"), background=1)
     fig, ax = style.figure(2, 2)
     ax.plot([0, 1], [1, 0])
     w.section("s", "S").add(w.figure("f", fig))

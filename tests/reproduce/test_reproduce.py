@@ -15,6 +15,9 @@ from irmeta.cli.main import main
 from irmeta.demo import demo_paths
 from irmeta.io.load import read_groups
 
+# whole paper reproductions (quick loop: pytest -m "not slow", docs/development.md)
+pytestmark = pytest.mark.slow
+
 FAST = ["--no-svg", "--dpi", "40", "--no-progress"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def _campaign(qrels, runs):
     return irmeta.load_campaign(qrels, list(runs.values()), names=list(runs))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(topics())
 def test_propositions_1_and_2(case):
@@ -71,6 +73,7 @@ def test_propositions_1_and_2(case):
         assert np.all((v >= 0) & (v <= 1))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(topics(min_ratio=3), st.sampled_from(tw.CROSSING_RULES))
 def test_archetype_properties(case, rule):

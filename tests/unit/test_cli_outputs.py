@@ -151,6 +151,7 @@ def test_report_output_errors(tmp_path, capsys, tiny):
     assert sorted(os.listdir(tmp_path)) == ["afile", "r_files"]
 
 
+@pytest.mark.slow
 def test_second_report_replaces_the_first_whole(tmp_path, capsys, tiny):
     out = tmp_path / "r.html"
     assert main(["report", "--demo", "-o", str(out), *FAST_REPORT]) == 0
@@ -185,6 +186,7 @@ def test_interrupted_report_keeps_the_previous_one(tmp_path, monkeypatch, tiny):
 
 
 # ---------------------------------------------------------------------- reproduce
+@pytest.mark.slow
 def test_reproduce_replaces_its_files_keeps_yours(tmp_path, capsys):
     matrix = tmp_path / "m.csv"
     matrix.write_text("run,t1,t2,t3\nx,0.1,0.2,0.4\ny,0.3,0.1,0.2\nz,0.5,0.6,0.1\n")

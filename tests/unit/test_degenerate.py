@@ -109,9 +109,12 @@ def test_no_common_topics_api(campaigns):
     import irmeta
     from irmeta.errors import CampaignError
     qrels, runs = campaigns["no_common"]
-    with pytest.raises(CampaignError, match="no run shares a topic"):
+    dropped = r"^6 topic\(s\) of 2 run\(s\) are not in the qrels"
+    with pytest.raises(CampaignError, match="no run shares a topic"), \
+            pytest.warns(UserWarning, match=dropped):
         irmeta.evaluate(qrels, runs, ["AP"])
-    res = irmeta.evaluate(qrels, runs, ["AP"], complete=True)
+    with pytest.warns(UserWarning, match=dropped):
+        res = irmeta.evaluate(qrels, runs, ["AP"], complete=True)
     assert (res.means == 0).all()
 
 

@@ -100,6 +100,7 @@ def test_nul_and_length_are_significant():
     assert len(set(fps.tolist())) == 5
 
 
+@pytest.mark.slow
 def test_short_ids_of_one_length_never_collide():
     rng = np.random.default_rng(0)
     ids = list({bytes(rng.integers(0, 256, size=8, dtype=np.uint8)) for _ in range(200_000)})

@@ -25,14 +25,43 @@ def test_import_does_not_pull_heavy_libraries():
     assert out.stdout.strip() == ""
 
 
-def test_cli_help_lists_every_subcommand():
+def _cli_subcommand_problems() -> list[str]:
+    """What is wrong between ``irmeta --help`` and the SUBCOMMANDS table: the help's
+    Commands section must list exactly the table's names, and each must answer --help."""
     from click.testing import CliRunner
     from irmeta.cli.main import SUBCOMMANDS, cli
-    result = CliRunner().invoke(cli, ["--help"])
-    assert result.exit_code == 0
-    for name in ("eval", "measures"):
-        assert name in result.output
-    assert set(cli.list_commands(None)) <= set(SUBCOMMANDS)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--help"])
+    if result.exit_code != 0:
+        return [f"irmeta --help: exit {result.exit_code}"]
+    section = result.output.split("Commands:", 1)[1] if "Commands:" in result.output else ""
+    listed = [line.split()[0] for line in section.splitlines() if line.startswith("  ")]
+    problems = []
+    if listed != list(SUBCOMMANDS):
+        problems.append(f"help lists {listed}, SUBCOMMANDS has {list(SUBCOMMANDS)}")
+    for name in SUBCOMMANDS:
+        sub = runner.invoke(cli, [name, "--help"])
+        if sub.exit_code != 0 or f"Usage: cli {name}" not in sub.output:
+            problems.append(f"irmeta {name} --help: exit {sub.exit_code}: {sub.output[:200]!r}")
+    return problems
+
+
+def test_cli_help_lists_every_subcommand():
+    assert _cli_subcommand_problems() == []
+
+
+def test_cli_help_check_catches_a_missing_subcommand_module(monkeypatch):
+    from irmeta.cli import main
+    monkeypatch.setitem(main.SUBCOMMANDS, "bogus", ("irmeta.cli.no_such_module", "cmd", "Gone."))
+    problems = _cli_subcommand_problems()
+    assert any("help lists" in p and "'bogus'" in p for p in problems)
+    assert any(p.startswith("irmeta bogus --help: exit 2") for p in problems)
+
+
+def test_cli_help_check_catches_a_missing_command_attribute(monkeypatch):
+    from irmeta.cli import main
+    monkeypatch.setitem(main.SUBCOMMANDS, "eval", ("irmeta.cli.eval", "no_such_command", "x"))
+    assert any(p.startswith("irmeta eval --help") for p in _cli_subcommand_problems())
 
 
 def test_measures_listing_covers_the_registry():

@@ -134,6 +134,7 @@ def _messy_block(draw, ncols, extra_ok):
     return b"\n".join(lines) + b"\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_canonical_block_equals_python_split(data):
@@ -147,6 +148,7 @@ def test_canonical_block_equals_python_split(data):
     assert skipped.tolist() == expected_skipped
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_squeezed_blocks_that_look_canonical_have_the_reference_tokens(data):

@@ -1,0 +1,67 @@
+"""The test gates themselves (docs/development.md): a missing ../shared/data fails in CI."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ..conftest import REQUIRE_SHARED_DATA, shared_path
+
+
+def test_missing_shared_data_skips_by_default(tmp_path, monkeypatch):
+    monkeypatch.delenv(REQUIRE_SHARED_DATA, raising=False)
+    monkeypatch.setenv("CI", "true")              # CI=true alone does not make it required
+    with pytest.raises(pytest.skip.Exception, match="shared data not available"):
+        shared_path("trec_eval_test", base=tmp_path / "absent")
+
+
+@pytest.mark.parametrize("value", ["1", " 1 "])
+def test_missing_shared_data_fails_when_required(tmp_path, monkeypatch, value):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, value)
+    with pytest.raises(pytest.fail.Exception, match=f"{REQUIRE_SHARED_DATA}=1 forbids skipping"):
+        shared_path("trec_eval_test", base=tmp_path / "absent")
+
+
+@pytest.mark.parametrize("value", ["0", ""])
+def test_other_values_keep_the_skip(tmp_path, monkeypatch, value):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, value)
+    with pytest.raises(pytest.skip.Exception):
+        shared_path("x", base=tmp_path)
+
+
+def test_present_shared_data_is_returned_when_required(tmp_path, monkeypatch):
+    monkeypatch.setenv(REQUIRE_SHARED_DATA, "1")
+    (tmp_path / "trec_eval_test").mkdir()
+    assert shared_path("trec_eval_test", base=tmp_path) == tmp_path / "trec_eval_test"
+
+
+def test_ci_script_requires_shared_data_before_the_readme_command():
+    from ..conftest import ROOT
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    marker = next(i for i, line in enumerate(lines) if "--- the README's test command" in line)
+    assert f"export {REQUIRE_SHARED_DATA}=1" in lines[:marker]
+    readme = (ROOT / "README.md").read_text()
+    assert lines[marker + 1] in readme                # the README command, unchanged
+
+
+#: a clock read in a test: the start of a wall-clock assertion (speed belongs in benchmarks/)
+CLOCK = re.compile(r"\b(time\.(perf_counter|monotonic|process_time|time)(_ns)?\s*\(|timeit\b)")
+
+
+def _clock_reads(text: str) -> list[int]:
+    return [n for n, line in enumerate(text.splitlines(), 1) if CLOCK.search(line)]
+
+
+def test_no_test_reads_a_clock():
+    from ..conftest import ROOT
+    me = __file__.rsplit("/", 1)[-1]
+    found = {str(p.relative_to(ROOT)): _clock_reads(p.read_text(encoding="utf-8"))
+             for p in (ROOT / "tests").rglob("*.py") if p.name != me}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_clock_scan_finds_a_timed_assertion():
+    text = "t0 = time.perf_counter()\nrun()\nassert time.perf_counter() - t0 < 0.5\nx = timeit.timeit(f)"
+    assert _clock_reads(text) == [1, 3, 4]
+    assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []
