@@ -203,6 +203,49 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
     return frame
 
 
+
+@dataclass(frozen=True)
+class CrpDcgPanel:
+    """One row of Figure 11, computed: the curves of one (run, topic) up to ``x_max``
+    (:func:`curves`' frame), its recall base ``rb`` and its Twist components."""
+
+    run: str
+    topic: str
+    curves: pd.DataFrame
+    rb: int
+    x_max: int
+    twist: float
+    rho: float
+    sigma: float
+    crossing: int       # rank of the crossing, 0 when the curves do not cross
+
+
+def crp_dcg_panels(campaign: Campaign, pairs, depth: int = tw.DEFAULT_DEPTH,
+                   rel_level: int = 1, max_rank: int | None = None,
+                   normalised: bool = False, func: str = "crp_dcg_panels"
+                   ) -> list[CrpDcgPanel]:
+    """Figure 11 data for each ``(run, topic)`` of ``pairs``: :func:`curves` cut at
+    ``max_rank`` (default ``max(3 RB, last relevant retrieved + 10, 20)``, capped at
+    ``depth``) and the Twist, rho, sigma and crossing of the pair (crossing rule
+    ``matters``). :func:`irmeta.plot.effort.plot_crp_dcg_panels` draws them."""
+    if not pairs:
+        raise ParameterError(f"{func}: pairs is empty")
+    comp = tw.components(campaign, depth, "matters", rel_level, warn=False)
+    panels = []
+    for run, topic in pairs:
+        f = curves(campaign, run, topic, depth=depth, rel_level=rel_level,
+                   normalised=normalised)
+        rb = f.attrs["rb"]
+        rel_ranks = f["rank"][f["grade"].fillna(-1) >= rel_level]
+        last = int(rel_ranks.max()) if len(rel_ranks) else rb
+        x_max = max_rank or min(depth, max(3 * rb, last + 10, 20))
+        r, t = campaign.run_index(run), campaign.topic_index(str(topic))
+        panels.append(CrpDcgPanel(run=run, topic=topic, curves=f[f["rank"] <= x_max], rb=rb,
+                                  x_max=x_max, twist=float(comp.twist[r, t]),
+                                  rho=float(comp.rho[r, t]), sigma=float(comp.sigma[r, t]),
+                                  crossing=int(comp.crossing[r, t])))
+    return panels
+
 # ================================================================= archetypes
 def classify(comp: tw.TwistComponents) -> np.ndarray:
     """Archetype label of every (run, topic) from Twist components (object [R, T];

@@ -128,7 +128,7 @@ class Results:
             data = np.column_stack([aggregate_values(self.values[:, j], self.evaluated, "gmean")
                                     for j in range(len(self.measures))])
             return pd.DataFrame(data, index=list(self.runs), columns=self.names)
-        from irmeta.aggregate import aggregate_matrix  # noqa: PLC0415 (optional layer)
+        from irmeta.aggregate import aggregate_matrix  # noqa: PLC0415 (a lower layer, loaded on use)
         cols = {name: aggregate_matrix(self.matrix(i), aggregator) for i, name in enumerate(self.names)}
         return pd.DataFrame(cols).reindex(list(self.runs))
 

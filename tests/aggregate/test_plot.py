@@ -44,3 +44,27 @@ def test_plots_reject_foreign_tables(frame):
         plot_confidence(frame)
     with pytest.raises(ParameterError, match="grid_scores"):
         plot_ranking_grid(frame, scores=frame)
+
+
+def test_heatmap_bars_are_the_figure_numbers(frame):
+    """Figure 3's numbers come from the analysis, not the plot: MAP/AAP orders, HITS and
+    GAWM bars per system and topic, checked against the functions that define them."""
+    from irmeta.aggregate import gawm, hits
+    from irmeta.aggregate.analyses import heatmap_bars
+    bars = heatmap_bars(frame, "A", ("harmonic", "arithmetic"))
+    P = frame.to_numpy()
+    assert bars.row_order.tolist() == np.argsort(-P.mean(axis=1), kind="stable").tolist()
+    assert bars.col_order.tolist() == np.argsort(-P.mean(axis=0), kind="stable").tolist()
+    labels = [label for label, _, _ in bars.system_bars]
+    assert labels == ["MAP", "A(s)", "E_s har", "E_s ari", "W_s har", "uniform"]
+    assert [label for label, _, _ in bars.topic_bars] == [
+        "AAP", "A(t)", "E_t har", "E_t ari", "W_t har", "uniform"]
+    assert [grey for _, _, grey in bars.system_bars] == [False] * 4 + [True] * 2
+    values = {label: v for label, v, _ in bars.system_bars}
+    g, h = gawm(frame, "A", "harmonic", "harmonic"), hits(frame)
+    np.testing.assert_array_equal(values["MAP"], P.mean(axis=1))
+    np.testing.assert_array_equal(values["A(s)"], h.authority_s.to_numpy())
+    np.testing.assert_array_equal(values["E_s har"], g.E_s.to_numpy())
+    np.testing.assert_array_equal(values["W_s har"], g.W_s.to_numpy())
+    with pytest.raises(ParameterError, match="plot_matrix_heatmap"):
+        plot_matrix_heatmap(frame.iloc[:1])

@@ -153,3 +153,21 @@ def test_real_ehealth(ehealth_campaign):
     np.testing.assert_allclose(res.values[:, 0], (res.values[:, 1] + res.values[:, 2]) / 2)
     table = effort.archetype_table(effort.archetypes(c))
     assert table.loc["campaign", "total"] == 800
+
+
+def test_crp_dcg_panels_hold_the_figure_numbers():
+    """Figure 11's numbers come from effort.crp_dcg_panels; the plot only draws them."""
+    from irmeta.plot.effort import plot_crp_dcg_panels
+    qrels, runs = example.qrels_and_runs()
+    c = irmeta.load_campaign(qrels, list(runs.values()), names=list(runs))
+    (p,) = effort.crp_dcg_panels(c, [("b", "t1")], depth=15, max_rank=12)
+    comp = tw.components(c, 15, "matters", 1, warn=False)
+    r, t = c.run_index("b"), c.topic_index("t1")
+    assert (p.run, p.topic, p.x_max) == ("b", "t1", 12)
+    assert p.twist == comp.twist[r, t] and p.crossing == comp.crossing[r, t]
+    assert p.rb == effort.curves(c, "b", "t1", depth=15).attrs["rb"]
+    pd.testing.assert_frame_equal(p.curves, effort.curves(c, "b", "t1", depth=15).iloc[:12])
+    fig, written = plot_crp_dcg_panels([p])
+    assert written == [] and fig.axes[0].get_title().startswith("b / topic t1: Twist")
+    with pytest.raises(irmeta.ParameterError, match="crp_dcg_panels: pairs is empty"):
+        effort.crp_dcg_panels(c, [], depth=15)

@@ -10,6 +10,7 @@ function                       paper
 :func:`ranking_grid`           Figure 4 summary: leader and MAP leader's rank per cell
 :func:`winner_confidence`      Figure 5: P(best > median), P(best > worst)
 :func:`leave_one_topic_out`    Figure 6: Kendall tau with the held-out topic
+:func:`heatmap_bars`           Figure 3 data: orders and side bars of the heat map
 =============================  =====================================================
 
 ``matrices`` arguments take one DataFrame (rows = systems, columns = topics) or a
@@ -22,6 +23,7 @@ every table reports convergence in a column.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Mapping
 
 import numpy as np
@@ -264,3 +266,61 @@ def leave_one_topic_out(matrix, axioms: str = "B", mt="arithmetic", ms=MEAN_FUNC
                         "std_tau": float(t.std()) if t.size else float("nan"),
                         "topics": int(t.size), "not_converged": failures[name]})
     return pd.DataFrame.from_records(records).set_index("aggregator")
+
+
+# ------------------------------------------------------------------ Figure 3
+_SHORT_MEAN = {"arithmetic": "ari", "geometric": "geo", "harmonic": "har", "min": "min",
+               "max": "max"}
+
+
+@dataclass(frozen=True)
+class HeatmapBars:
+    """Everything Figure 3 shows, computed (:func:`irmeta.plot.gawm.plot_matrix_heatmap`
+    only draws it).
+
+    ``values``: the systems x topics matrix; ``row_order`` / ``col_order``: systems by
+    MAP (best first) and topics by AAP (easiest first), stable for ties;
+    ``system_bars`` / ``topic_bars``: ``(label, one value per system / topic in matrix
+    order, is_weight)`` — ``is_weight`` bars are drawn in grey.
+    """
+
+    values: np.ndarray
+    runs: list
+    topics: list
+    row_order: np.ndarray
+    col_order: np.ndarray
+    system_bars: list[tuple[str, np.ndarray, bool]]
+    topic_bars: list[tuple[str, np.ndarray, bool]]
+
+
+def heatmap_bars(matrix, axioms: str = "A", means=("arithmetic", "geometric"), *,
+                 results: Mapping[str, GAWMResult] | None = None, hits_result=None,
+                 func: str = "heatmap_bars") -> HeatmapBars:
+    """Figure 3 data: MAP, A(s) (HITS authority), ``E_s`` for each mean in ``means``
+    (GAWM with ``M_s = M_t`` = that mean), the weights ``W_s`` of the first mean and
+    the uniform weight of MAP per system; the same per topic (AAP, A(t), ``E_t``,
+    ``W_t``, uniform). ``results``: ``{mean: GAWMResult}`` to reuse; ``hits_result``:
+    a HITSResult to reuse."""
+    P, runs, topics = as_matrix(matrix, func, min_shape=(2, 2))
+    results = dict(results or {})
+    for mean in means:
+        if mean not in results:
+            results[mean] = gawm(matrix, axioms, mean, mean)
+    h = hits_result or hits(matrix)
+    MAP, AAP = P.mean(axis=1), P.mean(axis=0)
+    sys_bars = [("MAP", MAP, False), ("A(s)", h.authority_s.to_numpy(), False)]
+    top_bars = [("AAP", AAP, False), ("A(t)", h.authority_t.to_numpy(), False)]
+    for mean in means:
+        r = results[mean]
+        sys_bars.append((f"E_s {_SHORT_MEAN.get(mean, mean)}", r.E_s.to_numpy(), False))
+        top_bars.append((f"E_t {_SHORT_MEAN.get(mean, mean)}", r.E_t.to_numpy(), False))
+    if means:
+        first, short = results[means[0]], _SHORT_MEAN.get(means[0], means[0])
+        sys_bars.append((f"W_s {short}", first.W_s.to_numpy(), True))
+        top_bars.append((f"W_t {short}", first.W_t.to_numpy(), True))
+    sys_bars.append(("uniform", np.full(len(runs), 1.0), True))
+    top_bars.append(("uniform", np.full(len(topics), 1.0), True))
+    return HeatmapBars(values=P, runs=runs, topics=topics,
+                       row_order=np.argsort(-MAP, kind="stable"),
+                       col_order=np.argsort(-AAP, kind="stable"),
+                       system_bars=sys_bars, topic_bars=top_bars)

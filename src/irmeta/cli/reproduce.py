@@ -290,10 +290,10 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
         label = name or stem
         inputs = [("matrix file", os.path.basename(matrix_path))]
     else:
-        import irmeta
+        from irmeta.evaluation import evaluate
         campaign, ctx = _load(qrels, runs, options)
-        res = irmeta.evaluate(campaign, measures=[measure], rel_level=options["rel_level"],
-                              groups=ctx["groups"])
+        res = evaluate(campaign, measures=[measure], rel_level=options["rel_level"],
+                       groups=ctx["groups"])
         frame = res.matrix(0)
         label = name or f"{'demo' if options.get('demo') else 'campaign'} {measure}"
         inputs = _inputs(ctx, options) + [

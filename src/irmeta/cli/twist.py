@@ -113,10 +113,12 @@ def curve_command(qrels, runs, run_names, topic_ids, normalised, plot_path, max_
     frame = frame[["run", "topic"] + [c for c in frame.columns if c not in ("run", "topic")]]
     write_frame(frame, output, fmt, index=False)
     if plot_path:
-        from irmeta.plot.effort import plot_crp_dcg
-        _, written = plot_crp_dcg(campaign, pairs, plot_path, depth=depth,
-                                  rel_level=options["rel_level"], max_rank=max_rank,
-                                  normalised=normalised, full_scale=True)
+        from irmeta.plot.effort import plot_crp_dcg_panels
+        panels = effort.crp_dcg_panels(campaign, pairs, depth=depth,
+                                       rel_level=options["rel_level"], max_rank=max_rank,
+                                       normalised=normalised)
+        _, written = plot_crp_dcg_panels(panels, plot_path, normalised=normalised,
+                                         full_scale=True)
         click.echo("wrote " + ", ".join(map(str, written)), err=True)
 
 

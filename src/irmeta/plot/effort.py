@@ -124,27 +124,37 @@ def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
                  formats=("png", "svg")):
     """CRP (left) next to DCG (right) for each (run, topic) in ``pairs``, one row each.
 
-    The recall base RB is marked by a vertical line on both panels; the DCG panel also
-    shows the ideal DCG (dashed). ``normalised``: CRP in [-1, 1] against the full-scale
-    bounds. ``full_scale``: draw the full-scale CRP too. ``max_rank``: x range (default:
-    ``max(3 RB, last relevant retrieved + 10)``, capped at ``depth``).
+    A convenience kept for the public API: the panels are computed by
+    :func:`irmeta.effort.crp_dcg_panels` (``depth``, ``rel_level``, ``max_rank``,
+    ``normalised``) and drawn by :func:`plot_crp_dcg_panels`; call those two to keep
+    the numbers.
     """
     from irmeta import effort
-    from irmeta.measures import twist as tw
 
-    if not pairs:
-        raise ParameterError("plot_crp_dcg: pairs is empty")
-    comp = tw.components(campaign, depth, "matters", rel_level, warn=False)
-    fig, axes = style.figure(7.0, 2.3 * len(pairs), nrows=len(pairs), ncols=2, squeeze=False)
-    for k, (run, topic) in enumerate(pairs):
-        f = effort.curves(campaign, run, topic, depth=depth, rel_level=rel_level,
-                          normalised=normalised)
-        rb = f.attrs["rb"]
-        rel_ranks = f["rank"][f["grade"].fillna(-1) >= rel_level]
-        last = int(rel_ranks.max()) if len(rel_ranks) else rb
-        x_max = max_rank or min(depth, max(3 * rb, last + 10, 20))
-        f = f[f["rank"] <= x_max]
-        r, t = campaign.run_index(run), campaign.topic_index(str(topic))
+    panels = effort.crp_dcg_panels(campaign, pairs, depth=depth, rel_level=rel_level,
+                                   max_rank=max_rank, normalised=normalised,
+                                   func="plot_crp_dcg")
+    return plot_crp_dcg_panels(panels, path, normalised=normalised, full_scale=full_scale,
+                               title=title, formats=formats)
+
+
+def plot_crp_dcg_panels(panels: Sequence, path=None, *, normalised: bool = False,
+                        full_scale: bool = False, title: str | None = None,
+                        formats=("png", "svg")):
+    """Draw :func:`irmeta.effort.crp_dcg_panels`: CRP (left) next to DCG (right), one row
+    per panel.
+
+    The recall base RB is marked by a vertical line on both panels; the DCG panel also
+    shows the ideal DCG (dashed). ``normalised``: CRP in [-1, 1] against the full-scale
+    bounds (the panels must have been computed with ``normalised=True``).
+    ``full_scale``: draw the full-scale CRP too.
+    """
+    if not panels:
+        raise ParameterError("plot_crp_dcg_panels: panels is empty")
+    fig, axes = style.figure(7.0, 2.3 * len(panels), nrows=len(panels), ncols=2,
+                             squeeze=False)
+    for k, p in enumerate(panels):
+        f, rb, x_max = p.curves, p.rb, p.x_max
         ax_c, ax_d = axes[k]
         crp = f["crp_norm"] if normalised else f["crp"]
         ax_c.plot(f["rank"], crp, color=style.PALETTE[0], label="CRP")
@@ -167,11 +177,11 @@ def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
         ax_d.legend(fontsize=7, loc="lower right")
         if full_scale:
             ax_c.legend(fontsize=7, loc="lower right")
-        x = comp.crossing[r, t]
+        x = p.crossing
         ax_c.set_ylabel("CRP (normalised)" if normalised else "CRP")
-        ax_c.set_title(f"{run} / topic {topic}: Twist {comp.twist[r, t]:.3f}", fontsize=8)
+        ax_c.set_title(f"{p.run} / topic {p.topic}: Twist {p.twist:.3f}", fontsize=8)
         ax_d.set_ylabel("DCG")
-        ax_d.set_title(f"RB = {rb}, ρ {comp.rho[r, t]:.2f}, σ {comp.sigma[r, t]:.2f}, "
+        ax_d.set_title(f"RB = {rb}, ρ {p.rho:.2f}, σ {p.sigma:.2f}, "
                        + (f"crossing at {x}" if x > 0 else "no crossing"), fontsize=8)
     if title:
         fig.suptitle(title)

@@ -2,8 +2,10 @@
 grid with the MAP leader traced (Figure 4), the confidence bars (Figure 5) and the
 leave-one-topic-out bars (Figure 6).
 
-Every function takes what :mod:`irmeta.aggregate.analyses` computes (or computes it
-with the public API when not given), draws, optionally saves PNG + SVG with
+Every function draws what :mod:`irmeta.aggregate.analyses` computes (the heat map's
+orders and side bars come from :func:`~irmeta.aggregate.analyses.heatmap_bars`, the grid
+from :func:`~irmeta.aggregate.analyses.grid_scores`; given only the matrix, a function
+asks that module and computes nothing itself), optionally saves PNG + SVG with
 :func:`irmeta.plot.style.save`, and returns ``(figure, written paths)``. matplotlib is
 imported only when drawing.
 """
@@ -40,31 +42,12 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
 
     ``results``: ``{mean: GAWMResult}`` to reuse; ``hits_result``: a HITSResult.
     """
-    from irmeta.aggregate import gawm, hits
-    from irmeta.aggregate._matrix import as_matrix
+    from irmeta.aggregate.analyses import heatmap_bars
 
-    P, runs, topics = as_matrix(matrix, "plot_matrix_heatmap", min_shape=(2, 2))
-    results = dict(results or {})
-    for mean in means:
-        if mean not in results:
-            results[mean] = gawm(matrix, axioms, mean, mean)
-    h = hits_result or hits(matrix)
-    MAP, AAP = P.mean(axis=1), P.mean(axis=0)
-    rows = np.argsort(-MAP, kind="stable")
-    cols = np.argsort(-AAP, kind="stable")
-    short = {"arithmetic": "ari", "geometric": "geo", "harmonic": "har", "min": "min", "max": "max"}
-    sys_bars = [("MAP", MAP, False), ("A(s)", h.authority_s.to_numpy(), False)]
-    top_bars = [("AAP", AAP, False), ("A(t)", h.authority_t.to_numpy(), False)]
-    for mean in means:
-        r = results[mean]
-        sys_bars.append((f"E_s {short.get(mean, mean)}", r.E_s.to_numpy(), False))
-        top_bars.append((f"E_t {short.get(mean, mean)}", r.E_t.to_numpy(), False))
-    first = results[means[0]] if means else None
-    if first is not None:
-        sys_bars.append((f"W_s {short.get(means[0], means[0])}", first.W_s.to_numpy(), True))
-        top_bars.append((f"W_t {short.get(means[0], means[0])}", first.W_t.to_numpy(), True))
-    sys_bars.append(("uniform", np.full(len(runs), 1.0), True))
-    top_bars.append(("uniform", np.full(len(topics), 1.0), True))
+    bars = heatmap_bars(matrix, axioms, means, results=results, hits_result=hits_result,
+                        func="plot_matrix_heatmap")
+    P, runs, rows, cols = bars.values, bars.runs, bars.row_order, bars.col_order
+    sys_bars, top_bars = bars.system_bars, bars.topic_bars
 
     style.pyplot()  # selects a non-interactive backend when none is set
     m, n = P.shape

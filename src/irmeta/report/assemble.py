@@ -300,14 +300,15 @@ def _one_blas_thread(background: int):
 
 def _build(st: "_State", clock: StepClock, inputs, prior: str, command) -> Path:
     """Compute every section into the writer and render the page; returns its path."""
-    import irmeta
+    from irmeta import __version__
+    from irmeta.evaluation import evaluate
 
     opts, w, campaign = st.opts, st.w, st.campaign
     with clock.step("evaluate"):
-        st.results = irmeta.evaluate(campaign, measures=[c.measure for c in st.columns],
-                                     groups=st.groups, rel_level=opts.rel_level, complete=True,
-                                     reference=st.context["reference"],
-                                     prior_runs=st.context["prior_runs"])
+        st.results = evaluate(campaign, measures=[c.measure for c in st.columns],
+                              groups=st.groups, rel_level=opts.rel_level, complete=True,
+                              reference=st.context["reference"],
+                              prior_runs=st.context["prior_runs"])
         st.means = _means(st)
         _leaderboard_frame(st)
     if "trust" not in opts.skip:
@@ -330,7 +331,7 @@ def _build(st: "_State", clock: StepClock, inputs, prior: str, command) -> Path:
     _inputs_section(st, inputs, prior)
     with clock.step("render"):
         return w.render(subtitle=_subtitle(st), summary=_summary(st),
-                        version=irmeta.__version__,
+                        version=__version__,
                         command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 
@@ -738,9 +739,9 @@ def _topics(st: _State) -> None:
         name = st.columns[labels.index(opts.matrix_measure)].label
         matrix = st.matrix(name)
     else:
-        import irmeta
-        res = irmeta.evaluate(c, measures=[opts.matrix_measure], rel_level=opts.rel_level,
-                              groups=st.groups, complete=True)
+        from irmeta.evaluation import evaluate
+        res = evaluate(c, measures=[opts.matrix_measure], rel_level=opts.rel_level,
+                       groups=st.groups, complete=True)
         name, matrix = res.names[0], res.matrix(0)
     sec = w.section("topics", _TITLES["topics"], markup(
         "GAWM (generalized adaptive-weight mean) aggregates the runs x topics matrix of {m} "

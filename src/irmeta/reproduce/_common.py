@@ -183,7 +183,7 @@ class Session:
                ) -> Reproduction:
         """Add the inputs/parameters/timings section first, render the page, close the
         bar; return the :class:`Reproduction`."""
-        import irmeta
+        from irmeta import __version__
         from irmeta.report.html import Row
 
         try:
@@ -212,7 +212,7 @@ class Session:
                                         "not included)."))
                 self.tables["timings"] = timing
                 path = w.render(subtitle=subtitle, summary=summary or [],
-                                version=irmeta.__version__,
+                                version=__version__,
                                 command=command or f"irmeta reproduce {self.paper} ...")
         finally:
             self.bar.close()

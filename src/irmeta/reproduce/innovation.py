@@ -152,7 +152,7 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     Returns ``system, D, alpha, score, rank, systems`` (``systems`` = R + 1) and the
     topic in ``frame.attrs["topic"]``.
     """
-    import irmeta
+    from irmeta.evaluation import evaluate
 
     fn = "synthetic_insertion"
     k = check_positive(k, "k", fn)
@@ -202,8 +202,8 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
                     break
                 docs = pool[:d]
                 run = {hyp: {tid: {doc: float(d - i) for i, doc in enumerate(docs)}}}
-                res = irmeta.evaluate(qrels, {**runs, **run}, measures=measures,
-                                      rel_level=rel_level)
+                res = evaluate(qrels, {**runs, **run}, measures=measures,
+                               rel_level=rel_level)
                 names = list(res.matrix(0).index)
                 h = names.index(hyp)
                 for m, a in enumerate(alphas):

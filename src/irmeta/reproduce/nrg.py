@@ -104,7 +104,7 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     into the folder ``output`` (see module doc). ``groups``: run -> group (prior
     ``best_per_group`` and colours). ``tables``: ``values`` (one row per run, every
     measure), ``correlations``, ``unique_contributions``."""
-    import irmeta
+    from irmeta.evaluation import evaluate
     from irmeta.explain import unique_contributions
     from irmeta.report.figures import scatter_by_group
     from irmeta.report.html import Row
@@ -132,8 +132,8 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     base = f"nDCG@{p.k}"
 
     with S.step("evaluate"):
-        res = irmeta.evaluate(campaign, measures=list(cols.values()), groups=groups,
-                              rel_level=lvl)
+        res = evaluate(campaign, measures=list(cols.values()), groups=groups,
+                       rel_level=lvl)
         values = pd.DataFrame({label: res.matrix(i).mean(axis=1)
                                for i, label in enumerate(cols)})
         values.index.name = "run"

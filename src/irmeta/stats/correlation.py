@@ -200,12 +200,11 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
     """systems x measures DataFrame: each measure's mean over the campaign topic set
     (every qrels topic with a relevant document; a run lacking a topic scores it on an
     empty ranking; undefined values left out). Columns are named as given."""
-    import irmeta
-    from irmeta.evaluation import CONTEXT_ARGS
+    from irmeta.evaluation import CONTEXT_ARGS, evaluate
     validate.campaign(campaign, "system_means")
     validate.keywords(evaluate_kwargs, CONTEXT_ARGS, "system_means")
     measures = validate.measure_list(measures, "system_means")
-    res = irmeta.evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
+    res = evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
     if len(res.measures) != len(measures):
         raise ParameterError("system_means: each measure string must name exactly one "
                              f"measure, got {measures!r}")

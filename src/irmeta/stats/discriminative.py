@@ -30,12 +30,11 @@ from irmeta.stats.significance import TESTS, bootstrap, compare, options_for
 def matrices(campaign, measures: Sequence[str], *, rel_level: int = 1,
              **evaluate_kwargs) -> dict[str, pd.DataFrame]:
     """``{measure string: systems x topics matrix over the campaign topic set}``."""
-    import irmeta
-    from irmeta.evaluation import CONTEXT_ARGS
+    from irmeta.evaluation import CONTEXT_ARGS, evaluate
     validate.campaign(campaign, "matrices")
     validate.keywords(evaluate_kwargs, CONTEXT_ARGS, "matrices")
     measures = validate.measure_list(measures, "matrices")
-    res = irmeta.evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
+    res = evaluate(campaign, measures=measures, rel_level=rel_level, **evaluate_kwargs)
     if len(res.measures) != len(measures):
         raise ParameterError(f"matrices: each measure string must name one measure: {measures!r}")
     return {m: res.matrix(i) for i, m in enumerate(measures)}
