@@ -159,6 +159,27 @@ def test_installed_metadata_version_is_the_package_version():
     assert dist.metadata["License-Expression"] in (None, "MIT")
 
 
+def test_release_files_are_there():
+    assert PYPROJECT["project"]["license"] == "MIT"
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License") and "irmeta developers" in license_text
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in changelog
+    assert f"## [{irmeta.__version__}]" in changelog
+    assert (ROOT / "CITATION.cff").is_file()
+
+
+def test_citation_names_the_tool_version_and_four_papers():
+    text = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r"^cff-version: 1\.2\.0$", text, re.M)
+    assert re.search(r"^title: irmeta$", text, re.M)
+    assert re.search(rf'^version: "?{re.escape(irmeta.__version__)}"?$', text, re.M)
+    assert re.search(r"^license: MIT$", text, re.M)
+    assert len(re.findall(r"^  - type: ", text, re.M)) == 4
+    for title in ("New Metrics to Encourage Innovation and Diversity",
+                  "Normalized Residual Gain", "The Twist Measure for IR Evaluation",
+                  "Generalized Adaptive-weight Mean"):
+        assert title in text
 
 
 def test_package_data_files_exist():
