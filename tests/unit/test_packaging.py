@@ -190,3 +190,27 @@ def test_package_data_files_exist():
             assert any(p.is_file() for p in base.glob(pattern)), f"{package}: {pattern}"
 
 
+def test_generated_examples_are_not_committed():
+    """docs/examples/ is rebuilt by scripts/reproduce_examples.sh and ignored by git."""
+    ignore = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
+    assert "/docs/examples/" in ignore
+    assert (ROOT / "scripts" / "reproduce_examples.sh").is_file()
+
+
+def test_doc_links_resolve():
+    """Every relative link of README, CHANGELOG and docs/*.md points to a committed file;
+    a link into the generated docs/examples/ only from a page that says how to build it."""
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = (page.parent / target.split("#")[0]).resolve()
+            if (ROOT / "docs" / "examples") in path.parents:
+                if "scripts/reproduce_examples.sh" not in text:
+                    broken.append(f"{page.name}: {target} (generated, build step not named)")
+            elif not path.exists():
+                broken.append(f"{page.name}: {target}")
+    assert not broken, broken
