@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Regenerate the example outputs of docs/reproduce.md (docs/examples/reproduce/) and
+# Build the example outputs of docs/reproduce.md into docs/examples/reproduce/ and
 # measure each run (wall and CPU seconds, peak memory) with /usr/bin/time.
 #
-#   bash scripts/reproduce_examples.sh [PAPER...]      # from the repository root
+#   bash scripts/reproduce_examples.sh [PAPER...]      # PAPER: innovation nrg twist gawm
 #
-# Needs ../shared/data. Figures as PNG at 100 dpi, no SVG, to keep the folders small.
+# The outputs (about 5.5 MB) are generated, so they are not in the repository
+# (docs/examples/ is in .gitignore; see docs/packaging.md): run this to look at them.
+# Needs the real data: IRMETA_DATA (default ../shared/data, from the repository root),
+# and the irmeta command (IRMETA, default `irmeta` on PATH). Figures as PNG at 100 dpi,
+# no SVG, to keep the folders small.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=../shared/data
+DATA=${IRMETA_DATA:-../shared/data}
+IRMETA=${IRMETA:-irmeta}
+if [ ! -d "$DATA/trec-dl-2021-passage" ]; then
+  echo "reproduce_examples.sh: no data in $DATA (set IRMETA_DATA)" >&2
+  exit 2
+fi
 OUT=docs/examples/reproduce
+mkdir -p "$OUT"
 DL21_Q=$DATA/trec-dl-2021-passage/qrels/qrels.dl21-passage.txt
 DL21_R=$(ls $DATA/trec-dl-2021-passage/runs/*.gz)
 EH_Q=$DATA/clef-ehealth-2016-irtask2/qrels/task2.qrels
@@ -23,7 +33,7 @@ run() {  # name, then the irmeta arguments
   local name=$1; shift
   rm -rf "$OUT/$name"
   /usr/bin/time -f "$name: %e s wall, %U s user + %S s sys CPU, %M KB max RSS" \
-    irmeta reproduce "$@" -o "$OUT/$name" $COMMON
+    $IRMETA reproduce "$@" -o "$OUT/$name" $COMMON
 }
 
 for paper in $papers; do
