@@ -315,6 +315,18 @@ def test_a_one_megabyte_docid_in_qrels(tmp_path, clean):
     pd.testing.assert_frame_equal(_values(qrels, r), expected)
 
 
+def test_many_blank_lines_before_the_data(tmp_path, monkeypatch, clean):
+    """Blank lines past the first block (and past the 64 KiB head) are not an empty file."""
+    from irmeta.io import tokens
+    q, _, expected = clean
+    monkeypatch.setattr(tokens, "BLOCK", 1 << 10)
+    run = _write(tmp_path / "run", "\n" * 70_000 + RUN_TEXT)
+    pd.testing.assert_frame_equal(_values(q, run), expected)
+    with pytest.raises(InputError) as err:
+        trec.read_run(_write(tmp_path / "blank", "\n \t\n" * 30_000))
+    assert "empty run file" in str(err.value)
+
+
 def test_blocks_boundaries_do_not_split_lines(tmp_path, monkeypatch, clean):
     from irmeta.io import tokens
     q, _, expected = clean

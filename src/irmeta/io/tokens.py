@@ -170,8 +170,17 @@ class CanonicalStream(io.RawIOBase):
 
     @property
     def empty(self) -> bool:
-        """The input holds no token at all (only whitespace, or nothing)."""
-        return self._pending is None or not self._pending.strip()
+        """The input holds no token at all (only whitespace, or nothing). Reads on past
+        blocks of blank lines (they are kept for parsing)."""
+        blocks = []
+        while self._pending is not None and not self._pending.strip():
+            blocks.append(self._pending)
+            self._pending = self._next_raw()
+        if self._pending is None:
+            return True
+        if blocks:  # whitespace-only blocks ahead of the data: keep them, in order
+            self._pending = b"".join(blocks) + self._pending
+        return False
 
     @property
     def line_map(self) -> LineMap:

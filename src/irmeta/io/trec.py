@@ -122,9 +122,12 @@ def _read_table(source: Source, layout: Layout, names: list[str],
 def _first_delimiter(source: Source, layout: Layout) -> bytes | None:
     """Tab or space, whichever makes the first 64 KiB canonical (None: they are not, so
     the fast path would fail; the careful path is taken at once)."""
+    size = 1 << 16
     with source.open() as raw:
-        head = raw.read(1 << 16)
+        head = raw.read(size)
     if not head.strip():
+        if len(head) == size:
+            return None  # 64 KiB of blank lines: let the careful path look further
         raise InputError(f"empty {layout.kind} file", path=source.name,
                          expected="at least one line: " + layout.expected.split(": ")[1])
     head = head[:head.rfind(b"\n") + 1] or head + b"\n"   # whole lines only
