@@ -126,7 +126,8 @@ def markdown(results: list[dict], repeat: int) -> str:
             if not all(m in r["times"] for r in gen):
                 continue
             per = [f"{1000 * r['cpu'][m] / r['runs']:.1f}" for r in gen]
-            ratio = [f"{r['cpu'][m] / gen[0]['cpu'][m]:.2f} (runs x{r['runs'] / gen[0]['runs']:.0f})"
+            ratio = [f"{r['cpu'][m] / gen[0]['cpu'][m]:.2f} "
+                     f"(runs x{r['runs'] / gen[0]['runs']:.0f})"
                      for r in gen[1:]]
             lines.append(f"| `{m}` | " + " | ".join(per + ratio) + " |")
     return "\n".join(lines) + "\n"

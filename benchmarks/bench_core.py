@@ -78,7 +78,8 @@ def pytrec_name(measure: str) -> tuple[str, str, int | None]:
     if name == "AP":
         return ("map", "map", None) if cut is None else (f"map_cut.{cut}", f"map_cut_{cut}", None)
     if name == "nDCG":
-        return ("ndcg", "ndcg", None) if cut is None else (f"ndcg_cut.{cut}", f"ndcg_cut_{cut}", None)
+        return (("ndcg", "ndcg", None) if cut is None
+                else (f"ndcg_cut.{cut}", f"ndcg_cut_{cut}", None))
     if name == "P":
         return f"P.{cut}", f"P_{cut}", None
     if name == "R":
@@ -273,7 +274,8 @@ def worker_arrow(qrels: str, runs: list[str], measures: list[str], t0: float) ->
              for p in runs]:
         table = pcsv.read_csv(path, read_options=pcsv.ReadOptions(column_names=cols),
                               parse_options=pcsv.ParseOptions(delimiter=delimiter(path)),
-                              convert_options=pcsv.ConvertOptions(column_types=dict(zip(cols, types))))
+                              convert_options=pcsv.ConvertOptions(
+                                  column_types=dict(zip(cols, types))))
         rows += table.num_rows
     phases["read"] = time.perf_counter() - t0 - phases["import"]
     phases["rows"] = rows
@@ -343,7 +345,8 @@ def parse_irmeta_tsv(stdout: str, runs: list[str], measures: list[str]) -> dict:
     return means
 
 
-def tool_command(tool: str, scenario: str, qrels: str, runs: list[str], args) -> tuple[list, dict | None]:
+def tool_command(tool: str, scenario: str, qrels: str, runs: list[str],
+                 args) -> tuple[list, dict | None]:
     measures = MEASURES[scenario]
     if tool == "irmeta":
         cmd = [args.irmeta, "eval", qrels, *runs, "--format", "tsv"]
@@ -415,7 +418,8 @@ def bench_scenario(scenario: str, args) -> dict:
             "median": statistics.median(r["wall"] for r in trials),
             "rss_mib": max(r["rss_mib"] for r in trials),
             "load1_before": [round(r["load1"], 2) for r in trials], "phases": phases, "warm": warm,
-            "means": means, "command": " ".join(tool_command(tool, scenario, qrels, runs[:2], args)[0])
+            "means": means,
+            "command": " ".join(tool_command(tool, scenario, qrels, runs[:2], args)[0])
             + (" ..." if len(runs) > 2 else ""),
         }
     result["agreement"] = agreement(result)
@@ -469,7 +473,8 @@ def bench_startup(args) -> dict:
         print(f"  {name:28s} {best:6.3f} s  {out[name]['rss_mib']:6.0f} MiB", flush=True)
     # does importing irmeta pull in a JIT (numba) or other heavy modules?
     probe = timed([py, "-X", "importtime", "-c", "import irmeta, sys; "
-                   "print(sorted(m for m in ('numba','llvmlite','scipy','matplotlib','pandas','pyarrow') "
+                   "print(sorted(m for m in ('numba','llvmlite','scipy','matplotlib',"
+                   "'pandas','pyarrow') "
                    "if m in sys.modules))"])
     out["modules_loaded_by_import_irmeta"] = probe["stdout"].strip()
     return out
@@ -484,7 +489,8 @@ def versions(args) -> dict:
             "    try: out[n]=md.version(n)\n"
             "    except Exception: pass\n"
             "print(json.dumps(out))")
-    peers = json.loads(subprocess.run([args.python, "-c", code], capture_output=True, text=True).stdout)
+    peers = json.loads(subprocess.run([args.python, "-c", code], capture_output=True,
+                                      text=True).stdout)
     py = str(Path(args.irmeta).with_name("python"))
     own = json.loads(subprocess.run([py, "-c", code], capture_output=True, text=True).stdout)
     git = subprocess.run(["git", "-C", str(HERE.parent), "log", "-1", "--format=%h %cI"],
@@ -523,7 +529,8 @@ def markdown(res: dict) -> str:
         ref = tools.get("irmeta", {}).get("best")
         ref_cpu = tools.get("irmeta", {}).get("cpu_min")
         lines += [f"### {scenario}: {sc['runs']} run file(s); {', '.join(sc['measures'])}", "",
-                  "| tool | wall, best of 3 (s) | median (s) | tool / irmeta | CPU user+sys, min (s) "
+                  "| tool | wall, best of 3 (s) | median (s) | tool / irmeta "
+                  "| CPU user+sys, min (s) "
                   "| CPU ratio | peak RSS (MiB) | load before | phases (s, best run) |",
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
         for tool, info in tools.items():
@@ -539,7 +546,8 @@ def markdown(res: dict) -> str:
             cratio = f"{info['cpu_min'] / ref_cpu:.2f}" if ref_cpu else "-"
             loads = " ".join(f"{x:.1f}" for x in info["load1_before"])
             lines.append(f"| {tool} | {info['best']:.2f} | {info['median']:.2f} | {ratio} | "
-                         f"{info['cpu_min']:.2f} | {cratio} | {info['rss_mib']:.0f} | {loads} | {phs} |")
+                         f"{info['cpu_min']:.2f} | {cratio} | {info['rss_mib']:.0f} | "
+                         f"{loads} | {phs} |")
         lines.append("")
         for key, title in (("agreement", "irmeta"), ("agreement_float32", "irmeta --float32")):
             if not sc.get(key):
@@ -549,19 +557,24 @@ def markdown(res: dict) -> str:
                       "runs differing by > 5e-5 / runs compared):", "",
                       "| tool | " + " | ".join(ms) + " |", "| --- |" + " ---: |" * len(ms)]
             for tool, ag in sc[key].items():
-                cells = [f"{ag['measures'][m]['max_abs']:.2e} ({ag['measures'][m]['runs_differing_1e-4']}/"
+                cells = [f"{ag['measures'][m]['max_abs']:.2e} "
+                         f"({ag['measures'][m]['runs_differing_1e-4']}/"
                          f"{ag['measures'][m]['runs']})" for m in ms]
                 lines.append(f"| {tool} | " + " | ".join(cells) + " |")
                 if ag["unmatched_runs"]:
-                    lines.append(f"| ({tool} unmatched runs: {', '.join(ag['unmatched_runs'][:5])}) |")
+                    lines.append(f"| ({tool} unmatched runs: "
+                                 f"{', '.join(ag['unmatched_runs'][:5])}) |")
             lines.append("")
     if "startup" in res:
-        lines += ["### start-up", "", "| command | wall, best of 5 (s) | CPU, min (s) | peak RSS (MiB) |",
+        lines += ["### start-up", "",
+                  "| command | wall, best of 5 (s) | CPU, min (s) | peak RSS (MiB) |",
                   "| --- | ---: | ---: | ---: |"]
         for name, info in res["startup"].items():
             if isinstance(info, dict):
-                lines.append(f"| `{name}` | {info['best']:.3f} | {info['cpu_min']:.3f} | {info['rss_mib']:.0f} |")
-        lines += ["", f"Heavy modules loaded by `import irmeta`: {res['startup'].get('modules_loaded_by_import_irmeta')}", ""]
+                lines.append(f"| `{name}` | {info['best']:.3f} | {info['cpu_min']:.3f} | "
+                             f"{info['rss_mib']:.0f} |")
+        lines += ["", "Heavy modules loaded by `import irmeta`: "
+                  f"{res['startup'].get('modules_loaded_by_import_irmeta')}", ""]
     return "\n".join(lines)
 
 
@@ -579,15 +592,18 @@ def main(argv=None) -> int:
         WORKERS[a.tool](a.qrels, a.runs, a.measures, t0)
         return 0
 
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default="/work/bench-data",
                    help="folder with msmarco-like/ and big-campaign/ from make_campaign.py")
     p.add_argument("--dl21", default=str(HERE.parent.parent / "shared/data/trec-dl-2021-passage"))
-    p.add_argument("--irmeta", default=shutil.which("irmeta") or str(Path(sys.executable).with_name("irmeta")),
+    p.add_argument("--irmeta",
+                   default=shutil.which("irmeta") or str(Path(sys.executable).with_name("irmeta")),
                    help="the irmeta executable (its venv's python is used for the start-up probe)")
     p.add_argument("--python", default=sys.executable, help="python with the peers installed")
     p.add_argument("--scenarios", default="startup,msmarco,dl21,big")
-    p.add_argument("--tools", default="irmeta,pytrec_eval,pytrec_eval_arrow,ir_measures,ranx,ranx_cached")
+    p.add_argument("--tools",
+                   default="irmeta,pytrec_eval,pytrec_eval_arrow,ir_measures,ranx,ranx_cached")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--out", default=None, help="write all results as JSON here")
     p.add_argument("--markdown", default=None, help="write the tables as Markdown here")

@@ -81,7 +81,8 @@ def main() -> None:
             rows.append((Path(path).parent.parent.name + "/" + Path(path).name
                          if kind == "clean" else Path(path).name, kind, base, cur))
     lines = ["| input | kind | rows | baseline s (read+fp) | current s (read+fp) | ratio | "
-             "baseline MB | current MB |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "baseline MB | current MB |",
+             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, kind, base, cur in rows:
         if "error" in base or "error" in cur:
             def show(m):

@@ -46,7 +46,8 @@ SCENARIOS = ("demo", "dl21", "ehealth", "rep100")
 # ------------------------------------------------------------------ worker
 def _dl21_groups(runs_dir: Path, runs) -> dict:
     import importlib.util
-    spec = importlib.util.spec_from_file_location("dl21_groups", HERE.parent / "scripts" / "dl21_groups.py")
+    spec = importlib.util.spec_from_file_location("dl21_groups",
+                                                  HERE.parent / "scripts" / "dl21_groups.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return {r: mod.group_of(r) for r in runs}
@@ -65,7 +66,8 @@ def worker(scenario: str, shared: Path, data: Path, out: Path) -> dict:
         qrels, runs, groups = p.qrels, p.runs, demo_groups()
     elif scenario == "dl21":
         base = shared / "trec-dl-2021-passage"
-        qrels, runs, rel_level = base / "qrels" / "qrels.dl21-passage.txt", sorted((base / "runs").glob("*.gz")), 2
+        qrels, runs, rel_level = (base / "qrels" / "qrels.dl21-passage.txt",
+                                  sorted((base / "runs").glob("*.gz")), 2)
     elif scenario == "ehealth":
         base = shared / "clef-ehealth-2016-irtask2"
         qrels, runs = base / "qrels" / "task2.qrels", sorted((base / "runs").glob("*.gz"))
@@ -92,7 +94,8 @@ def worker(scenario: str, shared: Path, data: Path, out: Path) -> dict:
 def run(scenario: str, args) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.html"
-        cmd = [sys.executable, __file__, "worker", scenario, str(args.shared), str(args.data), str(out)]
+        cmd = [sys.executable, __file__, "worker", scenario, str(args.shared), str(args.data),
+               str(out)]
         env = dict(os.environ, IRMETA_NO_PROGRESS="1")
         w0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, text=True)

@@ -21,12 +21,14 @@ import pandas as pd
 os.environ.setdefault("IRMETA_NO_PROGRESS", "1")
 
 from irmeta.aggregate.analyses import grid_results  # noqa: E402
-from irmeta.stats import (buckley_voorhees, fuzziness_stability, significance as sg)  # noqa: E402
+from irmeta.stats import buckley_voorhees, fuzziness_stability  # noqa: E402
+from irmeta.stats import significance as sg
 
 
 def matrix(S=129, T=50, seed=0):
     rng = np.random.default_rng(seed)
-    X = 0.1 + 0.3 * rng.random((S, 1)) + 0.3 * rng.random((1, T)) + 0.15 * rng.standard_normal((S, T))
+    X = (0.1 + 0.3 * rng.random((S, 1)) + 0.3 * rng.random((1, T))
+         + 0.15 * rng.standard_normal((S, T)))
     return np.clip(X, 0, 1)
 
 

@@ -37,8 +37,9 @@ def main() -> None:
     p.add_argument("--dl21", default=str(Path(__file__).resolve().parents[2]
                                          / "shared/data/trec-dl-2021-passage"))
     a = p.parse_args()
-    import irmeta
     from ranx import Qrels, Run, evaluate
+
+    import irmeta
 
     base = Path(a.dl21)
     qrels_path = base / "qrels" / "qrels.dl21-passage.txt"

@@ -18,8 +18,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from irmeta.aggregate.analyses import (correlation_table, grid_results, leave_one_topic_out,
-                                       mean_function_table, ranking_grid, winner_confidence)
+from irmeta.aggregate.analyses import (
+    correlation_table,
+    grid_results,
+    leave_one_topic_out,
+    mean_function_table,
+    ranking_grid,
+    winner_confidence,
+)
 from irmeta.io.matrix import read_matrix
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,7 +121,8 @@ def main() -> None:
     print("### Figure 5: confidence in the winner (axioms A, M_t = arithmetic)\n")
     conf = {name: winner_confidence(m, "A") for name, m in ms.items()}
     table = pd.DataFrame({f"{name} {col.split('>')[1].rstrip(')')}": t[col]
-                          for name, t in conf.items() for col in ("P(best>median)", "P(best>worst)")})
+                          for name, t in conf.items()
+                          for col in ("P(best>median)", "P(best>worst)")})
     table.index.name = "aggregator"
     print(markdown(table))
     print("### Figure 6: leave-one-topic-out mean Kendall tau (axioms B, M_t = arithmetic)\n")

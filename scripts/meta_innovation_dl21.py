@@ -18,8 +18,13 @@ from pathlib import Path
 import pandas as pd
 
 import irmeta
-from irmeta.stats import (alpha_sweep, discriminative_power, matrices, stability_table,
-                          system_dependence)
+from irmeta.stats import (
+    alpha_sweep,
+    discriminative_power,
+    matrices,
+    stability_table,
+    system_dependence,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURES = ["P@100", "P_rare(alpha=0.5)@100", "P_rare(alpha=1)@100",

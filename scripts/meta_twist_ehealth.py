@@ -16,8 +16,14 @@ import time
 from pathlib import Path
 
 import irmeta
-from irmeta.stats import (bootstrap_power, correlation_matrix, filter_top_runs, matrices,
-                          pool_downsampling, system_means)
+from irmeta.stats import (
+    bootstrap_power,
+    correlation_matrix,
+    filter_top_runs,
+    matrices,
+    pool_downsampling,
+    system_means,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MEASURES = ["AP", "bpref", "RBP(p=0.8)", "nDCG", "Twist@1000"]

@@ -21,7 +21,6 @@ import pandas as pd
 import irmeta
 from irmeta import effort
 from irmeta.cli.twist import markdown
-from irmeta.measures import twist as tw
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -66,7 +65,8 @@ def main() -> None:
         res = irmeta.evaluate(campaign, measures=["Twist", "Twist.rho", "Twist.sigma"])
         t2 = time.perf_counter()
         rb = campaign.num_rel(1)
-        rows.append({"campaign": name, "runs x topics x depth": "x".join(map(str, campaign.grades.shape)),
+        rows.append({"campaign": name,
+                     "runs x topics x depth": "x".join(map(str, campaign.grades.shape)),
                      "topics with RB>0": int((rb > 0).sum()), "max RB": int(rb.max()),
                      "load s": round(t1 - t0, 2), "Twist+rho+sigma s": round(t2 - t1, 3),
                      "mean Twist": round(float(res.means[:, 0].mean()), 4),

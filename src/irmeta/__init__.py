@@ -1,7 +1,6 @@
 """irmeta: evaluate retrieval runs in the context of the runs they compete with."""
 
-from irmeta.errors import (CampaignError, InputError, IrmetaError, MeasureError,
-                           ParameterError)
+from irmeta.errors import CampaignError, InputError, IrmetaError, MeasureError, ParameterError
 
 __version__ = "0.1.0"
 

@@ -18,8 +18,8 @@ Builds on :mod:`irmeta.measures.twist` (formulas there). Everything here works o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -334,7 +334,8 @@ _COLS = ["[0, .25) huge effort", "[.25, .5) high effort", "[.5, .75) medium effo
          "[.75, 1] low effort"]
 
 
-def grid(twist: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def grid(twist: np.ndarray,
+         gain: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(row, col, quartiles, counts)`` of the 4x4 effort/gain grid for paired values.
 
     ``quartiles = quantile(gain, [.25, .5, .75])`` (linear interpolation);

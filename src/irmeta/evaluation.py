@@ -49,7 +49,8 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
         defined = evaluated & ~np.isnan(values)
         n = defined.sum(axis=1)
         if kind == "gmean":
-            logs = np.where(defined, np.log(np.maximum(np.where(defined, values, 1.0), GMEAN_FLOOR)), 0.0)
+            logs = np.where(defined,
+                            np.log(np.maximum(np.where(defined, values, 1.0), GMEAN_FLOOR)), 0.0)
             out = np.exp(_seqsum(logs) / np.maximum(n, 1))
         else:
             out = _seqsum(np.where(defined, values, 0.0)) / np.maximum(n, 1)
@@ -129,7 +130,8 @@ class Results:
                                     for j in range(len(self.measures))])
             return pd.DataFrame(data, index=list(self.runs), columns=self.names)
         from irmeta.aggregate import aggregate_matrix  # noqa: PLC0415 (a lower layer, loaded on use)
-        cols = {name: aggregate_matrix(self.matrix(i), aggregator) for i, name in enumerate(self.names)}
+        cols = {name: aggregate_matrix(self.matrix(i), aggregator)
+                for i, name in enumerate(self.names)}
         return pd.DataFrame(cols).reindex(list(self.runs))
 
     def to_frame(self, per_topic: bool = True, aggregate: bool = True) -> pd.DataFrame:
@@ -181,7 +183,8 @@ class Results:
         return frame
 
 
-def compute(campaign: Campaign, measures: Iterable, ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
+def compute(campaign: Campaign, measures: Iterable,
+            ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
     """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
     ms = parse_measures(validate.measure_list(measures, "evaluate"))
     ctx = ctx or EvalContext()

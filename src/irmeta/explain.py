@@ -129,7 +129,8 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     return pd.concat(frames, ignore_index=True)[DOC_COLUMNS]
 
 
-def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int, n: int) -> np.ndarray:
+def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int,
+                n: int) -> np.ndarray:
     """Gain G(d) of the NRG measure for the first n documents of run r on topic t (NaN
     outside the qrels)."""
     from irmeta.measures.context import judged_rows

@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 
 import irmeta
-from irmeta.aggregate import (aggregate_matrix, canonical_aggregator, gawm, hits,
-                              parse_aggregator)
+from irmeta.aggregate import aggregate_matrix, canonical_aggregator, gawm, hits, parse_aggregator
 from irmeta.errors import ParameterError
 
 
@@ -35,7 +34,8 @@ def test_parse_fills_defaults_and_canonicalises():
     ("gawm(", "does not parse"), ("median", "unknown aggregator 'median'"),
     ("gawm(alpha=1)", "gawm has no parameter 'alpha'"), ("gawm(axioms=C)", "axioms must be A or B"),
     ("gawm(ms=median)", "ms must be one of"), ("gawm(tol=abc)", "tol must be a number"),
-    ("gawm(max_iter=0)", "max_iter must be a positive integer"), ("hits(x=1)", "hits has no parameter"),
+    ("gawm(max_iter=0)", "max_iter must be a positive integer"),
+    ("hits(x=1)", "hits has no parameter"),
     ("gawm(ms=min,ms=max)", "given twice"), ("gawm(ms)", "expected key=value"),
     ("gmean(floor=-1)", "floor must be a finite number >= 0"),
 ])

@@ -10,9 +10,15 @@ import pytest
 from scipy.stats import kendalltau
 
 from irmeta.aggregate import gawm, hits
-from irmeta.aggregate.analyses import (correlation_table, grid_scores, leave_one_topic_out,
-                                       mean_function_table, pearson, ranking_grid,
-                                       winner_confidence)
+from irmeta.aggregate.analyses import (
+    correlation_table,
+    grid_scores,
+    leave_one_topic_out,
+    mean_function_table,
+    pearson,
+    ranking_grid,
+    winner_confidence,
+)
 from irmeta.aggregate.means import MEAN_FUNCTIONS
 from irmeta.errors import ParameterError
 from irmeta.io.matrix import read_matrix

@@ -15,7 +15,8 @@ from irmeta.cli.main import main
 @pytest.fixture
 def matrix_file(tmp_path):
     rng = np.random.default_rng(4)
-    P = np.round(np.clip(np.outer(rng.random(6), rng.random(5)) + 0.1 * rng.random((6, 5)), 0, 1), 4)
+    P = np.round(np.clip(np.outer(rng.random(6), rng.random(5)) + 0.1 * rng.random((6, 5)), 0, 1),
+                 4)
     frame = pd.DataFrame(P, index=[f"r{i}" for i in range(6)], columns=[f"0{j}" for j in range(5)])
     path = tmp_path / "m.tsv"
     long = frame.stack().rename("value").reset_index()

@@ -87,7 +87,8 @@ def test_orientation_on_real_data_catches_the_reversed_graph():
 
 
 def test_labels_and_undefined_cases():
-    frame = pd.DataFrame(_matrix(1, 5, 4), index=list("abcde"), columns=["001", "002", "003", "004"])
+    frame = pd.DataFrame(_matrix(1, 5, 4), index=list("abcde"),
+                         columns=["001", "002", "003", "004"])
     h = hits(frame)
     assert list(h.authority_s.index) == list("abcde")
     assert list(h.hub_t.index) == ["001", "002", "003", "004"]

@@ -30,7 +30,8 @@ def test_dl_long_files_drop_average_rows_which_match_the_row_means(name, shape):
     assert "average" not in m.columns
     raw = pd.read_csv(path, dtype={"runid": str, "topic": str})
     avg = raw[raw.topic == "average"].set_index("runid")["ndcg_cut_10"]
-    np.testing.assert_allclose(m.mean(axis=1).loc[avg.index], avg, atol=1e-4)  # both rounded to 4 decimals
+    # both rounded to 4 decimals
+    np.testing.assert_allclose(m.mean(axis=1).loc[avg.index], avg, atol=1e-4)
 
 
 def test_web2010_wide_files_are_transposed_to_systems_by_topics():
@@ -88,7 +89,8 @@ def test_missing_cells(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("run,topic,value\na,1,0.5\na,1,0.6\n", r"m.txt:3, topic '1': run 'a' scored twice .*also line 2"),
+    ("run,topic,value\na,1,0.5\na,1,0.6\n",
+     r"m.txt:3, topic '1': run 'a' scored twice .*also line 2"),
     ("run,topic,value\na,1,high\n", r"m.txt:2: value 'high' is not a number"),
     ("run,topic,value\na,1,inf\n", r"m.txt:2: value 'inf' is infinite"),
     ("run,topic,value\na,1\n", r"m.txt:2: 2 fields \(expected 3 fields"),

@@ -7,9 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irmeta.aggregate.means import (MEAN_FUNCTIONS, canonical_mean, resolve_mean,
-                                    weighted_arithmetic, weighted_geometric,
-                                    weighted_harmonic, weighted_max, weighted_min)
+from irmeta.aggregate.means import (
+    MEAN_FUNCTIONS,
+    canonical_mean,
+    resolve_mean,
+    weighted_arithmetic,
+    weighted_geometric,
+    weighted_harmonic,
+    weighted_max,
+    weighted_min,
+)
 from irmeta.errors import ParameterError
 
 from .reference import ref_mean

@@ -8,15 +8,20 @@ import pytest
 
 from irmeta.aggregate.analyses import grid_scores, leave_one_topic_out, winner_confidence
 from irmeta.errors import ParameterError
-from irmeta.plot.gawm import (plot_confidence, plot_leave_one_topic_out, plot_matrix_heatmap,
-                              plot_ranking_grid)
+from irmeta.plot.gawm import (
+    plot_confidence,
+    plot_leave_one_topic_out,
+    plot_matrix_heatmap,
+    plot_ranking_grid,
+)
 
 
 @pytest.fixture(scope="module")
 def frame():
     rng = np.random.default_rng(2)
     P = np.clip(np.outer(rng.random(12), rng.random(8)) + 0.1 * rng.standard_normal((12, 8)), 0, 1)
-    return pd.DataFrame(P, index=[f"run{i}" for i in range(12)], columns=[str(300 + j) for j in range(8)])
+    return pd.DataFrame(P, index=[f"run{i}" for i in range(12)],
+                        columns=[str(300 + j) for j in range(8)])
 
 
 def test_figures_draw(frame):

@@ -54,7 +54,8 @@ def files(tmp_path):
     paths = {}
     for name, order in ORDERS.items():
         path = tmp_path / f"{name}.run"
-        path.write_text("".join(f"q1 Q0 {d} {i + 1} {10 - i} {name}\n" for i, d in enumerate(order)))
+        path.write_text("".join(f"q1 Q0 {d} {i + 1} {10 - i} {name}\n"
+                                for i, d in enumerate(order)))
         paths[name] = str(path)
     return str(qrels), paths
 

@@ -108,7 +108,8 @@ def test_list_prior_needs_runs(small):
         irmeta.evaluate(small, measures=["NRG(prior=list)"], prior_runs=["nope"])
 
 
-@pytest.mark.parametrize("bad", ["P_rare(alpha=1.5,variant=normalized)@10", "P_rare@10", "P_rare(alpha=-1)@10",
+@pytest.mark.parametrize("bad", ["P_rare(alpha=1.5,variant=normalized)@10", "P_rare@10",
+                                 "P_rare(alpha=-1)@10",
                                  "P_rare", "AP_rare(alpha=1)", "P_rare(variant=x)@10",
                                  "P_rare(depth=0)@10", "NRG(base=RBP,p=1)", "NRG(base=MRR)",
                                  "NRG(base=P,gain=exp)", "NRG(prior=best)"])

@@ -27,7 +27,8 @@ def _matrix(campaign, fn):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("measure,fn,kw", [
     ("P_rare(alpha=0.7)@10", ref.p_rare, dict(k=10, alpha=0.7)),
-    ("P_rare(alpha=1,variant=normalized)@5", ref.p_rare, dict(k=5, alpha=1.0, variant="normalized")),
+    ("P_rare(alpha=1,variant=normalized)@5", ref.p_rare,
+     dict(k=5, alpha=1.0, variant="normalized")),
     ("P_rare(alpha=0.5,depth=3)@8", ref.p_rare, dict(k=8, alpha=0.5, depth=3)),
     ("P_rare(alpha=2,depth=40,rel=2)@6", ref.p_rare, dict(k=6, alpha=2.0, depth=40, level=2)),
     ("AP_rare(alpha=0.5)@10", ref.ap_rare, dict(k=10, alpha=0.5)),

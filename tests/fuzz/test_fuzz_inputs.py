@@ -30,7 +30,6 @@ from hypothesis import strategies as st
 import irmeta
 from irmeta.cli.main import main
 from irmeta.errors import IrmetaError
-
 from tests.conftest import shared_path
 
 # Hypothesis fuzzing of whole files (quick loop: pytest -m "not slow", docs/development.md)

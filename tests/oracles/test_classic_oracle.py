@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import irmeta
-from tests.oracles.classic_reference import measures as reference, trec_order
+from tests.oracles.classic_reference import measures as reference
+from tests.oracles.classic_reference import trec_order
 
 FAMILIES = ["P", "R", "AP", "RR", "Success", "Rprec", "bpref", "nDCG", "RBP", "num_ret",
             "num_rel_ret", "num_rel"]
@@ -37,7 +38,8 @@ def random_campaign(seed: int, n_runs=4, n_topics=6, n_docs=40):
             length = int(rng.integers(1, n_docs))
             chosen = rng.choice(docs, size=length, replace=False)
             scores = rng.integers(0, 6, size=length).astype(float)  # many ties
-            runs.setdefault(f"run{r}", {})[topic] = {str(d): float(s) for d, s in zip(chosen, scores)}
+            runs.setdefault(f"run{r}", {})[topic] = {str(d): float(s)
+                                                     for d, s in zip(chosen, scores)}
     return qrels, runs
 
 

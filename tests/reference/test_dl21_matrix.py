@@ -7,7 +7,6 @@ the cells where near-equal scores stop being ties differ (49 of 3,339 per the da
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -7,9 +7,6 @@ reference for RBP, see docs/conventions.md.)
 
 from __future__ import annotations
 
-import gzip
-import shutil
-
 import pytest
 
 from tests.conftest import shared_path
@@ -65,8 +62,8 @@ def test_measure_parameters():
     ndcg_cut.10,20,23.4  success.2,5,20 (per topic)."""
     base = shared_path(*V10)
     expected = read_trec_output(base / "out.test.meas_params")
-    measures = ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23",
-                "success.2,5,20"]
+    measures = ["iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000",
+                "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23", "success.2,5,20"]
     import irmeta
     results = irmeta.evaluate(base / "qrels.test", base / "results.test", measures)
     # trec_eval truncates the cutoff 23.4 to 23 and names it ndcg_cut_23

@@ -52,7 +52,8 @@ def test_leaderboard_matches_evaluate(demo_report, demo_campaign):
                                                    "P_rare(alpha=0.5)@100"], complete=True)
     np.testing.assert_allclose(lb["AP"], res.matrix("AP").mean(axis=1).reindex(lb.index))
     np.testing.assert_allclose(lb["nDCG@10"], res.matrix(1).mean(axis=1).reindex(lb.index))
-    np.testing.assert_allclose(lb["Twist"], res.matrix(2).mean(axis=1, skipna=True).reindex(lb.index))
+    np.testing.assert_allclose(lb["Twist"],
+                               res.matrix(2).mean(axis=1, skipna=True).reindex(lb.index))
     np.testing.assert_allclose(lb["P_rare@100 α=.5"], res.matrix(3).mean(axis=1).reindex(lb.index))
     # ranks: 1 + number of runs strictly better; delta = rank under AP - rank under m
     for col in ("AP", "NRG@10", "Twist"):

@@ -64,7 +64,8 @@ def test_loads_without_console_errors(page):
 
 
 def test_every_image_decodes(page):
-    sizes = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
+    sizes = page.evaluate("Array.from(document.images)"
+                          ".map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
     assert len(sizes) == 8
     assert all(ok and w > 0 and h > 0 for ok, w, h in sizes)
 
@@ -75,7 +76,8 @@ def _column(page, table: str, col: int) -> list[str]:
 
 
 def test_clicking_a_header_sorts_the_leaderboard(page):
-    headers = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th')).map(h => h.textContent.trim())")
+    headers = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th'))"
+                            ".map(h => h.textContent.trim())")
     assert headers[:4] == ["#", "run", "group", "AP"]
     ap = [float(v) for v in _column(page, "table-leaderboard", 3)]
     assert ap == sorted(ap, reverse=True)                       # initial order: AP

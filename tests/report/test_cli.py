@@ -19,7 +19,8 @@ def test_demo_cli(tmp_path, capsys):
                  "--title", "Demo <test>"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "<title>Demo &lt;test&gt;</title>" in page
-    assert f"irmeta report --demo --output {out} --title &#39;Demo &lt;test&gt;&#39; --skip innovation,effort,topics,trust --no-progress" in page
+    assert (f"irmeta report --demo --output {out} --title &#39;Demo &lt;test&gt;&#39; "
+            "--skip innovation,effort,topics,trust --no-progress") in page
     assert "--skip innovation,effort,topics,trust" in page
     assert "groups.txt" in page and "best_per_group" in page       # demo groups used
     lb = pd.read_csv(tmp_path / "demo_files" / "leaderboard.tsv", sep="\t")

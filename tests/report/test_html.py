@@ -147,7 +147,8 @@ def test_one_draw_save_equals_savefig(tmp_path):
     theirs = np.asarray(_image(png))                       # RGBA
     assert ours.shape == (round(2.2 * 120), 3 * 120, 3) and theirs.shape[:2] == ours.shape[:2]
     assert (theirs[..., 3] == 255).all() and np.array_equal(ours, theirs[..., :3])
-    assert _image(tmp_path / "ours.png").info["dpi"] == pytest.approx((120, 120), abs=0.05)   # pHYs: per metre
+    # pHYs: per metre
+    assert _image(tmp_path / "ours.png").info["dpi"] == pytest.approx((120, 120), abs=0.05)
     assert (tmp_path / "ours.svg").read_bytes() == svg.getvalue()
     ink = (ours < 250).any(axis=2)
     assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges
@@ -170,9 +171,10 @@ def test_wide_title_is_not_cut(tmp_path):
     assert _image(png).size == (200, 150)               # the one-draw path
 
 
-@pytest.mark.parametrize("formats, phrase", [(("png", "svg"), "every figure a PNG and an SVG file"),
-                                             (("png",), "every figure a PNG file"),
-                                             (("png", "svg", "pdf"), "every figure PNG, SVG and PDF files")])
+@pytest.mark.parametrize("formats, phrase", [
+    (("png", "svg"), "every figure a PNG and an SVG file"),
+    (("png",), "every figure a PNG file"),
+    (("png", "svg", "pdf"), "every figure PNG, SVG and PDF files")])
 def test_footer_names_the_figure_formats_written(tmp_path, formats, phrase):
     w = ReportWriter(tmp_path / "r.html", formats=formats)
     w.section("s", "S").text("body")

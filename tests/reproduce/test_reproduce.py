@@ -173,8 +173,13 @@ def twist_out(tmp_path_factory):
 
 def test_twist_matches_api(twist_out, demo):
     from irmeta import effort
-    from irmeta.stats import (bootstrap_power, correlation_matrix, filter_top_runs, matrices,
-                              system_means)
+    from irmeta.stats import (
+        bootstrap_power,
+        correlation_matrix,
+        filter_top_runs,
+        matrices,
+        system_means,
+    )
     campaign, _ = demo
     _check_page(twist_out, ["Table 2", "Figures 7-11", "Tables 3-4", "Figure 13", "Figure 14"])
     t2 = _tsv(twist_out, "table2").set_index("collection")
@@ -285,10 +290,12 @@ def test_same_seed_same_files(tmp_path, demo):
     sub = campaign.select_runs(list(range(0, 30, 4)))
     outs = []
     for k in range(2):
-        twist.reproduce(sub, tmp_path / str(k), params=twist.TwistParams(samples=30, seed=5, depth=100,
-                                                                 gains=("AP",), levels=(50,)),
+        twist.reproduce(sub, tmp_path / str(k),
+                        params=twist.TwistParams(samples=30, seed=5, depth=100,
+                                                 gains=("AP",), levels=(50,)),
                         formats=("png",), dpi=30, progress=False)
-        outs.append({p.name: p.read_bytes() for p in (tmp_path / str(k) / "index_files").glob("*.tsv")
+        outs.append({p.name: p.read_bytes()
+                     for p in (tmp_path / str(k) / "index_files").glob("*.tsv")
                      if p.name != "timings.tsv"})
     assert len(outs[0]) > 8 and outs[0] == outs[1]
     asl = _tsv(tmp_path / "0", "figure14_asl")["AP"].dropna().to_numpy()
@@ -306,6 +313,7 @@ def test_progress_bar_on_stderr(tmp_path, capsys):
     err = capsys.readouterr().err
     # the bar is drawn with its total; the final 7/7 refresh depends on tqdm's timer
     assert "irmeta reproduce gawm" in err and "/7 [" in err
-    assert set(r.timings) == {"table 2", "table 3", "figure 3 (heat map)", "figure 4 (ranking grid)",
-                              "figure 5 (confidence)", "figure 6 (leave one topic out)", "render"}
+    assert set(r.timings) == {"table 2", "table 3", "figure 3 (heat map)",
+                              "figure 4 (ranking grid)", "figure 5 (confidence)",
+                              "figure 6 (leave one topic out)", "render"}
     assert all(w >= 0 and c >= 0 for w, c in r.timings.values())

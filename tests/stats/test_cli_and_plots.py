@@ -90,7 +90,8 @@ def test_plots_directly(tmp_path, small_campaign):
     pm.downsampling_plot(table, path=tmp_path / "c")
     pm.systems_plot(system_dependence(small_campaign, ["AP"], sizes=(2, 4), trials=3),
                     path=tmp_path / "d")
-    pm.stability_table_plot(pd.DataFrame({"measure": ["x", "y"], "s": [0.1, 0.2]}), path=tmp_path / "e")
+    pm.stability_table_plot(pd.DataFrame({"measure": ["x", "y"], "s": [0.1, 0.2]}),
+                            path=tmp_path / "e")
     for stem in "abcde":
         assert (tmp_path / f"{stem}.png").stat().st_size > 1000
         assert (tmp_path / f"{stem}.svg").exists()

@@ -101,7 +101,8 @@ def test_alpha_sweep_with_any_measure(small_campaign):
     assert out["kendall"].iloc[0] == pytest.approx(1.0)
     assert out["measure"].iloc[2] == "RBP(p=0.95)"
     means = cr.system_means(small_campaign, ["RBP(p=0.5)", "RBP(p=0.95)"])
-    assert out["kendall"].iloc[2] == pytest.approx(cr.kendall_tau(means["RBP(p=0.95)"], means["RBP(p=0.5)"]))
+    assert out["kendall"].iloc[2] == pytest.approx(cr.kendall_tau(means["RBP(p=0.95)"],
+                                                                  means["RBP(p=0.5)"]))
     with pytest.raises(ParameterError, match="alpha"):
         cr.alpha_sweep(small_campaign, {"AP": "AP@10"})
 

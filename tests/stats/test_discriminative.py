@@ -38,7 +38,8 @@ def test_bootstrap_power_and_asl(scores):
 
 def test_campaign_with_measures(small_campaign):
     from irmeta.stats import stability_table
-    out = dp.discriminative_power(small_campaign, ["AP", "P@10"], tests=("paired_t",), levels=(0.05,))
+    out = dp.discriminative_power(small_campaign, ["AP", "P@10"], tests=("paired_t",),
+                                  levels=(0.05,))
     assert list(out["measure"]) == ["AP", "P@10"] and (out["pairs"] == 28).all()
     assert len(stability_table(small_campaign, ["AP"], trials=20)) == 1
     with pytest.raises(ParameterError, match="measures"):

@@ -37,7 +37,8 @@ def test_paired_t_matches_scipy_per_pair(scores):
         assert row["ci_high"] == pytest.approx(ci.high, abs=1e-12)
         d = scores[a] - scores[b]
         assert row["effect"] == pytest.approx(d.mean() / d.std(ddof=1))
-        assert (row["wins"], row["ties"], row["losses"]) == ((d > 0).sum(), (d == 0).sum(), (d < 0).sum())
+        assert (row["wins"], row["ties"], row["losses"]) == ((d > 0).sum(), (d == 0).sum(),
+                                                             (d < 0).sum())
 
 
 def test_wilcoxon_matches_scipy_per_pair(scores):
@@ -101,7 +102,8 @@ def test_ptukey_matches_scipy():
     q = np.array([0.8, 3.9])
     for k, df in [(3, 4), (20, 500), (2, 12)]:
         assert np.allclose(ptukey_sf(q, k, df), stats.studentized_range.sf(q, k, df), atol=1e-9)
-    assert ptukey_isf(0.05, 4, 20) == pytest.approx(stats.studentized_range.ppf(0.95, 4, 20), abs=1e-8)
+    assert ptukey_isf(0.05, 4, 20) == pytest.approx(stats.studentized_range.ppf(0.95, 4, 20),
+                                                    abs=1e-8)
 
 
 def test_tukey_hsd_two_way_anova(scores):
@@ -162,7 +164,8 @@ def test_corrections_match_statsmodels(method):
     p[5] = p[6]
     assert np.allclose(sg.adjust_pvalues(p, method), mt.multipletests(p, method=method)[1])
     r = sg.paired_t(np.random.default_rng(1).random((5, 10)), correction=method)
-    assert np.allclose(r.table["p_adjusted"], mt.multipletests(r.table["p_value"], method=method)[1])
+    assert np.allclose(r.table["p_adjusted"],
+                       mt.multipletests(r.table["p_value"], method=method)[1])
 
 
 @pytest.mark.parametrize("test", ALL_TESTS)
@@ -239,7 +242,8 @@ def test_pairs_subset_by_name(scores):
     assert list(zip(r.table["a"], r.table["b"])) == [("r0", "r6"), ("r2", "r3")]
     full = sg.paired_t(frame)
     sub = sg.paired_t(frame, pairs=[("r2", "r3")])
-    assert sub.table["p_value"].iloc[0] == full.table.query("a == 'r2' and b == 'r3'")["p_value"].iloc[0]
+    assert (sub.table["p_value"].iloc[0]
+            == full.table.query("a == 'r2' and b == 'r3'")["p_value"].iloc[0])
     with pytest.raises(ParameterError, match="unknown system"):
         sg.paired_t(frame, pairs=[("r0", "zz")])
 

@@ -60,7 +60,7 @@ def test_buckley_voorhees_matches_slow_loop():
     draws = _draws(seed, trials, 12, 6, 2)
     err = ties = total = swaps = 0
     for i, j in itertools.combinations(range(4), 2):
-        w = l = t = 0
+        w = losses = t = 0
         for halves in draws:
             dec = []
             for sub in halves:
@@ -68,12 +68,12 @@ def test_buckley_voorhees_matches_slow_loop():
                 thr = f * max(abs(a), abs(b)) + 1e-12
                 dec.append(1 if a - b > thr else -1 if b - a > thr else 0)
             w += dec.count(1)
-            l += dec.count(-1)
+            losses += dec.count(-1)
             t += dec.count(0)
             swaps += dec[0] * dec[1] == -1
-        err += min(w, l)
+        err += min(w, losses)
         ties += t
-        total += w + l + t
+        total += w + losses + t
     assert r.value == pytest.approx(err / total)
     assert r.tie_rate == pytest.approx(ties / total)
     assert r.swap_rate == pytest.approx(swaps / (6 * trials))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import irmeta
 from irmeta.errors import ParameterError
 from irmeta.stats import subsample as ss
 from irmeta.stats.correlation import system_means
@@ -81,7 +80,8 @@ def test_filter_top_runs(small_campaign):
 
 
 def test_system_dependence_classic_measure_is_one(small_campaign):
-    out = ss.system_dependence(small_campaign, ["AP", "P@10"], sizes=(2, 4, 8, 9), trials=15, seed=0)
+    out = ss.system_dependence(small_campaign, ["AP", "P@10"], sizes=(2, 4, 8, 9), trials=15,
+                               seed=0)
     assert list(out["n_systems"]) == [2, 2, 4, 4, 8, 8]      # 9 > 8 runs: skipped
     assert np.allclose(out["tau"], 1.0)
     assert out["trials"].iloc[-1] == 1                        # N = R: one sample

@@ -36,7 +36,8 @@ def topics(draw, min_ratio: int = 2):
         perm = draw(st.permutations(docs))
         length = draw(st.integers(1, len(docs)))
         runs[f"r{k}"] = list(perm[:length])
-    runs = {name: {"t": {d: float(len(r) - i) for i, d in enumerate(r)}} for name, r in runs.items()}
+    runs = {name: {"t": {d: float(len(r) - i) for i, d in enumerate(r)}}
+            for name, r in runs.items()}
     return qrels, runs, n, counts
 
 

@@ -102,7 +102,8 @@ def test_rel_level_collapses_lower_grades():
         ref = reference.twist([qrels[topic].get(d) for d in ranking],
                               list(qrels[topic].values()), 60, level=2)
         got = res.values[0, 0, t]
-        assert (math.isnan(got) and math.isnan(ref["twist"])) or got == pytest.approx(ref["twist"], abs=1e-12)
+        assert ((math.isnan(got) and math.isnan(ref["twist"]))
+                or got == pytest.approx(ref["twist"], abs=1e-12))
 
 
 @pytest.mark.parametrize("bad", ["Twist(crossing=loose)", "Twist@0", "Twist(rel=0)"])

@@ -45,6 +45,14 @@ def test_ci_script_requires_shared_data_before_the_readme_command():
     assert lines[marker + 1] in readme                # the README command, unchanged
 
 
+def test_ci_script_lints_after_the_readme_command():
+    """The ruff gate runs in .ci/run, after the tests (the README command stays as it is)."""
+    from ..conftest import ROOT
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    marker = next(i for i, line in enumerate(lines) if "--- the README's test command" in line)
+    assert any(line.startswith("ruff check ") for line in lines[marker + 2:])
+
+
 #: a clock read in a test: the start of a wall-clock assertion (speed belongs in benchmarks/)
 CLOCK = re.compile(r"\b(time\.(perf_counter|monotonic|process_time|time)(_ns)?\s*\(|timeit\b)")
 
@@ -62,6 +70,7 @@ def test_no_test_reads_a_clock():
 
 
 def test_clock_scan_finds_a_timed_assertion():
-    text = "t0 = time.perf_counter()\nrun()\nassert time.perf_counter() - t0 < 0.5\nx = timeit.timeit(f)"
+    text = ("t0 = time.perf_counter()\nrun()\nassert time.perf_counter() - t0 < 0.5\n"
+            "x = timeit.timeit(f)")
     assert _clock_reads(text) == [1, 3, 4]
     assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []

@@ -76,7 +76,8 @@ def third_party_imports(src=SRC):
                 if top in sys.stdlib_module_names or top == "irmeta":
                     continue
                 found.setdefault(top, []).append(
-                    (str(path.relative_to(src.parent)), node.lineno, _is_guarded(node, chain(node))))
+                    (str(path.relative_to(src.parent)), node.lineno,
+                     _is_guarded(node, chain(node))))
     return found
 
 

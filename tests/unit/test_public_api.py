@@ -20,7 +20,8 @@ def test_evaluate_is_the_function_even_after_importing_its_module():
 
 def test_import_does_not_pull_heavy_libraries():
     code = ("import sys, irmeta, irmeta.cli.main; "
-            "print(','.join(m for m in ('pandas','matplotlib','scipy','pyarrow') if m in sys.modules))")
+            "print(','.join(m for m in ('pandas','matplotlib','scipy','pyarrow') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -29,6 +30,7 @@ def _cli_subcommand_problems() -> list[str]:
     """What is wrong between ``irmeta --help`` and the SUBCOMMANDS table: the help's
     Commands section must list exactly the table's names, and each must answer --help."""
     from click.testing import CliRunner
+
     from irmeta.cli.main import SUBCOMMANDS, cli
     runner = CliRunner()
     result = runner.invoke(cli, ["--help"])
@@ -66,6 +68,7 @@ def test_cli_help_check_catches_a_missing_command_attribute(monkeypatch):
 
 def test_measures_listing_covers_the_registry():
     from click.testing import CliRunner
+
     from irmeta.cli.main import cli
     from irmeta.measures.registry import names
     result = CliRunner().invoke(cli, ["measures"])

@@ -39,13 +39,25 @@ import re
 import numpy as np
 import pandas as pd
 
-from irmeta.aggregate.gawm import (AXIOMS, GAWMResult, gawm, normalise_weights,
-                                   system_conformity, system_discernment,
-                                   topic_discernment)
+from irmeta.aggregate.gawm import (
+    AXIOMS,
+    GAWMResult,
+    gawm,
+    normalise_weights,
+    system_conformity,
+    system_discernment,
+    topic_discernment,
+)
 from irmeta.aggregate.hits import HITSResult, hits
-from irmeta.aggregate.means import (MEAN_FUNCTIONS, canonical_mean, weighted_arithmetic,
-                                    weighted_geometric, weighted_harmonic, weighted_max,
-                                    weighted_min)
+from irmeta.aggregate.means import (
+    MEAN_FUNCTIONS,
+    canonical_mean,
+    weighted_arithmetic,
+    weighted_geometric,
+    weighted_harmonic,
+    weighted_max,
+    weighted_min,
+)
 from irmeta.errors import ParameterError
 
 __all__ = [
@@ -184,7 +196,8 @@ def _simple(P: np.ndarray, name: str, params: dict) -> np.ndarray:
         else:
             x = np.maximum(np.where(defined, P, 1.0), params["floor"])
             if name == "gmean":
-                out = np.exp(np.where(defined, np.log(np.where(x > 0, x, 1.0)), 0.0).sum(axis=1) / n)
+                out = np.exp(np.where(defined, np.log(np.where(x > 0, x, 1.0)), 0.0).sum(axis=1)
+                             / n)
                 out = np.where((defined & (x <= 0)).any(axis=1), np.where(
                     (defined & (x < 0)).any(axis=1), np.nan, 0.0), out)
             else:

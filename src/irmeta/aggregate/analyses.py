@@ -82,8 +82,10 @@ def correlation_table(matrices, axioms: str = "A", ms="arithmetic", mt="arithmet
         h = hits(matrix)
         rows[name] = {
             "systems": P.shape[0], "topics": P.shape[1],
-            "Pearson(MAP,E_s)": pearson(MAP, g.E_s), "Pearson(MAP,A(s))": pearson(MAP, h.authority_s),
-            "Pearson(AAP,E_t)": pearson(AAP, g.E_t), "Pearson(AAP,A(t))": pearson(AAP, h.authority_t),
+            "Pearson(MAP,E_s)": pearson(MAP, g.E_s),
+            "Pearson(MAP,A(s))": pearson(MAP, h.authority_s),
+            "Pearson(AAP,E_t)": pearson(AAP, g.E_t),
+            "Pearson(AAP,A(t))": pearson(AAP, h.authority_t),
             "Pearson(MAP,W_s)": pearson(MAP, g.W_s), "Pearson(AAP,W_t)": pearson(AAP, g.W_t),
             "iterations": g.iterations, "converged": g.converged}
     frame = pd.DataFrame.from_dict(rows, orient="index")
@@ -114,7 +116,8 @@ def mean_function_table(matrices, axioms: str = "A", ms="arithmetic", *,
 
 
 def grid_results(matrix, axioms: str = "A", *, tol: float = DEFAULT_TOL,
-                 max_iter: int = DEFAULT_MAX_ITER, floor: float = 0.0) -> dict[tuple[str, str], GAWMResult]:
+                 max_iter: int = DEFAULT_MAX_ITER,
+                 floor: float = 0.0) -> dict[tuple[str, str], GAWMResult]:
     """:func:`gawm` for each of the 5 x 5 pairs ``(M_s, M_t)``, keyed by the pair."""
     return {(a, b): _quiet_gawm(matrix, axioms, a, b, tol, max_iter, floor)
             for a in MEAN_FUNCTIONS for b in MEAN_FUNCTIONS}
@@ -146,7 +149,8 @@ def _ranks(values: np.ndarray) -> np.ndarray:
 
 
 def ranking_grid(matrix, axioms: str = "A", *, tol: float = DEFAULT_TOL,
-                 max_iter: int = DEFAULT_MAX_ITER, floor: float = 0.0, results=None) -> pd.DataFrame:
+                 max_iter: int = DEFAULT_MAX_ITER, floor: float = 0.0,
+                 results=None) -> pd.DataFrame:
     """Figure 4 summary: one row per ``(M_s, M_t)`` (and a first row ``MAP``).
 
     Columns: ``label`` (S1T1..S5T5), ``leader`` (the best system by ``E_s``; first in

@@ -1,8 +1,9 @@
 """GAWM: Generalized Adaptive-Weight Mean over a systems x topics score matrix.
 
 Paper: "a unified model for system evaluation" with Generalized Adaptive-Weight Means
-(``papers/gawm-adaptive-weight-mean.txt``, sections 3 and 4); spec ``spec/gawm.md``. Notation: ``P`` is the ``m x n`` matrix of per-topic
-scores (rows = systems ``s_i``, columns = topics ``t_j``).
+(``papers/gawm-adaptive-weight-mean.txt``, sections 3 and 4); spec ``spec/gawm.md``.
+Notation: ``P`` is the ``m x n`` matrix of per-topic scores (rows = systems ``s_i``,
+columns = topics ``t_j``).
 
 * system effectiveness ``E_s[i] = M_s(P[i, :], W_t)``   (paper eq. 1)
 * topic ease            ``E_t[j] = M_t(P[:, j], W_s)``   (paper eq. 2)
@@ -30,8 +31,8 @@ Decisions the paper leaves open (``docs/gawm.md`` gives the reasons):
 * Weights are normalised to sum to 1 after every update; an all-zero vector (e.g. every
   system scores the same on every topic) becomes uniform. A dispersion below
   ``1e-12 * |E|`` is round-off (the mean of identical scores can differ from them in the
-  last bit) and counts as 0 — without this, identical rows would not give MAP. Negative or non-finite
-  weights are an error.
+  last bit) and counts as 0 — without this, identical rows would not give MAP. Negative or
+  non-finite weights are an error.
 * Initialisation: uniform weights, ``E_s`` = MAP (row means), ``E_t`` = AAP (column
   means).
 * Update order (the paper's pseudo-code, lines 5-8): in iteration k both weight vectors
@@ -52,9 +53,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.aggregate._matrix import as_matrix
 from irmeta.aggregate.means import resolve_mean
-from irmeta import validate
 from irmeta.errors import ConvergenceWarning, ParameterError
 
 WeightFunction = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]

@@ -13,8 +13,13 @@ import warnings
 
 import click
 
-from irmeta.cli.common import (campaign_options, check_output_option, json_records,
-                               load_cli_campaign, open_output)
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    json_records,
+    load_cli_campaign,
+    open_output,
+)
 
 DEFAULT_AGGREGATORS = ("mean", "gawm", "hits")
 ANALYSES = ("correlations", "means", "grid", "confidence", "loto")
@@ -198,6 +203,7 @@ def _plots(frame, plot_dir, axioms) -> None:
     written += plots.plot_matrix_heatmap(frame, base / "gawm_heatmap", axioms=ax)[1]
     written += plots.plot_ranking_grid(frame, base / "gawm_grid", axioms=ax)[1]
     written += plots.plot_confidence(an.winner_confidence(frame, ax), base / "gawm_confidence")[1]
-    written += plots.plot_leave_one_topic_out(an.leave_one_topic_out(frame, (axioms or "B").upper()),
+    written += plots.plot_leave_one_topic_out(an.leave_one_topic_out(frame,
+                                                                      (axioms or "B").upper()),
                                               base / "gawm_loto")[1]
     click.echo("irmeta: wrote " + ", ".join(str(p) for p in written), err=True)

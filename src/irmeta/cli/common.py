@@ -76,7 +76,8 @@ def load_cli_campaign(qrels, runs, options: dict):
         total = sum(campaign.dropped_topics.values())
         click.echo(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "
                    f"({len(campaign.dropped_topics)} run(s))", err=True)
-    groups = read_groups(options["groups_file"], campaign.runs) if options.get("groups_file") else None
+    groups = (read_groups(options["groups_file"], campaign.runs) if options.get("groups_file")
+              else None)
     reference = None
     if options.get("reference_runs"):
         reference = load_campaign(qrels, expand_paths(options["reference_runs"]),

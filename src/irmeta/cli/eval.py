@@ -6,8 +6,7 @@ import json
 
 import click
 
-from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
-                               open_output)
+from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
 
 #: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",

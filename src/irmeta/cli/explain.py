@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
-                               open_output)
+from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
 
 
 @click.command("explain", context_settings={"show_default": True})

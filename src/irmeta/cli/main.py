@@ -20,14 +20,22 @@ from irmeta.errors import IrmetaError
 
 #: subcommand name -> (module, attribute, one-line help)
 SUBCOMMANDS = {
-    "eval": ("irmeta.cli.eval", "eval_command", "Evaluate runs: classic and context measures, trec_eval style."),
-    "measures": ("irmeta.cli.measures", "measures_command", "List every measure with its parameters."),
-    "explain": ("irmeta.cli.explain", "explain_command", "Why a run scored that: rarity, residual gain, unique documents."),
-    "twist": ("irmeta.cli.twist", "twist_command", "Effort analysis: RP/CRP curves, archetypes, effort/gain grids."),
-    "aggregate": ("irmeta.cli.aggregate", "aggregate_command", "Rank systems by GAWM / HITS over a score matrix."),
-    "meta": ("irmeta.cli.meta", "meta_command", "Meta-evaluation: correlation, significance, stability, ..."),
-    "report": ("irmeta.cli.report", "report_command", "Evaluate a whole campaign into one HTML report."),
-    "reproduce": ("irmeta.cli.reproduce", "reproduce_command", "Rerun a paper's tables and figures on a campaign."),
+    "eval": ("irmeta.cli.eval", "eval_command",
+             "Evaluate runs: classic and context measures, trec_eval style."),
+    "measures": ("irmeta.cli.measures", "measures_command",
+                 "List every measure with its parameters."),
+    "explain": ("irmeta.cli.explain", "explain_command",
+                "Why a run scored that: rarity, residual gain, unique documents."),
+    "twist": ("irmeta.cli.twist", "twist_command",
+              "Effort analysis: RP/CRP curves, archetypes, effort/gain grids."),
+    "aggregate": ("irmeta.cli.aggregate", "aggregate_command",
+                  "Rank systems by GAWM / HITS over a score matrix."),
+    "meta": ("irmeta.cli.meta", "meta_command",
+             "Meta-evaluation: correlation, significance, stability, ..."),
+    "report": ("irmeta.cli.report", "report_command",
+               "Evaluate a whole campaign into one HTML report."),
+    "reproduce": ("irmeta.cli.reproduce", "reproduce_command",
+                  "Rerun a paper's tables and figures on a campaign."),
 }
 
 

@@ -10,11 +10,9 @@ the figure with ``--plot PATH`` (PNG and SVG).
 
 from __future__ import annotations
 
-
 import click
 
-from irmeta.cli.common import (campaign_options, check_output_option, load_cli_campaign,
-                               open_output)
+from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
 from irmeta.errors import ParameterError
 
 
@@ -82,7 +80,8 @@ def _floats(text: str, name: str) -> list[float]:
     try:
         return [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise ParameterError(f"irmeta meta: {name} must be comma-separated numbers, got {text!r}") from None
+        raise ParameterError(f"irmeta meta: {name} must be comma-separated numbers, "
+                             f"got {text!r}") from None
 
 
 def _alphas(text: str) -> list[float]:
@@ -114,7 +113,8 @@ def meta_command():
 
 @meta_command.command("correlation", context_settings={"show_default": True})
 @_common
-@click.option("--method", type=click.Choice(["kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson"]),
+@click.option("--method",
+              type=click.Choice(["kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson"]),
               default="kendall", help="Correlation of the system rankings.")
 @click.option("--sweep", "sweeps", multiple=True, metavar="TEMPLATE",
               help="Alpha sweep: a measure template with {alpha}, e.g. "

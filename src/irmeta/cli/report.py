@@ -20,7 +20,8 @@ def _skip(ctx, param, value):
             if not name:
                 continue
             if name not in _SECTIONS:
-                raise click.BadParameter(f"unknown section {name!r} (known: {', '.join(_SECTIONS)})")
+                raise click.BadParameter(f"unknown section {name!r} "
+                                         f"(known: {', '.join(_SECTIONS)})")
             out.add(name)
     return frozenset(out)
 
@@ -76,7 +77,8 @@ def _command_line(ctx: click.Context) -> str:
               type=click.Path(dir_okay=False, writable=True),
               help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
                    "<name>_files/ next to it.")
-@click.option("--title", default=None, help="Page title (default: 'Campaign report: <qrels file name>').")
+@click.option("--title", default=None,
+              help="Page title (default: 'Campaign report: <qrels file name>').")
 @click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
               help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
                    "trust and effort are the most expensive.")

@@ -107,7 +107,9 @@ def reproduce_command():
 
 
 # ---------------------------------------------------------------------- innovation
-@reproduce_command.command("innovation", short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, Tables 1-3.")
+@reproduce_command.command("innovation",
+                           short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
+                                      "Tables 1-3.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -164,7 +166,8 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
 
 
 # ---------------------------------------------------------------------- nrg
-@reproduce_command.command("nrg", short_help="Bigdeli et al. 2024: Normalized Residual Gain, Figures 1-4.")
+@reproduce_command.command("nrg",
+                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Figures 1-4.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -200,7 +203,9 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
 
 
 # ---------------------------------------------------------------------- twist
-@reproduce_command.command("twist", short_help="Twist: archetypes, effort/gain grids, Tables 3-4, Figures 13-14.")
+@reproduce_command.command("twist",
+                           short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
+                                      "Figures 13-14.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -247,7 +252,9 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 
 
 # ---------------------------------------------------------------------- gawm
-@reproduce_command.command("gawm", short_help="GAWM vs HITS: Tables 2-3, Figures 3-6 (campaign or --matrix).")
+@reproduce_command.command("gawm",
+                           short_help="GAWM vs HITS: Tables 2-3, Figures 3-6 "
+                                      "(campaign or --matrix).")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -281,7 +288,8 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
 
     if matrix_path:
         if qrels or runs or options.get("demo"):
-            raise click.UsageError("give either --matrix FILE or QRELS RUN... (or --demo), not both")
+            raise click.UsageError("give either --matrix FILE or QRELS RUN... (or --demo), "
+                                   "not both")
         from irmeta.io.matrix import read_matrix
         frame = read_matrix(matrix_path, rows=rows, measure=measure_name)
         stem = os.path.basename(matrix_path)

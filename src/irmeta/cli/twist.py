@@ -10,8 +10,13 @@ import math
 
 import click
 
-from irmeta.cli.common import (campaign_options, check_output_option, json_records,
-                               load_cli_campaign, open_output)
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    json_records,
+    load_cli_campaign,
+    open_output,
+)
 
 _FORMATS = click.Choice(["tsv", "csv", "markdown", "json"])
 
@@ -167,7 +172,8 @@ def grid_command(qrels, runs, gains, cells, points_path, plot_path, title, depth
     summary, grids = effort.effort_gain_summary(campaign, gains or effort.GAIN_MEASURES,
                                                 depth, crossing, options["rel_level"])
     if cells:
-        table = pd.concat({name: eg.table() for name, eg in grids.items()}, names=["gain", "gain row"])
+        table = pd.concat({name: eg.table() for name, eg in grids.items()},
+                          names=["gain", "gain row"])
         write_frame(table, output, fmt, digits=2)
     else:
         write_frame(summary, output, fmt, digits=4)

@@ -310,8 +310,9 @@ class _GradeIndex:
 def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray, bool]:
     """Rows of ``run`` in trec_eval order within topic, and each row's 0-based rank.
 
-    Returns ``(rows, rank, identity)`` (``identity``: rows are every row in file order): ``rows`` indexes the run's rows (topics with tidx < 0
-    dropped), grouped by topic, score descending, ties by document id descending.
+    Returns ``(rows, rank, identity)`` (``identity``: rows are every row in file order):
+    ``rows`` indexes the run's rows (topics with tidx < 0 dropped), grouped by topic, score
+    descending, ties by document id descending.
     Files already in that order (the usual case) skip the sort.
     """
     rows = _presorted_rows(run, tidx)
@@ -440,7 +441,8 @@ class _PreparedRun:
     dropped: int              # topics of the run absent from the qrels
 
 
-def _prepare_run(run: Run, index: dict, grade_index: "_GradeIndex", max_docs, dedupe) -> _PreparedRun:
+def _prepare_run(run: Run, index: dict, grade_index: "_GradeIndex", max_docs,
+                 dedupe) -> _PreparedRun:
     remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
     tidx = remap[run.topic_codes]
     rows, rank, identity = _order_run(run, tidx, dedupe)

@@ -56,7 +56,8 @@ def require_topic_set(campaign, rel_level: int, what: str) -> np.ndarray:
     grades = np.asarray(campaign.judged.grades)
     highest = f"; the highest grade is {int(grades.max())}" if grades.size else ""
     raise CampaignError(
-        f"{_prefix(what)}no qrels topic has a relevant document (grade >= {rel_level}{highest}), so the "
+        f"{_prefix(what)}no qrels topic has a relevant document "
+        f"(grade >= {rel_level}{highest}), so the "
         f"campaign topic set is empty and every measure is undefined. Check the qrels "
         f"grades or lower -l/--rel-level.")
 

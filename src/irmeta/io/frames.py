@@ -44,11 +44,13 @@ def _id_bytes(value, column: str, row: int, source: str) -> bytes:
         return encode_id(value)
     if isinstance(value, (bytes, bytearray)):
         return bytes(value)
-    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    if (isinstance(value, (numbers.Integral, np.integer))
+            and not isinstance(value, (bool, np.bool_))):
         return str(int(value)).encode()
     what = "missing" if value is None or (isinstance(value, float) and math.isnan(value)) \
         else f"{value!r} ({type(value).__name__})"
-    raise InputError(f"{column} is {what}", path=source, expected=f"a str, bytes or integer id (row {row})")
+    raise InputError(f"{column} is {what}", path=source,
+                     expected=f"a str, bytes or integer id (row {row})")
 
 
 def _ids(values: pd.Series, column: str, source: str) -> pa.Array:

@@ -178,7 +178,8 @@ def _read_long(path, lines, split, header, measure, summary) -> pd.DataFrame:
             if measure is None:
                 measures.add(fields[im])
                 if len(measures) > 1:
-                    raise InputError(f"the file holds several measures ({', '.join(sorted(measures))}"
+                    raise InputError(f"the file holds several measures "
+                                     f"({', '.join(sorted(measures))}"
                                      f"...); pick one with measure= (CLI: --measure-name)",
                                      path=path, line=lineno)
             elif fields[im] != measure:

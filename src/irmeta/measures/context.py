@@ -55,7 +55,8 @@ def window(campaign: Campaign, k: int | None) -> int:
     return campaign.depth if k is None else min(int(k), campaign.depth)
 
 
-def retrieval_counts(campaign: Campaign, depth: int | None, ctx: EvalContext | None = None) -> np.ndarray:
+def retrieval_counts(campaign: Campaign, depth: int | None,
+                     ctx: EvalContext | None = None) -> np.ndarray:
     """int32 [num_codes]: ``S_d`` over the campaign's runs — for each document code, the
     number of runs that have it in their top ``depth`` (None: whole rankings).
 

@@ -282,7 +282,8 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     raw = np.bincount(cell, weights=contrib, minlength=R * Tb).reshape(R, Tb)
 
     if base.name == "nDCG":
-        ideal_depth = max(1, int(nj.max(initial=0)) if k is None else min(k, int(nj.max(initial=0))))
+        ideal_depth = max(1, int(nj.max(initial=0)) if k is None
+                          else min(k, int(nj.max(initial=0))))
         disc = np.log2(np.arange(2, ideal_depth + 2, dtype=np.float64))
         row_local = np.arange(Jb) - (ptr[t0 + row_topic] - lo)
         if plan.kind == "earlier":

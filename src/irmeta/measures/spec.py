@@ -80,9 +80,11 @@ class Param:
             raise MeasureError(f"{measure}: parameter {self.name!r} must be one of "
                                f"{', '.join(map(str, self.choices))}; got {value!r}")
         if self.low is not None and value < self.low:
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be >= {self.low}; got {value!r}")
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be >= {self.low}; "
+                               f"got {value!r}")
         if self.high is not None and value > self.high:
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be <= {self.high}; got {value!r}")
+            raise MeasureError(f"{measure}: parameter {self.name!r} must be <= {self.high}; "
+                               f"got {value!r}")
         return value
 
 

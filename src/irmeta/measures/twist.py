@@ -368,7 +368,8 @@ register(MeasureDef("Twist", "Twist: avoidable effort, (rho + sigma)/2 over the 
                     family="twist", validate=_validate, formula="(RB/max(RB, first CRP crossing) + "
                     "H(1 - s+/s+_fs, 1 - s-/s-_fs)) / 2"))
 register(MeasureDef("Twist.rho", "Twist's recovery ratio RB / max(RB, first crossing of CRP)",
-                    rho_kernel, _PARAMS, cutoff_default=DEFAULT_DEPTH, family="twist", validate=_validate,
+                    rho_kernel, _PARAMS, cutoff_default=DEFAULT_DEPTH, family="twist",
+                    validate=_validate,
                     formula="RB / max(RB, min crossing); 0 without crossing"))
 register(MeasureDef("Twist.sigma", "Twist's space ratio: harmonic mean of the forward and "
                     "backward space ratios", sigma_kernel, _PARAMS,

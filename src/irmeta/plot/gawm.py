@@ -136,7 +136,8 @@ def plot_ranking_grid(matrix: pd.DataFrame, path=None, *, axioms: str = "A", sco
                   "(1 min, 2 harmonic, 3 geometric, 4 arithmetic, 5 max)")
     ax.grid(False)
     ax.legend(loc="lower right", framealpha=0.9)
-    ax.set_title(title or f"rankings of systems under MAP and the 5 x 5 GAWM means (axioms {axioms})")
+    ax.set_title(title or f"rankings of systems under MAP and the 5 x 5 GAWM means "
+                          f"(axioms {axioms})")
     written = style.save(fig, path) if path is not None else []
     return fig, written
 

@@ -126,11 +126,13 @@ def stability_table_plot(table: pd.DataFrame, *, columns=None, path=None,
                          title: str | None = None, fmt: str = "{:.3f}"):
     """A measures x statistics table rendered as an annotated heat map (e.g. the
     output of :func:`irmeta.stats.stability_table` or a discriminative power pivot)."""
-    data = table.set_index(table.columns[0]) if columns is None else table.set_index(columns[0])[columns[1:]]
+    data = (table.set_index(table.columns[0]) if columns is None
+            else table.set_index(columns[0])[columns[1:]])
     data = data.select_dtypes("number")
     fig, ax = style.figure(1.2 + 1.1 * data.shape[1], 0.8 + 0.35 * data.shape[0])
     vals = data.to_numpy(dtype=float)
-    norm = (vals - np.nanmin(vals, axis=0)) / np.where(np.ptp(vals, axis=0) > 0, np.ptp(vals, axis=0), 1)
+    norm = ((vals - np.nanmin(vals, axis=0))
+            / np.where(np.ptp(vals, axis=0) > 0, np.ptp(vals, axis=0), 1))
     ax.imshow(norm, cmap="Blues", aspect="auto", vmin=-0.3, vmax=2.2)
     ax.tick_params(length=0)
     for (i, j), v in np.ndenumerate(vals):

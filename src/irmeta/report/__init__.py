@@ -7,10 +7,24 @@ figures also as PNG and SVG) that evaluates a whole campaign.
   — the rendering machinery (:mod:`irmeta.report.html`), reusable for other reports.
 """
 
-from irmeta.report.assemble import (SECTIONS, CampaignReport, ReportOptions,
-                                    campaign_report, leaderboard_columns)
-from irmeta.report.html import (Figure, ReportWriter, Row, Section, Table, Text, fmt_number,
-                                markup, save_figure)
+from irmeta.report.assemble import (
+                                    SECTIONS,
+                                    CampaignReport,
+                                    ReportOptions,
+                                    campaign_report,
+                                    leaderboard_columns,
+)
+from irmeta.report.html import (
+                                    Figure,
+                                    ReportWriter,
+                                    Row,
+                                    Section,
+                                    Table,
+                                    Text,
+                                    fmt_number,
+                                    markup,
+                                    save_figure,
+)
 
 __all__ = ["SECTIONS", "CampaignReport", "Figure", "ReportOptions", "ReportWriter", "Section",
            "Row", "Table", "Text", "campaign_report", "fmt_number", "leaderboard_columns", "markup",

@@ -103,8 +103,10 @@ class ReportOptions:
             return replace(self, background=default_background()).validate()
         if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
                 or self.background < 0:
-            raise ParameterError(f"{fn}: background must be an integer >= 0, got {self.background!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
+            raise ParameterError(f"{fn}: background must be an integer >= 0, got "
+                                 f"{self.background!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) \
+                or self.seed < 0:
             raise ParameterError(f"{fn}: seed must be a non-negative integer, got {self.seed!r}")
         if not 0.0 < float(self.level) < 1.0:
             raise ParameterError(f"{fn}: level must be in (0, 1), got {self.level!r}")
@@ -118,7 +120,8 @@ class ReportOptions:
                                  f"{self.alphas!r}")
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
-            raise ParameterError(f"{fn}: skip names unknown section(s) {', '.join(sorted(unknown))} "
+            raise ParameterError(f"{fn}: skip names unknown section(s) "
+                                 f"{', '.join(sorted(unknown))} "
                                  f"(known: {', '.join(SECTIONS)})")
         return self
 
@@ -240,9 +243,10 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
     run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
-    (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the inputs (e.g. ``{"qrels":
-    path, "runs": [paths], "groups": path}``). ``command``: the command line that
-    reproduces the report (printed at its end). Returns a :class:`CampaignReport`.
+    (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the
+    inputs (e.g. ``{"qrels": path, "runs": [paths], "groups": path}``). ``command``: the
+    command line that reproduces the report (printed at its end). Returns a
+    :class:`CampaignReport`.
     """
     if not isinstance(campaign, Campaign):
         raise ParameterError("campaign_report: campaign must be a Campaign (irmeta.load_campaign)")
@@ -592,7 +596,8 @@ def _innovation(st: _State) -> None:
                      "topics": int((per[r] > 0).sum()),
                      "share": total / rel_total if rel_total else np.nan,
                      "examples": "; ".join(ex)})
-    table = _no_group(st, pd.DataFrame(rows).sort_values(["unique", "run"], ascending=[False, True]))
+    table = _no_group(st, pd.DataFrame(rows).sort_values(["unique", "run"],
+                                                         ascending=[False, True]))
     n_any = int((table["unique"] > 0).sum())
     sec.add(w.table("innovation_unique", table, digits={"share": 3}, max_rows=max(n_any, 5),
                     classes={"examples": ["wrap"] * len(table)},
@@ -631,7 +636,8 @@ def _nrg(st: _State) -> None:
                            diagonal=False, label_top=5)
     sec.add(w.figure("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
                      caption=markup("One point per run, coloured by group"
-                                  + (" (no groups given: one colour per run)" if st.own_groups else "")
+                                  + (" (no groups given: one colour per run)"
+                                     if st.own_groups else "")
                                   + "; the five runs with the highest NRG@{k} are named. Runs "
                                   "on the upper edge of the cloud contribute the most that is "
                                   "new for their nDCG.", k=k)))
@@ -701,8 +707,8 @@ def _effort(st: _State) -> None:
     arche = effort.archetypes(c, N, rel_level=opts.rel_level)
     arche = arche[arche["topic"].isin(np.asarray(c.topics, dtype=object)[keep])]
     overall = effort.archetype_table({"campaign": arche})
-    per_run = (pd.crosstab(arche["run"], arche["archetype"]).reindex(columns=list(effort.ARCHETYPES),
-                                                                      fill_value=0))
+    per_run = (pd.crosstab(arche["run"], arche["archetype"])
+               .reindex(columns=list(effort.ARCHETYPES), fill_value=0))
     per_run = per_run.reindex(list(c.runs)).fillna(0).astype(int)
     both = pd.concat([overall.rename(index={"campaign": "all runs"}),
                       per_run.assign(total=per_run.sum(axis=1)).pipe(

@@ -19,7 +19,8 @@ def group_styles(groups: list[str]) -> dict[str, tuple[str, str]]:
     markers, so up to 96 groups stay distinguishable."""
     out = {}
     for k, g in enumerate(dict.fromkeys(groups)):
-        out[g] = (style.PALETTE[k % len(style.PALETTE)], _MARKERS[(k // len(style.PALETTE)) % len(_MARKERS)])
+        out[g] = (style.PALETTE[k % len(style.PALETTE)],
+                  _MARKERS[(k // len(style.PALETTE)) % len(_MARKERS)])
     return out
 
 
@@ -75,8 +76,8 @@ def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_labe
         ax.plot([0, 1], [rl[run], rr[run]], color=color, lw=1.5 if hot else 0.7,
                 marker="o", ms=2.5, zorder=3 if hot else 2)
         if hot or n <= 30:
-            ax.text(-0.03, rl[run], str(run), ha="right", va="center", fontsize=6 if n > 30 else 6.5,
-                    color=color if hot else "0.35")
+            ax.text(-0.03, rl[run], str(run), ha="right", va="center",
+                    fontsize=6 if n > 30 else 6.5, color=color if hot else "0.35")
             ax.text(1.03, rr[run], str(run), ha="left", va="center", fontsize=6 if n > 30 else 6.5,
                     color=color if hot else "0.35")
     ax.set_xlim(-0.9, 1.9)

@@ -21,9 +21,8 @@ sections differ. matplotlib is imported only when a figure is saved.
 
 from __future__ import annotations
 
-import contextlib
-
 import base64
+import contextlib
 import math
 import numbers
 import os
@@ -222,7 +221,8 @@ class ReportWriter:
         classes = {k: list(v) for k, v in (classes or {}).items()}
         cols = list(frame.columns)
         shown = frame if max_rows is None else frame.head(max_rows)
-        numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+        numeric = [pd.api.types.is_numeric_dtype(frame[c])
+                   and not pd.api.types.is_bool_dtype(frame[c])
                    for c in cols]
         rows = []
         for i, rec in enumerate(shown.itertuples(index=False, name=None)):
@@ -235,7 +235,8 @@ class ReportWriter:
                 elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
                     text, sort = fmt_number(int(v)), int(v)
                 else:
-                    text = "" if v is None or (isinstance(v, float) and math.isnan(v)) else fmt_number(v)
+                    text = ("" if v is None or (isinstance(v, float) and math.isnan(v))
+                            else fmt_number(v))
                     sort = text
                 row.append(Cell(text, sort, notes[c][i] if c in notes else "",
                                 classes[c][i] if c in classes else ""))
@@ -246,7 +247,8 @@ class ReportWriter:
                      [tips.get(c, "") for c in cols], numeric, self._rel(path), len(frame),
                      sortable, compact=compact, stacked=stacked)
 
-    def figure(self, name: str, fig, *, caption="", alt: str = "", width: int | None = None) -> Figure:
+    def figure(self, name: str, fig, *, caption="", alt: str = "",
+               width: int | None = None) -> Figure:
         """Save a matplotlib figure as PNG (+ SVG) next to the HTML and embed the PNG.
 
         With ``background``, the figure is saved by a forked child process and the

@@ -65,8 +65,8 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
     topics) into the folder ``output``. ``name``: the collection's label in the tables.
     ``tables``: ``table2``, ``table3``, ``figure4``, ``figure4_scores``, ``figure5``,
     ``figure6``, ``weights_systems``, ``weights_topics``."""
-    from irmeta.aggregate import gawm, hits
     from irmeta.aggregate import analyses as an
+    from irmeta.aggregate import gawm, hits
     from irmeta.aggregate._matrix import as_matrix
     from irmeta.errors import ConvergenceWarning
     from irmeta.plot import gawm as plots

@@ -44,8 +44,14 @@ from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.data.tables import decode_ids
 from irmeta.errors import CampaignError, ParameterError
-from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_positive,
-                                      check_seed, doc)
+from irmeta.reproduce._common import (
+    Reproduction,
+    Session,
+    campaign_rows,
+    check_positive,
+    check_seed,
+    doc,
+)
 
 __all__ = ["InnovationParams", "PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "reproduce",
            "synthetic_insertion"]
@@ -257,20 +263,27 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     from irmeta.plot.meta import alpha_sweep_plot, systems_plot
     from irmeta.report.html import Row
     from irmeta.report.html import markup as html
-    from irmeta.stats import (alpha_sweep, discriminative_power, matrices, stability_table,
-                              system_dependence)
+    from irmeta.stats import (
+        alpha_sweep,
+        discriminative_power,
+        matrices,
+        stability_table,
+        system_dependence,
+    )
 
     if not isinstance(campaign, Campaign):
         raise ParameterError("reproduce innovation: campaign must be a Campaign")
     p = (params or InnovationParams()).validate()
     if campaign.num_runs < 3:
-        raise ParameterError(f"reproduce innovation: needs at least 3 runs, got {campaign.num_runs}")
+        raise ParameterError(f"reproduce innovation: needs at least 3 runs, "
+                             f"got {campaign.num_runs}")
     keep = require_campaign(campaign, p.rel_level, "reproduce innovation")
     if keep.sum() < 2:
         raise CampaignError(f"reproduce innovation: the paper's significance tests need at least 2 "
                             f"topics with a relevant document, got {int(keep.sum())}")
     k, lvl = p.k, p.rel_level
-    S = Session("innovation", output, "Reproduction: innovation metrics (Türkmen et al., ECIR 2023)",
+    S = Session("innovation", output,
+                "Reproduction: innovation metrics (Türkmen et al., ECIR 2023)",
                 6 if figure1 else 5, progress=progress, formats=formats, dpi=dpi)
     w = S.writer
     summary = []
@@ -318,8 +331,9 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
                                   levels=p.levels, progress_bar=S.inner)
         t1 = dp.pivot_table(index="measure", columns=["test", "level"], values="significant",
                             sort=False).reindex(measures)
-        t1.columns = [f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
-                      f" {100 * (1 - lv):g}%" for t, lv in t1.columns]
+        t1.columns = [
+            f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
+            f" {100 * (1 - lv):g}%" for t, lv in t1.columns]
         t1 = t1.astype(int).reset_index()
         t1.insert(1, "alpha", [_alpha_of(m) for m in t1["measure"]])
         sec = S.section("table1", "Table 1: discriminative power",

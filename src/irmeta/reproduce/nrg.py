@@ -37,8 +37,14 @@ import pandas as pd
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
-from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_positive,
-                                      doc, tau_b)
+from irmeta.reproduce._common import (
+    Reproduction,
+    Session,
+    campaign_rows,
+    check_positive,
+    doc,
+    tau_b,
+)
 
 __all__ = ["NRGParams", "measures", "reproduce"]
 
@@ -57,7 +63,8 @@ class NRGParams:
     def validate(self) -> "NRGParams":
         for name in ("k", "pool_depth"):
             check_positive(getattr(self, name), name, "reproduce nrg")
-        if isinstance(self.label_top, bool) or not isinstance(self.label_top, int) or self.label_top < 0:
+        if (isinstance(self.label_top, bool) or not isinstance(self.label_top, int)
+                or self.label_top < 0):
             raise ParameterError(f"reproduce nrg: label_top must be an integer >= 0, got "
                                  f"{self.label_top!r}")
         if not float(self.alpha) >= 0:
@@ -85,7 +92,8 @@ def _chronological_plot(frame: pd.DataFrame, base: str, nrg: str):
     fig, ax = style.figure(min(11.0, 3.0 + 0.14 * n), 3.4)
     x = np.arange(1, n + 1)
     ax.plot(x, frame[base], marker="o", ms=3, label=base, color=style.PALETTE[0])
-    ax.plot(x, frame[nrg], marker="s", ms=3, label="NRG, prior = earlier runs", color=style.PALETTE[3])
+    ax.plot(x, frame[nrg], marker="s", ms=3, label="NRG, prior = earlier runs",
+            color=style.PALETTE[3])
     ax.set_xlabel("runs in campaign order")
     ax.set_ylabel("mean over topics")
     if n <= 40:
@@ -122,7 +130,8 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     if missing:
         raise ParameterError(f"reproduce nrg: no group for run(s) {', '.join(missing[:5])}")
     lvl = p.rel_level
-    S = Session("nrg", output, "Reproduction: Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024)",
+    S = Session("nrg", output,
+                "Reproduction: Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024)",
                 6, progress=progress, formats=formats, dpi=dpi)
     summary, notes = [], []
     if own:
@@ -182,7 +191,8 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     with S.step("figure 2 (NRG vs nDCG by group)"):
         col = "NRG best_per_group"
         fig = scatter_by_group(values[base], values[col], gser, xlabel=base,
-                               ylabel="NRG (nDCG, full depth), prior = best run of each other group",
+                               ylabel="NRG (nDCG, full depth), "
+                                      "prior = best run of each other group",
                                title=f"NRG against {base}", label_top=p.label_top)
         sec = S.section("figure2", "Figure 2: NRG against nDCG, by group",
                         html("NRG with the nDCG browsing model over the whole ranking (the "

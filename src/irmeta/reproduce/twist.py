@@ -40,8 +40,15 @@ from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.errors import CampaignError, ParameterError
 from irmeta.measures.twist import check_depth
-from irmeta.reproduce._common import (Reproduction, Session, campaign_rows, check_fraction,
-                                      check_positive, check_seed, doc)
+from irmeta.reproduce._common import (
+    Reproduction,
+    Session,
+    campaign_rows,
+    check_fraction,
+    check_positive,
+    check_seed,
+    doc,
+)
 
 __all__ = ["TwistParams", "reproduce"]
 
@@ -78,7 +85,8 @@ class TwistParams:
         if not self.gains:
             raise ParameterError(f"{fn}: gains is empty")
         if any(not 0 < float(x) <= 100 for x in self.levels):
-            raise ParameterError(f"{fn}: levels must be percentages in (0, 100], got {self.levels!r}")
+            raise ParameterError(f"{fn}: levels must be percentages in (0, 100], "
+                                 f"got {self.levels!r}")
         return self
 
 
@@ -94,8 +102,14 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     from irmeta.plot.meta import asl_plot, downsampling_plot
     from irmeta.report.html import Row
     from irmeta.report.html import markup as html
-    from irmeta.stats import (bootstrap_power, correlation_matrix, filter_top_runs, matrices,
-                              pool_downsampling, system_means)
+    from irmeta.stats import (
+        bootstrap_power,
+        correlation_matrix,
+        filter_top_runs,
+        matrices,
+        pool_downsampling,
+        system_means,
+    )
 
     if not isinstance(campaign, Campaign):
         raise ParameterError("reproduce twist: campaign must be a Campaign")

@@ -8,18 +8,49 @@ topic subsampling (:mod:`.stability`), and subsampling of judgments and systems
 random procedure takes a ``seed`` and reproduces bit for bit.
 """
 
-from irmeta.stats.correlation import (alpha_sweep, correlation_matrix, kendall_tau,
-                                      rank_correlation, system_means, tau_ap)
-from irmeta.stats.discriminative import (as_matrices, asl_curve, bootstrap_power,
-                                         discriminative_power, matrices)
-from irmeta.stats.significance import (CORRECTIONS, TESTS, PairwiseResult, adjust_pvalues,
-                                       bootstrap, compare, paired_t, pairwise_tukey,
-                                       randomisation, randomised_tukey_hsd, tukey_hsd,
-                                       wilcoxon)
-from irmeta.stats.stability import (StabilityResult, buckley_voorhees, fuzziness_stability,
-                                    stability_table)
-from irmeta.stats.subsample import (downsample_qrels, downsample_rows, filter_top_runs,
-                                    pool_downsampling, qrels_of, system_dependence)
+from irmeta.stats.correlation import (
+                                      alpha_sweep,
+                                      correlation_matrix,
+                                      kendall_tau,
+                                      rank_correlation,
+                                      system_means,
+                                      tau_ap,
+)
+from irmeta.stats.discriminative import (
+                                      as_matrices,
+                                      asl_curve,
+                                      bootstrap_power,
+                                      discriminative_power,
+                                      matrices,
+)
+from irmeta.stats.significance import (
+                                      CORRECTIONS,
+                                      TESTS,
+                                      PairwiseResult,
+                                      adjust_pvalues,
+                                      bootstrap,
+                                      compare,
+                                      paired_t,
+                                      pairwise_tukey,
+                                      randomisation,
+                                      randomised_tukey_hsd,
+                                      tukey_hsd,
+                                      wilcoxon,
+)
+from irmeta.stats.stability import (
+                                      StabilityResult,
+                                      buckley_voorhees,
+                                      fuzziness_stability,
+                                      stability_table,
+)
+from irmeta.stats.subsample import (
+                                      downsample_qrels,
+                                      downsample_rows,
+                                      filter_top_runs,
+                                      pool_downsampling,
+                                      qrels_of,
+                                      system_dependence,
+)
 
 __all__ = [
     "alpha_sweep", "correlation_matrix", "kendall_tau", "rank_correlation", "system_means",

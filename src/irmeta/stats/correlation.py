@@ -52,7 +52,8 @@ def _aligned(x, y, func: str) -> tuple[np.ndarray, np.ndarray]:
     except (TypeError, ValueError, OverflowError):
         raise ParameterError(f"{func}: x and y must be sequences of numbers") from None
     if a.shape != b.shape:
-        raise ParameterError(f"{func}: x and y must have the same length, got {a.size} and {b.size}")
+        raise ParameterError(f"{func}: x and y must have the same length, "
+                             f"got {a.size} and {b.size}")
     if a.size < 2:
         raise ParameterError(f"{func}: need at least 2 systems, got {a.size}")
     ok = ~(np.isnan(a) | np.isnan(b))

@@ -21,8 +21,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from irmeta.errors import ParameterError
 from irmeta import validate
+from irmeta.errors import ParameterError
 from irmeta.stats._common import renamed_argument
 from irmeta.stats.significance import TESTS, bootstrap, compare, options_for
 

@@ -59,8 +59,14 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats._common import (all_pairs, chunk_size, progress, renamed_argument,
-                                  rng_from, score_matrix)
+from irmeta.stats._common import (
+    all_pairs,
+    chunk_size,
+    progress,
+    renamed_argument,
+    rng_from,
+    score_matrix,
+)
 
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh")
 

@@ -26,8 +26,9 @@ absolute). Over all decisions of a pair, ``wins`` / ``losses`` / ``ties``::
     swap rate  = share of (pair, trial) where the two subsets decide in opposite directions
 
 A difference must exceed the fuzziness by more than 1e-12 to count (floating-point
-rounding would otherwise decide exact-boundary cases). Both are batched: the subsets of a chunk of trials form a ``trials x T`` weight matrix,
-so the subset means of all systems are one matrix product.
+rounding would otherwise decide exact-boundary cases). Both are batched: the subsets of a
+chunk of trials form a ``trials x T`` weight matrix, so the subset means of all systems are
+one matrix product.
 """
 
 from __future__ import annotations
@@ -37,10 +38,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irmeta.errors import ParameterError
 from irmeta import validate
-from irmeta.stats._common import (all_pairs, chunk_size, progress, rng_from,
-                                  score_matrix)
+from irmeta.errors import ParameterError
+from irmeta.stats._common import all_pairs, chunk_size, progress, rng_from, score_matrix
 
 #: a difference must exceed the fuzziness by more than this to count as a win, so that
 #: differences equal to it up to rounding (e.g. 0.55 - 0.5 with two-decimal scores) are

@@ -44,6 +44,7 @@ def qrels_of(campaign, rows: np.ndarray | None = None, source: str = "<campaign 
     """The campaign's judgments as a :class:`~irmeta.data.tables.Qrels` (optionally a
     subset of its rows, indices into ``campaign.judged``)."""
     import pyarrow as pa
+
     from irmeta.data.tables import Qrels
     validate.campaign(campaign, "qrels_of")
     j = campaign.judged
