@@ -43,7 +43,7 @@ import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import combine, fingerprint_strings
-from irmeta.data.tables import Qrels, Run, decode_id, decode_ids
+from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id, decode_ids
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
@@ -257,8 +257,9 @@ def _judged_docs(qrels: Qrels, topics: tuple[str, ...]) -> JudgedDocs:
     ptr = np.zeros(len(topics) + 1, dtype=np.int64)
     np.cumsum(np.bincount(tidx, minlength=len(topics)), out=ptr[1:])
     grades = qrels.grades[order]
-    if len(grades) and (grades.min() < -32767 or grades.max() > 32767):
-        raise InputError("relevance grade out of range [-32767, 32767]", path=qrels.source)
+    if len(grades) and (grades.min() < -MAX_GRADE or grades.max() > MAX_GRADE):
+        raise InputError(f"relevance grade out of range [-{MAX_GRADE}, {MAX_GRADE}]",
+                         path=qrels.source)
     return JudgedDocs(ptr, grades, fp, qrels.docids.take(pa.array(order, pa.int64())), tidx)
 
 

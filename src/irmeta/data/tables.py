@@ -22,6 +22,9 @@ import pyarrow as pa
 from irmeta.data.fingerprint import fingerprint_strings
 from irmeta.data.lines import LineMap
 
+#: grades are stored as int16 in the campaign (-32768 marks an unjudged document)
+MAX_GRADE = 32767
+
 
 def decode_id(raw: bytes) -> str:
     """A topic or document id as text, for display and for topic names: UTF-8, with a

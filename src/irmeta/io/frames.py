@@ -22,12 +22,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from irmeta.data.tables import Qrels, Run, decode_id, encode_id
+from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id, encode_id
 from irmeta.errors import InputError
 
 QRELS_FRAME_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_FRAME_COLUMNS = ("query_id", "doc_id", "score")
-MAX_GRADE = 32767
 
 
 def _require(frame, columns, what: str) -> None:

@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from irmeta.data.tables import Qrels, Run, decode_id
+from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
 from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, LineMap, is_canonical
@@ -53,7 +53,6 @@ _GRADE = re.compile(rb"[+-]?[0-9]+(\.0*)?")
 #: what Arrow's float parser accepts (used only to name a bad score)
 _NUMBER = re.compile(rb"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
                      rb"|[+-]?(inf|infinity|nan)", re.IGNORECASE)
-MAX_GRADE = 32767
 
 
 # ------------------------------------------------------------------ parsing
