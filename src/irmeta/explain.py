@@ -25,7 +25,8 @@ from irmeta import validate
 from irmeta.data.campaign import Campaign
 from irmeta.data.tables import decode_ids
 from irmeta.errors import ParameterError
-from irmeta.measures.context import others_count, window
+from irmeta.measures.context import others_count
+from irmeta.measures.kernel import window
 from irmeta.measures.spec import EvalContext, Measure
 
 __all__ = ["explain_documents", "unique_contributions", "unique_documents"]
@@ -134,13 +135,14 @@ def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int
     """Gain G(d) of the NRG measure for the first n documents of run r on topic t (NaN
     outside the qrels)."""
     from irmeta.measures.context import judged_rows
-    from irmeta.measures.nrg import _level, judged_gains
+    from irmeta.measures.kernel import relevance_level
+    from irmeta.measures.nrg import judged_gains
     rows = judged_rows(campaign, None, ctx)[r, t, :n]
     out = np.full(n, np.nan)
     hit = rows >= 0
     if hit.any():
         lo, hi = campaign.judged.ptr[t], campaign.judged.ptr[t + 1]
-        g = judged_gains(campaign, m, _level(m, ctx), lo, hi)
+        g = judged_gains(campaign, m, relevance_level(m, ctx), lo, hi)
         out[hit] = g[rows[hit] - lo]
     return out
 

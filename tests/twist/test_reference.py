@@ -12,6 +12,7 @@ import pytest
 
 import irmeta
 from irmeta import effort
+from irmeta.measures import kernel
 from irmeta.measures import twist as tw
 from tests.twist import reference
 
@@ -86,7 +87,7 @@ def test_undefined_topics_warn_and_nan():
 def test_blocks_give_the_same_values(monkeypatch):
     campaign, _ = random_campaign(5)
     whole = tw.components(campaign, 40)
-    monkeypatch.setattr(tw, "_CELLS_PER_BLOCK", 1)       # one topic per block
+    monkeypatch.setattr(kernel, "CELLS_PER_BLOCK", 1)       # one topic per block
     parts = tw.components(campaign, 40)
     np.testing.assert_array_equal(whole.twist, parts.twist)
     np.testing.assert_array_equal(whole.crossing, parts.crossing)

@@ -5,7 +5,8 @@ Notation (one run, one topic): ``rel_i`` = 1 if the document at rank i has grade
 ``n`` = documents retrieved, ``k`` = cutoff (ranks beyond ``n`` are empty).
 
 Every kernel works on a block of topics at once (``_Block``); :func:`_blocked` feeds it
-topic chunks so that memory stays bounded on large campaigns.
+topic chunks (:mod:`irmeta.measures.kernel`, one memory budget) so that memory stays
+bounded on large campaigns.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from irmeta.data.campaign import Campaign
+from irmeta.measures.kernel import blocked, relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
-
-_CELLS_PER_BLOCK = 1 << 21  # ~2M cells: temporaries stay in tens of MB
 
 REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
             "evaluation's relevance level, trec_eval -l)")
@@ -42,40 +42,15 @@ class _Block:
         return self.depth if cutoff is None else min(cutoff, self.depth)
 
 
-def _level(measure: Measure, ctx: EvalContext) -> int:
-    rel = measure.get("rel")
-    return ctx.rel_level if rel is None else int(rel)
-
-
 def _blocked(fn):
-    """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics."""
-    def kernel(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
-        R, T, D = campaign.grades.shape
-        out = np.empty((R, T))
-        step = max(1, _CELLS_PER_BLOCK // max(1, R * D))
-        level = _level(measure, ctx)
-        for t0 in range(0, T, step):
-            t1 = min(T, t0 + step)
-            out[:, t0:t1] = fn(_Block(campaign, t0, t1, level), measure)
-        return out
-    kernel.__name__ = fn.__name__
-    kernel.__doc__ = fn.__doc__
-    return kernel
-
-
-def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Sum in index order, as trec_eval accumulates (NumPy's ``sum`` is pairwise and
-    can differ in the last bit, which shows at 4-decimal rounding boundaries)."""
-    if x.shape[axis] == 0:
-        return np.zeros(np.delete(x.shape, axis))
-    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
-
-
-def _safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    den = np.broadcast_to(den, num.shape)
-    out = np.zeros(num.shape)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
+    """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics
+    (topic blocks of :func:`irmeta.measures.kernel.topic_blocks`)."""
+    def over_block(campaign: Campaign, measure: Measure, ctx: EvalContext,
+                   t0: int, t1: int) -> np.ndarray:
+        return fn(_Block(campaign, t0, t1, relevance_level(measure, ctx)), measure)
+    over_block.__name__ = fn.__name__
+    over_block.__doc__ = fn.__doc__
+    return blocked(over_block)
 
 
 # ------------------------------------------------------------------ kernels
@@ -84,7 +59,7 @@ def precision(b: _Block, m: Measure) -> np.ndarray:
     """P@k = (1/k) * sum_{i<=k} rel_i; without a cutoff, k = n (set precision)."""
     k = m.cutoff
     if k is None:
-        return _safe_div(b.rel.sum(axis=2).astype(float), b.length.astype(float))
+        return safe_div(b.rel.sum(axis=2).astype(float), b.length.astype(float))
     return b.rel[:, :, : b.upto(k)].sum(axis=2) / k
 
 
@@ -92,7 +67,7 @@ def precision(b: _Block, m: Measure) -> np.ndarray:
 def recall(b: _Block, m: Measure) -> np.ndarray:
     """R@k = (1/N_R) * sum_{i<=k} rel_i (0 when N_R = 0)."""
     hits = b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
-    return _safe_div(hits, b.num_rel[None, :].astype(float))
+    return safe_div(hits, b.num_rel[None, :].astype(float))
 
 
 @_blocked
@@ -104,7 +79,7 @@ def average_precision(b: _Block, m: Measure) -> np.ndarray:
     cum = np.cumsum(rel, axis=2, dtype=np.int32)
     prec = cum / np.arange(1, d + 1)
     total = seqsum(np.where(rel, prec, 0.0))
-    return _safe_div(total, b.num_rel[None, :].astype(float))
+    return safe_div(total, b.num_rel[None, :].astype(float))
 
 
 @_blocked
@@ -123,7 +98,7 @@ def r_precision(b: _Block, m: Measure) -> np.ndarray:
     idx = np.clip(b.num_rel - 1, 0, b.depth - 1)
     hits = np.take_along_axis(cum, np.broadcast_to(idx[None, :, None], cum.shape[:2] + (1,)),
                               axis=2)[:, :, 0].astype(float)
-    return _safe_div(hits, b.num_rel[None, :].astype(float))
+    return safe_div(hits, b.num_rel[None, :].astype(float))
 
 
 @_blocked
@@ -147,7 +122,7 @@ def bpref(b: _Block, m: Measure) -> np.ndarray:
     np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
     term = np.where(above > 0, 1.0 - frac, 1.0)
     total = seqsum(np.where(b.rel & (b.grades >= 0), term, 0.0))
-    return _safe_div(total, b.num_rel[None, :].astype(float))
+    return safe_div(total, b.num_rel[None, :].astype(float))
 
 
 def _gain_table(m: Measure) -> dict[int, float] | None:
@@ -200,7 +175,7 @@ def _ndcg_block(b: _Block, m: Measure) -> np.ndarray:
     ideal_depth = max(1, max_judged if m.cutoff is None else min(m.cutoff, max_judged))
     ideal = _ideal_gains(b.campaign, gain_map, b.t0, b.t1, ideal_depth)
     idcg = seqsum(ideal / _log_discount(ideal_depth))
-    return _safe_div(dcg, idcg[None, :])
+    return safe_div(dcg, idcg[None, :])
 
 
 ndcg = _blocked(_ndcg_block)

@@ -26,33 +26,14 @@ object itself (so that a cached entry can never be confused with another campaig
 
 from __future__ import annotations
 
-from typing import Callable
-
 import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.data.fingerprint import combine
 from irmeta.errors import CampaignError
+from irmeta.measures.kernel import memo as _memo
+from irmeta.measures.kernel import window
 from irmeta.measures.spec import EvalContext
-
-
-def _memo(ctx: EvalContext | None, key: tuple, build: Callable):
-    """Return ``ctx.cache[key]`` or build, store and return it. ``key[1]`` is the
-    campaign (kept alive by the cache, so ``id`` reuse cannot alias entries)."""
-    if ctx is None:
-        return build()
-    full = (key[0], id(key[1])) + key[2:]
-    hit = ctx.cache.get(full)
-    if hit is not None and hit[0] is key[1]:
-        return hit[1]
-    value = build()
-    ctx.cache[full] = (key[1], value)
-    return value
-
-
-def window(campaign: Campaign, k: int | None) -> int:
-    """Number of rank columns of the dense arrays inside a cutoff ``k`` (None = all)."""
-    return campaign.depth if k is None else min(int(k), campaign.depth)
 
 
 def retrieval_counts(campaign: Campaign, depth: int | None,

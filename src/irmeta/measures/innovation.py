@@ -26,12 +26,10 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.classic import seqsum
-from irmeta.measures.context import others_count, window
+from irmeta.measures.context import others_count
+from irmeta.measures.kernel import relevance_level, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
-
-_CELLS_PER_BLOCK = 1 << 23
 
 ALPHA = Param("alpha", "float", None, "weight of rarity, required (standard: >= 0; "
               "normalized: 0..1); alpha=0 is the classic measure", low=0.0, required=True)
@@ -41,11 +39,6 @@ DEPTH = Param("depth", "int", None, "rank depth within which a run 'retrieves' a
               "for rarity (default: the cutoff K)", low=1)
 REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
             "evaluation's relevance level)")
-
-
-def _level(m: Measure, ctx: EvalContext) -> int:
-    rel = m.get("rel")
-    return ctx.rel_level if rel is None else int(rel)
 
 
 def rarity(others: np.ndarray, S: int, variant: str = "standard") -> np.ndarray:
@@ -78,10 +71,7 @@ def rarity_weights(campaign: Campaign, m: Measure, ctx: EvalContext,
 
 
 def _blocks(campaign: Campaign, width: int):
-    R, T = campaign.num_runs, campaign.num_topics
-    step = max(1, _CELLS_PER_BLOCK // max(1, R * width))
-    for t0 in range(0, T, step):
-        yield t0, min(T, t0 + step)
+    return topic_blocks(campaign.num_runs, campaign.num_topics, width)
 
 
 def p_rare(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
@@ -89,7 +79,7 @@ def p_rare(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     (normalized: (1-alpha) + alpha*R'(d)). [R, T]; a topic absent from a run gives 0."""
     k = m.cutoff
     w = window(campaign, k)
-    level = _level(m, ctx)
+    level = relevance_level(m, ctx)
     out = np.empty((campaign.num_runs, campaign.num_topics))
     for t0, t1 in _blocks(campaign, w):
         rel = campaign.grades[:, t0:t1, :w] >= level
@@ -103,7 +93,7 @@ def ap_rare(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     P_rare@i = (1/i) * sum_{j<=i} Rel(d_j) * w(d_j); 0 when N_R = 0. [R, T]."""
     k = m.cutoff
     w = window(campaign, k)
-    level = _level(m, ctx)
+    level = relevance_level(m, ctx)
     num_rel = campaign.num_rel(level).astype(float)
     out = np.empty((campaign.num_runs, campaign.num_topics))
     ranks = np.arange(1, w + 1)

@@ -44,20 +44,13 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import CampaignError, MeasureError
-from irmeta.measures.classic import seqsum
-from irmeta.measures.context import judged_cells, seen_totals, window
+from irmeta.measures.context import judged_cells, seen_totals
+from irmeta.measures.kernel import relevance_level, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
-_CELLS_PER_BLOCK = 1 << 22
-
 BASES = ("nDCG", "P", "RBP", "unique")
 PRIORS = ("others", "best_per_group", "earlier", "list")
-
-
-def _level(m: Measure, ctx: EvalContext) -> int:
-    rel = m.get("rel")
-    return ctx.rel_level if rel is None else int(rel)
 
 
 # ------------------------------------------------------------------ bases
@@ -161,7 +154,7 @@ def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str
     base = m.replace(prior="list")
     none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
     values = nrg(campaign, base, none)
-    keep = campaign.topic_set(_level(m, ctx))
+    keep = campaign.topic_set(relevance_level(m, ctx))
     means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
     best: dict[str, int] = {}
     for r, run in enumerate(campaign.runs):
@@ -223,7 +216,7 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     """
     k = m.cutoff
     w = window(campaign, k)
-    level = _level(m, ctx)
+    level = relevance_level(m, ctx)
     base = base_of(m, w)
     judged = campaign.judged
     ptr = judged.ptr
@@ -334,10 +327,8 @@ def nrg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     R, T = campaign.num_runs, campaign.num_topics
     w = window(campaign, m.cutoff)
     J = int(np.diff(campaign.judged.ptr).max(initial=1))
-    step = max(1, _CELLS_PER_BLOCK // max(1, R * max(w, J)))
     out = np.empty((R, T))
-    for t0 in range(0, T, step):
-        t1 = min(T, t0 + step)
+    for t0, t1 in topic_blocks(R, T, max(w, J)):
         out[:, t0:t1] = nrg_block(campaign, m, ctx, plan, t0, t1)
     return out
 

@@ -18,14 +18,19 @@ _MODULES = (
     "irmeta.measures.twist",
 )
 _REGISTRY: dict[str, MeasureDef] = {}
+_ALIASES: dict[str, MeasureDef] = {}
 _LOADED = False
 
 
 def register(definition: MeasureDef) -> MeasureDef:
     """Add a measure declaration (its ``name`` must be new)."""
-    if definition.name in _REGISTRY and _REGISTRY[definition.name] is not definition:
-        raise ValueError(f"measure {definition.name!r} registered twice")
+    for name in (definition.name, *definition.aliases):
+        taken = _REGISTRY.get(name) or _ALIASES.get(name)
+        if taken is not None and taken is not definition:
+            raise ValueError(f"measure name {name!r} registered twice")
     _REGISTRY[definition.name] = definition
+    for alias in definition.aliases:
+        _ALIASES[alias] = definition
     return definition
 
 
@@ -38,11 +43,13 @@ def _load() -> None:
 
 
 def get(name: str) -> MeasureDef | None:
-    """The declaration named ``name`` (exact, then case-insensitive), or None."""
+    """The declaration named ``name`` or aliased so (exact, then case-insensitive), or
+    None."""
     _load()
-    if name in _REGISTRY:
-        return _REGISTRY[name]
-    folded = {k.lower(): v for k, v in _REGISTRY.items()}
+    exact = _REGISTRY.get(name) or _ALIASES.get(name)
+    if exact is not None:
+        return exact
+    folded = {k.lower(): v for k, v in (*_ALIASES.items(), *_REGISTRY.items())}
     return folded.get(name.lower())
 
 

@@ -98,6 +98,8 @@ class MeasureDef:
     ``context``: the value of a run depends on the other runs of the campaign.
     ``formula``: one line shown by ``irmeta measures`` and in the docs.
     ``validate``: optional hook ``(Measure) -> None`` for cross-parameter checks.
+    ``aliases``: other names of the same family in irmeta / ir_measures syntax (e.g.
+    ``MAP`` for ``AP``); the parser accepts them, the canonical name stays ``name``.
     """
 
     name: str
@@ -113,6 +115,7 @@ class MeasureDef:
     validate: Callable | None = None
     cutoff_default: int | None = None
     at_param: str | None = None   # parameter that "@x" sets instead of the cutoff
+    aliases: tuple[str, ...] = ()
 
     def param(self, name: str) -> Param | None:
         for p in self.params:

@@ -38,6 +38,7 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError, ParameterError
+from irmeta.measures.kernel import topic_blocks
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -49,7 +50,6 @@ DEFAULT_DEPTH = 1000
 #: beyond it is refused (it is not equivalent to a smaller one: padding changes Twist).
 MAX_DEPTH = 100_000
 CROSSING_RULES = ("matters", "formal")
-_CELLS_PER_BLOCK = 1 << 22
 
 
 # ------------------------------------------------------------------ degrees
@@ -282,9 +282,7 @@ def _components(campaign: Campaign, depth: int, crossing: str, level: int) -> Tw
     crp_zero = np.zeros((R, T), dtype=bool)
     n_rel = np.zeros((R, T), dtype=np.int64)
     full = np.zeros((R, T), dtype=bool)
-    step = max(1, _CELLS_PER_BLOCK // max(1, R * depth))
-    for t0 in range(0, T, step):
-        t1 = min(T, t0 + step)
+    for t0, t1 in topic_blocks(R, T, depth):
         cols = block_columns(campaign, table, t0, t1)
         rp = relative_position(cols, table.lo[None, t0:t1], table.hi[None, t0:t1])
         crp = np.cumsum(rp, axis=2)
