@@ -23,7 +23,7 @@ PACKAGE = SRC / "irmeta"
 
 # bottom to top; a name is the first component after ``irmeta.`` (a module or a package)
 LAYERS: list[tuple[str, ...]] = [
-    ("errors",),
+    ("errors", "constraints"),
     ("data",),
     ("measures",),
     ("validate",),

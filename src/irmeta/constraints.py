@@ -1,0 +1,284 @@
+"""Declarative parameter constraints: what an argument may be, said once.
+
+A :class:`Constraint` knows what values it accepts, the canonical value it turns them into
+(``numpy.int64(3)`` -> ``3``), how to say what it expects (``"an integer >= 1"``), and a
+few values it must refuse (used by the test that feeds every public entry point invalid
+values). The same objects serve three callers:
+
+* public functions, through the :func:`validated` decorator, in the spirit of
+  scikit-learn's ``validate_params``::
+
+      @validated(k=Integer(low=1), rel_level=REL_LEVEL, seed=SEED)
+      def unique_contributions(campaign, k=100, *, rel_level=1, seed=0): ...
+
+  arguments are bound to the signature, checked and replaced by their canonical value
+  before the body runs; a bad one raises :class:`~irmeta.errors.ParameterError`
+  ``"<function>: <argument> must be <what>, got <value>"``;
+* measure parameters (:class:`irmeta.measures.spec.Param`), which raise
+  :class:`~irmeta.errors.MeasureError` with the same ``what``;
+* CLI and report options, which report the same ``what`` through their own error types.
+
+Nothing is coerced silently: ``1.5`` and ``2.0`` are not integers, ``True`` is not a
+number, ``"abc"`` is not a list of three names, NaN is in no range.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import numbers
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from irmeta.errors import ParameterError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Invalid(ValueError):
+    """Raised by :meth:`Constraint.coerce`; the caller turns it into its own error type."""
+
+
+def show(value: Any) -> str:
+    """``repr`` of a value, shortened to 80 characters for error messages."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def range_text(low: float | None, high: float | None, low_open: bool = False,
+               high_open: bool = False) -> str:
+    """``"in [0, 1)"``, ``">= 1"``, ``"< 5"`` or ``""``."""
+    lo, hi = (None if x is None else f"{x:g}" if isinstance(x, float) else str(x)
+              for x in (low, high))
+    if lo is not None and hi is not None:
+        return f"in {'(' if low_open else '['}{lo}, {hi}{')' if high_open else ']'}"
+    if lo is not None:
+        return f"{'>' if low_open else '>='} {lo}"
+    if hi is not None:
+        return f"{'<' if high_open else '<='} {hi}"
+    return ""
+
+
+class Constraint:
+    """Base class: ``coerce(value)`` returns the canonical value or raises :class:`Invalid`.
+
+    ``optional``: ``None`` is accepted (and kept) as "not given".
+    """
+
+    optional: bool = False
+
+    @property
+    def what(self) -> str:  # pragma: no cover - every subclass overrides it
+        raise NotImplementedError
+
+    def coerce(self, value: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def invalid_examples(self) -> list[Any]:
+        """Values this constraint must refuse (for the entry-point tests)."""
+        return [object()]
+
+    def check(self, value: Any, name: str, func: str) -> Any:
+        """The canonical value, or a :class:`ParameterError` naming ``func`` and ``name``."""
+        if value is None and self.optional:
+            return None
+        try:
+            return self.coerce(value)
+        except Invalid as exc:
+            detail = str(exc)
+            if detail:
+                raise ParameterError(f"{func}: {name} {detail}") from None
+            what = self.what + (" or None" if self.optional else "")
+            raise ParameterError(f"{func}: {name} must be {what}, got {show(value)}") from None
+
+
+@dataclass(frozen=True)
+class Integer(Constraint):
+    """An integer (``numpy`` integers too; not a bool, not ``2.0``) in ``[low, high]``."""
+
+    low: int | None = None
+    high: int | None = None
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        return ("an integer " + range_text(self.low, self.high)).strip()
+
+    def coerce(self, value: Any) -> int:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+            raise Invalid
+        v = int(value)
+        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+            raise Invalid
+        return v
+
+    def invalid_examples(self) -> list[Any]:
+        out: list[Any] = [1.5, "3", True]
+        if self.low is not None:
+            out.append(self.low - 1)
+        if self.high is not None:
+            out.append(self.high + 1)
+        return out
+
+
+@dataclass(frozen=True)
+class Real(Constraint):
+    """A finite real number (not a bool, NaN or inf) in a range with open or closed ends."""
+
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        return ("a finite number " + range_text(self.low, self.high, self.low_open,
+                                                self.high_open)).strip()
+
+    def coerce(self, value: Any) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise Invalid
+        try:
+            x = float(value)
+        except OverflowError:           # an int beyond the float range
+            raise Invalid from None
+        if not math.isfinite(x):
+            raise Invalid
+        if self.low is not None and (x < self.low or (self.low_open and x == self.low)):
+            raise Invalid
+        if self.high is not None and (x > self.high or (self.high_open and x == self.high)):
+            raise Invalid
+        return x
+
+    def invalid_examples(self) -> list[Any]:
+        out: list[Any] = [float("nan"), "0.5", True]
+        if self.low is not None:
+            out.append(self.low if self.low_open else self.low - 1)
+        if self.high is not None:
+            out.append(self.high if self.high_open else self.high + 1)
+        return out
+
+
+@dataclass(frozen=True)
+class Flag(Constraint):
+    """``True`` or ``False`` (a NumPy bool too); not 0/1, not a string."""
+
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        return "True or False"
+
+    def coerce(self, value: Any) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise Invalid
+        return bool(value)
+
+    def invalid_examples(self) -> list[Any]:
+        return [1, "yes"]
+
+
+@dataclass(frozen=True)
+class Choice(Constraint):
+    """One of a fixed set of strings, compared exactly."""
+
+    options: tuple[str, ...]
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        return "one of " + ", ".join(map(str, self.options))
+
+    def coerce(self, value: Any) -> str:
+        if not isinstance(value, str) or value not in self.options:
+            raise Invalid
+        return value
+
+    def invalid_examples(self) -> list[Any]:
+        return ["no-such-option", 1]
+
+
+@dataclass(frozen=True)
+class Strings(Constraint):
+    """A sequence of non-empty strings; one string is ONE item (never its characters)."""
+
+    allow_empty: bool = False
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        return "a string or a sequence of strings"
+
+    def coerce(self, value: Any) -> list[str]:
+        items = [value] if isinstance(value, str) else value
+        if isinstance(items, (bytes, bytearray, dict)) or not isinstance(items, Iterable):
+            raise Invalid
+        items = list(items)
+        for item in items:
+            if not isinstance(item, str) or not item:
+                raise Invalid(f"must hold non-empty strings, got {show(item)} in {show(value)}")
+        if not items and not self.allow_empty:
+            raise Invalid(f"must be a non-empty sequence of strings, got {show(value)}")
+        return items
+
+    def invalid_examples(self) -> list[Any]:
+        return [b"run", [1, 2], [""]] + ([] if self.allow_empty else [[]])
+
+
+#: most random trials (resamples, permutations, subsets) one call may ask for; published
+#: settings use 1,000-10,000, and a bootstrap holds a trials x topics matrix in memory
+MAX_TRIALS = 10 ** 6
+#: trec_eval's relevance level range (grades are 16-bit; see irmeta.data.tables.MAX_GRADE)
+REL_LEVEL = Integer(low=-32768, high=32768)
+SEED = Integer(low=0)
+TRIALS = Integer(low=1, high=MAX_TRIALS)
+PROBABILITY = Real(low=0.0, high=1.0, low_open=True, high_open=True)
+CUTOFF = Integer(low=1)
+
+
+def constraints_of(func: Callable[..., Any]) -> dict[str, Constraint]:
+    """The constraints :func:`validated` attached to ``func`` (empty if none)."""
+    found: dict[str, Constraint] = getattr(func, "__constraints__", {})
+    return found
+
+
+def validated(**constraints: Constraint) -> Callable[[F], F]:
+    """Decorate a public function: check the named arguments before the body runs.
+
+    Every name must be a parameter of the function (a typo is a ``TypeError`` at import
+    time, not a constraint silently never applied). The checked, canonical values replace
+    the given ones; default values are not checked (they are the function's own).
+    """
+    def decorate(func: F) -> F:
+        signature = inspect.signature(func)
+        unknown = sorted(set(constraints) - set(signature.parameters))
+        if unknown:
+            raise TypeError(f"validated({', '.join(unknown)}): not parameters of "
+                            f"{func.__qualname__}")
+        public = func.__name__
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise ParameterError(f"{public}: {exc}") from None
+            for name, constraint in constraints.items():
+                if name in bound.arguments:
+                    bound.arguments[name] = constraint.check(bound.arguments[name], name,
+                                                             public)
+            return func(*bound.args, **bound.kwargs)
+
+        wrapper.__constraints__ = dict(constraints)  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+    return decorate
+
+
+def choice_of(options: Collection[str], optional: bool = False) -> Choice:
+    """A :class:`Choice` from any collection of strings (kept in the given order)."""
+    return Choice(tuple(options), optional)
