@@ -15,6 +15,7 @@ _MODULES = (
     "irmeta.measures.classic",
     "irmeta.measures.innovation",
     "irmeta.measures.nrg",
+    "irmeta.measures.tasc",
     "irmeta.measures.twist",
 )
 _REGISTRY: dict[str, MeasureDef] = {}
