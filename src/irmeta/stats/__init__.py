@@ -23,6 +23,7 @@ from irmeta.stats.discriminative import (
                                       discriminative_power,
                                       matrices,
 )
+from irmeta.stats.leaderboard import Leaderboard, leaderboard, mean_intervals
 from irmeta.stats.significance import (
                                       CORRECTIONS,
                                       TESTS,
@@ -59,5 +60,6 @@ __all__ = [
     "paired_t", "pairwise_tukey", "randomisation", "randomised_tukey_hsd", "tukey_hsd",
     "wilcoxon", "StabilityResult", "buckley_voorhees", "fuzziness_stability",
     "stability_table", "downsample_qrels", "downsample_rows", "filter_top_runs",
-    "pool_downsampling", "qrels_of", "system_dependence",
+    "pool_downsampling", "qrels_of", "system_dependence", "Leaderboard", "leaderboard",
+    "mean_intervals",
 ]

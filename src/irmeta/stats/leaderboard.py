@@ -1,0 +1,192 @@
+"""The results table of a campaign: runs ranked by one measure, with uncertainty.
+
+:func:`leaderboard` ranks the runs of a systems x topics matrix by their mean and adds,
+for every run:
+
+* a **confidence interval of the mean** over topics: SciPy's bootstrap
+  (:func:`scipy.stats.bootstrap`, percentile method by default, ``trials`` resamples of the
+  topics, seeded). All runs are resampled with the *same* topic draws (SciPy applies one
+  index draw to every row), so the intervals of two runs describe the same pseudo-topic
+  sets;
+* a **test against the best run** (the run ranked first) and a **test against the next
+  run** in the ranking, with a paired test of :mod:`irmeta.stats.significance` (default
+  the paired t-test) and a multiple-comparison correction (default Holm) applied within
+  each of the two families of ``R - 1`` comparisons;
+* ``tied_with_best``: the run is the best, or not significantly worse than it — the set a
+  TREC overview marks as "statistically indistinguishable from the top run".
+
+Decision: no compact letter display. With 60-100 runs the letter groups of all pairs are
+unreadable and depend on the order the algorithm absorbs them; "against the best" and
+"against the next" answer the two questions an organiser's results page is read for
+(who is at the top, and is each step down real). All pairs remain available from
+:func:`irmeta.stats.compare`.
+
+A run whose values are all equal has the degenerate interval ``[value, value]`` (SciPy
+would return NaN with a warning; every resample has that mean). A pair whose differences
+are all zero gets the p-value irmeta's paired tests give it (1: no evidence of a
+difference).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from irmeta import validate
+from irmeta.errors import ParameterError
+from irmeta.stats._common import score_matrix
+from irmeta.stats.significance import CORRECTIONS, compare
+
+#: the paired tests a leaderboard may use (Tukey-style tests control all pairs at once)
+LEADERBOARD_TESTS = ("paired_t", "wilcoxon", "randomisation", "bootstrap")
+CI_METHODS = ("percentile", "basic", "BCa")
+#: most float64 values one bootstrap batch may hold (runs x batch x topics)
+_BATCH_CELLS = 1 << 24
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Runs ranked by their mean of one measure, with intervals and tests.
+
+    ``table`` (index ``run``, best first): ``rank`` (1 = best; ties share the smaller
+    rank), ``mean``, ``ci_low``, ``ci_high``, ``topics``, ``p_vs_best`` and
+    ``significant_vs_best`` (against the run ranked first; NaN / False for it),
+    ``p_vs_next`` and ``significant_vs_next`` (against the run ranked just below; NaN /
+    False for the last), ``tied_with_best``. p-values are the corrected ones when a
+    correction is used.
+    """
+
+    table: pd.DataFrame
+    test: str
+    correction: str | None
+    level: float
+    ci_level: float
+    ci_method: str
+    trials: int
+    seed: int
+
+    @property
+    def best(self) -> str:
+        """The run ranked first."""
+        return str(self.table.index[0])
+
+    def describe(self) -> str:
+        """One sentence naming the procedure (for a results page's caption)."""
+        corr = f", {self.correction}-corrected" if self.correction else ""
+        return (f"{round(self.ci_level * 100)}% {self.ci_method} bootstrap intervals of the "
+                f"mean over topics ({self.trials} resamples, seed {self.seed}); "
+                f"{self.test} tests at level {self.level}{corr} within each family "
+                f"(against the best run; against the next run)")
+
+
+def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed: int = 0,
+                   method: str = "percentile") -> pd.DataFrame:
+    """Bootstrap confidence intervals of each run's mean over topics.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        systems x topics matrix (``Results.matrix(measure)``).
+    ci_level : float
+        Confidence level in (0, 1).
+    trials : int
+        Bootstrap resamples of the topics.
+    seed : int
+        Seed of the resampling (the same seed gives the same intervals, bit for bit).
+    method : {"percentile", "basic", "BCa"}
+        SciPy's interval method.
+
+    Returns
+    -------
+    DataFrame indexed by run with ``mean, ci_low, ci_high``. A run whose values are all
+    equal has the interval ``[value, value]``; fewer than 2 topics is a ParameterError.
+    """
+    fn = "mean_intervals"
+    frame = score_matrix(scores, fn, min_systems=1)
+    ci_level = validate.probability(ci_level, "ci_level", fn)
+    trials = validate.trials(trials, fn)
+    seed = validate.seed(seed, fn)
+    method = validate.choice(method, "method", fn, CI_METHODS)
+    X = frame.to_numpy(dtype=np.float64)
+    R, T = X.shape
+    constant = np.ptp(X, axis=1) == 0       # every resample has the same mean
+    low, high = X[:, 0].copy(), X[:, 0].copy()
+    varied = X[~constant]
+    if len(varied):
+        batch = max(1, _BATCH_CELLS // max(1, len(varied) * T))
+        res = sps.bootstrap((varied,), np.mean, n_resamples=trials, batch=batch,
+                            vectorized=True, axis=-1, confidence_level=ci_level, method=method,
+                            rng=np.random.default_rng(seed))
+        low[~constant] = res.confidence_interval.low
+        high[~constant] = res.confidence_interval.high
+    return pd.DataFrame({"mean": X.mean(axis=1), "ci_low": low, "ci_high": high},
+                        index=frame.index)
+
+
+def _tests(frame: pd.DataFrame, pairs: list[tuple[str, str]], test: str, options: dict,
+           level: float, correction: str | None) -> tuple[np.ndarray, np.ndarray]:
+    """p-values (corrected within the family) and significance of each pair, in order."""
+    if not pairs:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    res = compare(frame, test, level=level, correction=correction, pairs=pairs, **options)
+    table = res.table.set_index(["a", "b"])
+    keys = pd.MultiIndex.from_tuples(pairs, names=["a", "b"])
+    p = table.loc[keys, "p_adjusted" if correction else "p_value"].to_numpy(dtype=float)
+    return p, table.loc[keys, "significant"].to_numpy(dtype=bool)
+
+
+def leaderboard(scores, *, test: str = "paired_t", correction: str | None = "holm",
+                level: float = 0.05, ci_level: float = 0.95, ci_method: str = "percentile",
+                trials: int = 10000, seed: int = 0) -> Leaderboard:
+    """Rank runs by their mean and add intervals and tests (see the module doc).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        systems x topics matrix of one measure (``Results.matrix(measure)``).
+    test : {"paired_t", "wilcoxon", "randomisation", "bootstrap"}
+        Paired test against the best and the next run.
+    correction : str or None
+        Multiple-comparison correction within each family (:data:`CORRECTIONS`).
+    level : float
+        Significance level.
+    ci_level, ci_method, trials, seed
+        The bootstrap intervals (:func:`mean_intervals`); ``trials`` and ``seed`` also
+        drive the random tests.
+
+    Returns
+    -------
+    Leaderboard
+    """
+    fn = "leaderboard"
+    frame = score_matrix(scores, fn, min_systems=1)
+    test = validate.choice(test, "test", fn, LEADERBOARD_TESTS)
+    if correction is not None:
+        correction = validate.choice(correction, "correction", fn, CORRECTIONS)
+    level = validate.probability(level, "level", fn)
+    ci = mean_intervals(frame, ci_level=ci_level, trials=trials, seed=seed, method=ci_method)
+    order = ci["mean"].sort_values(ascending=False, kind="stable").index
+    frame = frame.loc[order]
+    ci = ci.loc[order]
+    runs = [str(r) for r in order]
+    options = {"trials": trials, "seed": seed} if test in ("randomisation", "bootstrap") else {}
+    if frame.shape[1] < 2 and len(runs) > 1:
+        raise ParameterError(f"{fn}: tests need at least 2 topics, got {frame.shape[1]}")
+    p_best, s_best = _tests(frame, [(runs[0], r) for r in runs[1:]], test, options, level,
+                            correction)
+    p_next, s_next = _tests(frame, list(zip(runs[:-1], runs[1:])), test, options, level,
+                            correction)
+    table = pd.DataFrame({
+        "rank": ci["mean"].rank(ascending=False, method="min").astype(int).to_numpy(),
+        "mean": ci["mean"].to_numpy(), "ci_low": ci["ci_low"].to_numpy(),
+        "ci_high": ci["ci_high"].to_numpy(),
+        "topics": np.full(len(runs), frame.shape[1]),
+        "p_vs_best": np.r_[np.nan, p_best],
+        "significant_vs_best": np.r_[False, s_best],
+        "p_vs_next": np.r_[p_next, np.nan],
+        "significant_vs_next": np.r_[s_next, False]}, index=pd.Index(runs, name="run"))
+    table["tied_with_best"] = ~table["significant_vs_best"]
+    return Leaderboard(table, test, correction, level, ci_level, ci_method, trials, seed)
