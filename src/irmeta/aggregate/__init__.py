@@ -58,6 +58,7 @@ from irmeta.aggregate.means import (
     weighted_max,
     weighted_min,
 )
+from irmeta.aggregate.topics import run_topics, topic_summary
 from irmeta.errors import ParameterError
 
 __all__ = [
@@ -65,7 +66,7 @@ __all__ = [
     "canonical_aggregator", "aggregator_label",
     "gawm", "hits", "normalise_weights", "parse_aggregator", "system_conformity",
     "system_discernment", "topic_discernment", "weighted_arithmetic", "weighted_geometric",
-    "weighted_harmonic", "weighted_max", "weighted_min",
+    "weighted_harmonic", "weighted_max", "weighted_min", "run_topics", "topic_summary",
 ]
 
 #: aggregator name -> {parameter: default}
