@@ -57,8 +57,7 @@ def test_sweep_cli_writes_plot(files):
 
 
 @pytest.mark.parametrize("args", [
-    ["significance", "-m", "AP", "--test", "bootstrap", "--samples", "200"],
-    ["significance", "-m", "AP", "--test", "paired_t", "--correction", "holm", "--pairs"],
+    ["leaderboard", "-m", "AP", "--trials", "300"],
     ["discpower", "-m", "AP", "-m", "P@10", "--test", "tukey_hsd", "--test", "pairwise_tukey"],
     ["stability", "-m", "AP", "--trials", "50"],
     ["downsample", "-m", "AP", "--levels", "50,10", "--top-fraction", "0.75"],
@@ -70,8 +69,36 @@ def test_subcommands_print_tables(files, args):
                "--plot", str(base / f"{args[0]}.png")])
     frame = pd.read_csv(io.StringIO(out), sep="\t")
     assert len(frame) > 0 and "measure" in frame.columns
-    if args[0] != "significance":
-        assert (base / f"{args[0]}.png").exists()
+    assert (base / f"{args[0]}.png").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["-m", "AP", "--test", "bootstrap", "--samples", "200"],
+    ["-m", "AP", "--test", "paired_t", "--correction", "holm", "--pairs"],
+])
+def test_significance_prints_tables_and_refuses_plot(files, args):
+    q, runs, base = files
+    frame = pd.read_csv(io.StringIO(run(["significance", q, *runs, *args, "--format", "tsv"])),
+                        sep="\t")
+    assert len(frame) > 0 and "measure" in frame.columns
+    result = CliRunner().invoke(cli, ["meta", "significance", q, *runs, *args, "--plot",
+                                      str(base / "sig.png")])
+    assert result.exit_code == 2 and "draws no figure" in result.output
+
+
+def test_leaderboard_cli_equals_the_library(files):
+    import irmeta
+    from irmeta.stats import leaderboard
+    q, runs, base = files
+    out = run(["leaderboard", q, *runs, "-m", "AP", "-m", "P@10", "--trials", "400",
+               "--seed", "3", "--format", "tsv", "--plot", str(base / "lb.png")])
+    frame = pd.read_csv(io.StringIO(out), sep="\t")
+    res = irmeta.evaluate(q, runs, measures=["AP"])
+    want = leaderboard(res.matrix("AP"), trials=400, seed=3).table
+    got = frame[frame["measure"] == "AP"].set_index("run")
+    assert list(got.index) == list(want.index)
+    np.testing.assert_allclose(got["ci_low"], want["ci_low"], rtol=1e-12)
+    assert (base / "lb-1.png").exists() and (base / "lb-2.png").exists()
 
 
 def test_errors_exit_2(files, capsys):

@@ -1,7 +1,8 @@
 """``irmeta meta``: meta-evaluation of measures on a campaign.
 
 Subcommands: ``correlation`` (Kendall / tau_AP matrix, alpha sweep), ``significance``
-(tests between systems), ``discpower`` (discriminative power, ASL curves),
+(tests between systems), ``leaderboard`` (ranks with intervals and tests), ``discpower``
+(discriminative power, ASL curves),
 ``stability`` (fuzziness stability, Buckley-Voorhees rates), ``downsample`` (pool
 downsampling), ``systems`` (dependence on the set of systems). Each takes QRELS and
 RUN files (or ``--demo``) and measures (``-m``, repeatable), prints a table, and writes
@@ -105,6 +106,7 @@ def meta_command():
       irmeta meta correlation --demo -m AP -m nDCG -m bpref -m "RBP(p=0.8)"
       irmeta meta correlation qrels runs/* --sweep "P_rare(alpha={alpha})@100" --baseline P@100
       irmeta meta discpower qrels runs/* -m AP@100 --test tukey_hsd --test pairwise_tukey
+      irmeta meta leaderboard qrels runs/* -m nDCG@10 -l 2
       irmeta meta stability qrels runs/* -m P@100 -m AP@100
       irmeta meta downsample qrels runs/* -m AP -m bpref --top-fraction 0.75
       irmeta meta systems qrels runs/* -m "AP_rare(alpha=1)@100" --trials 1000
@@ -169,6 +171,9 @@ def significance_cmd(qrels, runs, measures, test, level, correction, samples, tr
     """Significance tests between every pair of systems, per measure: a ranx-style
     summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
     from irmeta.stats import compare, matrices
+    if options["plot_path"]:
+        raise click.UsageError("significance draws no figure; --plot is for the other "
+                               "subcommands (leaderboard draws the means with intervals)")
     from irmeta.stats.significance import options_for
     campaign, kw = _setup(qrels, runs, measures, options)
     mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
@@ -187,6 +192,50 @@ def significance_cmd(qrels, runs, measures, test, level, correction, samples, tr
         frame.insert(0, "measure", name)
         parts.append(frame)
     _emit(pd.concat(parts, ignore_index=True), options)
+
+
+@meta_command.command("leaderboard", context_settings={"show_default": True})
+@_common
+@click.option("--test", default="paired_t",
+              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap"]),
+              help="Paired test against the best and against the next run.")
+@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, help="Significance level.")
+@click.option("--correction", type=click.Choice(["bonferroni", "holm", "fdr_bh", "none"]),
+              default="holm", help="Correction within each family of R - 1 comparisons.")
+@click.option("--ci-level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.95, help="Confidence level of the bootstrap intervals.")
+@click.option("--trials", type=click.IntRange(min=1), default=10000,
+              help="Bootstrap resamples (and trials of the random tests).")
+def leaderboard_cmd(qrels, runs, measures, test, level, correction, ci_level, trials,
+                    **options):
+    """Runs ranked by each measure, with bootstrap confidence intervals of the mean and
+    corrected tests against the best run and against the next run."""
+    import pandas as pd
+
+    from irmeta.stats import leaderboard, matrices
+    campaign, kw = _setup(qrels, runs, measures, options)
+    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    parts, boards = [], {}
+    for name, mat in mats.items():
+        board = leaderboard(mat, test=test, level=level, ci_level=ci_level, trials=trials,
+                            correction=None if correction == "none" else correction,
+                            seed=options["seed"])
+        click.echo(f"# {name}: {board.describe()}", err=True)
+        boards[name] = board
+        frame = board.table.reset_index()
+        frame.insert(0, "measure", name)
+        parts.append(frame)
+    _emit(pd.concat(parts, ignore_index=True), options)
+    if options["plot_path"]:
+        from pathlib import Path
+
+        from irmeta.plot.meta import leaderboard_plot
+        base = Path(options["plot_path"])
+        for k, (name, board) in enumerate(boards.items(), start=1):
+            # one figure per measure: PATH for one, PATH-1, PATH-2, ... for several
+            path = base if len(boards) == 1 else base.with_name(f"{base.stem}-{k}{base.suffix}")
+            leaderboard_plot(board, path=path, title=name)
 
 
 @meta_command.command("discpower", context_settings={"show_default": True})

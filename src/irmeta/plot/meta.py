@@ -145,3 +145,32 @@ def stability_table_plot(table: pd.DataFrame, *, columns=None, path=None,
     if title:
         ax.set_title(title)
     return _finish(fig, path)
+
+
+def leaderboard_plot(board, *, path=None, title: str | None = None):
+    """Means with their confidence intervals, best run at the top (a forest plot).
+
+    ``board``: an :class:`irmeta.stats.leaderboard.Leaderboard`. Runs not significantly
+    worse than the best are drawn in the first palette colour, the others in grey; the
+    caption under the axis names the procedure. The height grows with the number of runs
+    (0.16 inch a run), so every run name stays legible at 100 runs.
+    """
+    t = board.table
+    n = len(t)
+    fig, ax = style.figure(5.0, max(2.0, 0.9 + 0.16 * n))
+    y = np.arange(n)[::-1]
+    colours = np.where(t["tied_with_best"].to_numpy(), style.PALETTE[0], "0.55")
+    low = (t["mean"] - t["ci_low"]).to_numpy()
+    high = (t["ci_high"] - t["mean"]).to_numpy()
+    for yi, m, lo, hi, c in zip(y, t["mean"], low, high, colours):
+        ax.errorbar(m, yi, xerr=[[lo], [hi]], fmt="o", ms=3, color=c, lw=1, capsize=2)
+    ax.set_yticks(y, [f"{r}  {name}" for r, name in zip(t["rank"], t.index)], fontsize=7)
+    ax.set_ylim(-0.7, n - 0.3)
+    corr = f", {board.correction}" if board.correction else ""
+    ax.set_xlabel(f"mean with {round(board.ci_level * 100)}% bootstrap interval\n"
+                  f"blue: not significantly below run 1 ({board.test}{corr}, "
+                  f"level {board.level:g})")
+    ax.grid(axis="x", color="0.9", lw=0.6)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
