@@ -295,7 +295,7 @@ def archetype_table(frames) -> pd.DataFrame:
     for name, frame in frames.items():
         counts = frame["archetype"].value_counts()
         total = int(len(frame))
-        row = {"total": total}
+        row: dict[str, float] = {"total": total}
         for a in ARCHETYPES:
             row[a] = 100.0 * counts.get(a, 0) / total if total else np.nan
         rows[name] = row

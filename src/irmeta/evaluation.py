@@ -15,8 +15,9 @@ floor of 1e-5 on each value.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,9 +44,11 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
     v = np.where(evaluated, values, np.nan)
     with np.errstate(all="ignore"):
         if kind == "count":
-            return evaluated.sum(axis=1).astype(np.float64)
+            counts: np.ndarray = evaluated.sum(axis=1).astype(np.float64)
+            return counts
         if kind == "sum":
-            return np.nansum(v, axis=1)
+            sums: np.ndarray = np.nansum(v, axis=1)
+            return sums
         defined = evaluated & ~np.isnan(values)
         n = defined.sum(axis=1)
         if kind == "gmean":
@@ -86,7 +89,7 @@ class Results:
         """Printed names of the measures (the user's spelling of trec_eval names)."""
         return [m.display for m in self.measures]
 
-    def _index(self, measure, func: str = "Results") -> int:
+    def _index(self, measure: str | Measure | int, func: str = "Results") -> int:
         """Position of ``measure``: its index, a :class:`Measure` or its name."""
         if not isinstance(measure, (str, Measure)):
             if isinstance(measure, bool) or not isinstance(measure, (int, np.integer)):
@@ -149,16 +152,16 @@ class Results:
                 "value": self.values[r, m, t]}))
         if aggregate:
             means = self.means
-            r, m = np.meshgrid(np.arange(R), np.arange(M), indexing="ij")
+            rr, mm = np.meshgrid(np.arange(R), np.arange(M), indexing="ij")
             parts.append(pd.DataFrame({
-                "run": np.asarray(self.runs, dtype=object)[r.ravel()],
-                "measure": np.asarray(self.names, dtype=object)[m.ravel()],
+                "run": np.asarray(self.runs, dtype=object)[rr.ravel()],
+                "measure": np.asarray(self.names, dtype=object)[mm.ravel()],
                 "topic": "all", "value": means.ravel()}))
         if not parts:
             return pd.DataFrame(columns=["run", "measure", "topic", "value"])
         return pd.concat(parts, ignore_index=True)
 
-    def wide(self, measure, evaluated_only: bool = True) -> pd.DataFrame:
+    def wide(self, measure: str | Measure | int, evaluated_only: bool = True) -> pd.DataFrame:
         """runs x topics values of one measure (NaN where a topic is not evaluated)."""
         j = self._index(measure, "Results.wide")
         evaluated_only = validate.flag(evaluated_only, "evaluated_only", "Results.wide")
@@ -167,7 +170,7 @@ class Results:
             v = np.where(self.evaluated, v, np.nan)
         return pd.DataFrame(v, index=list(self.runs), columns=list(self.topics))
 
-    def matrix(self, measure) -> pd.DataFrame:
+    def matrix(self, measure: str | Measure | int) -> pd.DataFrame:
         """systems x topics matrix of one measure over the campaign topic set (topics
         with a relevant document); every run scored on every such topic.
 
@@ -183,7 +186,7 @@ class Results:
         return frame
 
 
-def compute(campaign: Campaign, measures: Iterable,
+def compute(campaign: Campaign, measures: str | Measure | Iterable[str | Measure],
             ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
     """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
     ms = parse_measures(validate.measure_list(measures, "evaluate"))
@@ -202,10 +205,11 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
 
 
-def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *,
+def evaluate(qrels: Any, runs: Any = None,
+             measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
-             names=None, float32: bool = False, dedupe: bool = False,
-             groups: Mapping[str, str] | None = None, reference=None,
+             names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
+             groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
              prior_runs: Iterable[str] | None = None) -> Results:
     """Evaluate runs against qrels.
 

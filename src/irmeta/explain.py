@@ -59,7 +59,7 @@ def _nrg_measure(nrg, k: int | None) -> Measure | None:
 
 
 def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
-                      k: int = 100, depth: int | None = None, rel_level: int = 1,
+                      k: int | None = 100, depth: int | None = None, rel_level: int = 1,
                       nrg: str | Measure | None = "NRG", relevant_only: bool = True,
                       groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
                       prior_runs: Iterable[str] | None = None) -> pd.DataFrame:
@@ -106,7 +106,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
         sd = others[r, t, :n].astype(np.int64) + 1
         prior = np.full(n, np.nan)
         resid = np.full(n, np.nan)
-        if m is not None:
+        if m is not None and plan is not None:
             _, cp, cr = nrg_block(campaign, m, ctx, plan, int(t), int(t) + 1, cells=True)
             upto = min(n, nw)
             prior[:upto] = cp[r, 0, :upto]

@@ -35,6 +35,7 @@ matrix and raise :class:`~irmeta.errors.ParameterError` otherwise.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -89,7 +90,7 @@ def _bad(text: str, why: str) -> ParameterError:
                           f"gawm(axioms=B,ms=arithmetic,mt=harmonic)")
 
 
-def parse_aggregator(text: str) -> tuple[str, dict[str, object]]:
+def parse_aggregator(text: str) -> tuple[str, dict[str, Any]]:
     """``(name, params)`` of an aggregator string, with defaults filled in and values
     converted (numbers to float/int, ``ms``/``mt`` to canonical mean names, ``axioms``
     to ``A``/``B``). :class:`ParameterError` showing the string on any problem."""

@@ -244,7 +244,7 @@ def leave_one_topic_out(matrix, axioms: str = "B", mt="arithmetic", ms=MEAN_FUNC
     P, runs, topics = as_matrix(matrix, "leave_one_topic_out", min_shape=(2, 2))
     mt = canonical_mean(mt, "leave_one_topic_out", "mt")
     names = ["MAP"] + [f"gawm(ms={canonical_mean(a, 'leave_one_topic_out', 'ms')})" for a in ms]
-    taus = {k: [] for k in names}
+    taus: dict[str, list[float]] = {k: [] for k in names}
     failures = dict.fromkeys(names, 0)
     n = P.shape[1]
     for j in range(n):

@@ -155,8 +155,9 @@ def rank_correlation(x, y, method: str = "kendall") -> float:
     if method in ("spearman", "pearson"):
         from scipy import stats
         a, b = _aligned(x, y, "rank_correlation")
-        fn = stats.spearmanr if method == "spearman" else stats.pearsonr
-        return float(fn(a, b).statistic)
+        if method == "spearman":
+            return float(stats.spearmanr(a, b).statistic)
+        return float(stats.pearsonr(a, b).statistic)
     raise ParameterError(f"rank_correlation: method must be one of {', '.join(METHODS)}, "
                          f"got {method!r}")
 

@@ -53,6 +53,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -317,7 +318,7 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
                 continue
             sub = D[rows][nonzero[rows]].reshape(len(rows), c)
             # with zeros SciPy always uses the normal approximation
-            method = "approx" if c < n else "auto"
+            method: Literal["approx", "auto"] = "approx" if c < n else "auto"
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 res = stats.wilcoxon(sub, axis=1, method=method)
