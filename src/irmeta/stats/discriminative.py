@@ -102,8 +102,8 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
                              correction=correction)
             if TESTS[t] is bootstrap:
                 for lv in levels:   # delta depends on the level
-                    r = bootstrap(mat, level=lv, **kw)
-                    rows.append(_row(name, t, lv, r, delta=r.extra["delta"]))
+                    boot = bootstrap(mat, level=lv, **kw)
+                    rows.append(_row(name, t, lv, boot, delta=boot.delta))
                 continue
             r = compare(mat, t, level=levels[0], **kw)
             for lv in levels:
@@ -146,5 +146,5 @@ def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, 
         curves[name] = asl_curve(r)
         sig = r.num_significant()
         rows.append({"measure": name, "significant": sig, "pairs": r.num_pairs,
-                     "dp": sig / max(1, r.num_pairs), "delta": r.extra["delta"]})
+                     "dp": sig / max(1, r.num_pairs), "delta": r.delta})
     return pd.DataFrame(rows), curves
