@@ -122,6 +122,28 @@ class Results:
         ``gmean`` (geometric mean with a 1e-5 floor), or any aggregator accepted by
         :func:`irmeta.aggregate.aggregate_matrix` (``gawm(...)``, ``hits``), which
         works on the campaign-topic-set matrix.
+
+        Parameters
+        ----------
+        aggregator : str
+            ``mean``, ``gmean``, ``hits`` or ``gawm(...)``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            runs x measures.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+        >>> results.aggregate("gmean").round(4)
+               AP     P@2
+        A  0.9129  0.5000
+        B  0.0016  0.0022
         """
         if not isinstance(aggregator, str):
             raise ParameterError(f"Results.aggregate: aggregator must be a string such as "
@@ -138,7 +160,32 @@ class Results:
         return pd.DataFrame(cols).reindex(list(self.runs))
 
     def to_frame(self, per_topic: bool = True, aggregate: bool = True) -> pd.DataFrame:
-        """Long table ``run, measure, topic, value``; the aggregate has topic ``all``."""
+        """Long table ``run, measure, topic, value``; the aggregate has topic ``all``.
+
+        Parameters
+        ----------
+        per_topic : bool
+            Include one row per evaluated (run, measure, topic).
+        aggregate : bool
+            Include the aggregate rows (topic ``all``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``run, measure, topic, value``.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> results = irmeta.evaluate(qrels, runs, measures="AP")
+        >>> results.to_frame(per_topic=False)
+          run measure topic     value
+        0   A      AP   all  0.916667
+        1   B      AP   all  0.125000
+        """
         per_topic = validate.flag(per_topic, "per_topic", "Results.to_frame")
         aggregate = validate.flag(aggregate, "aggregate", "Results.to_frame")
         parts = []
@@ -162,7 +209,32 @@ class Results:
         return pd.concat(parts, ignore_index=True)
 
     def wide(self, measure: str | Measure | int, evaluated_only: bool = True) -> pd.DataFrame:
-        """runs x topics values of one measure (NaN where a topic is not evaluated)."""
+        """runs x topics values of one measure (NaN where a topic is not evaluated).
+
+        Parameters
+        ----------
+        measure : str, Measure or int
+            The measure (name, object or position).
+        evaluated_only : bool
+            NaN where a topic is not evaluated for a run.
+
+        Returns
+        -------
+        pandas.DataFrame
+            runs x topics.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+
+        >>> irmeta.evaluate(qrels, runs, measures="AP").wide("AP")
+                 q1   q2
+        A  0.833333  1.0
+        B  0.250000  0.0
+        """
         j = self._index(measure, "Results.wide")
         evaluated_only = validate.flag(evaluated_only, "evaluated_only", "Results.wide")
         v = self.values[:, j]
@@ -176,6 +248,29 @@ class Results:
 
         A CampaignError when that set is empty or no run has any of its topics
         (:mod:`irmeta.data.checks`): every analysis of the matrix would be meaningless.
+
+        Parameters
+        ----------
+        measure : str, Measure or int
+            The measure (name, object or position).
+
+        Returns
+        -------
+        pandas.DataFrame
+            systems x topics, index named ``run``, columns named ``topic``.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+
+        >>> irmeta.evaluate(qrels, runs, measures="P@2").matrix("P@2")
+        topic   q1   q2
+        run
+        A      0.5  0.5
+        B      0.5  0.0
         """
         j = self._index(measure, "Results.matrix")
         keep = require_campaign(self.campaign, self.rel_level, "campaign topic set")
@@ -229,6 +324,39 @@ def evaluate(qrels: Any, runs: Any = None,
     Without ``complete``, a campaign where no run shares a topic with the qrels is a
     :class:`~irmeta.errors.CampaignError` (nothing would be evaluated); with it, every
     qrels topic is scored on an empty ranking, as ``trec_eval -c`` does.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict, Qrels or Campaign
+        The judgments, or a built campaign (then ``runs`` is None).
+    runs : path, DataFrame, dict, or a list of those
+        The runs to evaluate.
+    measures : str, Measure or a sequence of them
+        Measure strings in ir_measures or trec_eval syntax.
+
+    Returns
+    -------
+    Results
+        Per-topic values ``[runs, measures, topics]`` and their aggregates.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+    >>> results.aggregate()
+             AP   P@2
+    A  0.916667  0.50
+    B  0.125000  0.25
+
+    The demo campaign shipped with irmeta (30 simulated runs, 50 topics):
+
+    >>> from irmeta.demo import load_demo_campaign
+    >>> demo = irmeta.evaluate(load_demo_campaign(), measures="nDCG@10")
+    >>> demo.values.shape
+    (30, 1, 50)
     """
     fn = "evaluate"
     given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe}

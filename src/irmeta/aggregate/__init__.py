@@ -166,6 +166,30 @@ def aggregate_matrix(matrix: pd.DataFrame, aggregator: str = "mean") -> pd.Serie
     ``min``/``max`` leave NaN cells out (all-NaN row -> NaN); ``gawm`` returns
     :attr:`GAWMResult.E_s` (non-convergence emits a ConvergenceWarning), ``hits`` the
     system authority.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        systems x topics.
+    aggregator : str
+        ``mean``, ``gmean``, ``hmean``, ``min``, ``max``, ``hits`` or ``gawm(...)``.
+
+    Returns
+    -------
+    pandas.Series
+        One score per system, named by the canonical aggregator string.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> aggregate_matrix(scores, "gawm(axioms=B)").round(4)
+    A    0.5791
+    B    0.3977
+    C    0.2171
+    Name: gawm(axioms=B), dtype: float64
     """
     name, params = parse_aggregator(aggregator)
     if not isinstance(matrix, pd.DataFrame):

@@ -154,7 +154,40 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
                   max_docs: int | None = None,
                   float32: bool = False, dedupe: bool = False, split_tags: bool = False,
                   warn_dropped: bool = True) -> Campaign:
-    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
+    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict or Qrels
+        The judgments.
+    runs : path, DataFrame, dict, Run, or a list of those
+        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs).
+    names : sequence of str, optional
+        One name per run, overriding tags.
+    max_docs : int, optional
+        Keep the top ``max_docs`` documents per topic.
+
+    Returns
+    -------
+    Campaign
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> campaign.runs, campaign.topics
+    (('A', 'B'), ('q1', 'q2'))
+
+    From files (the demo campaign's qrels and three of its runs):
+
+    >>> from irmeta.demo import demo_paths
+    >>> paths = demo_paths()
+    >>> irmeta.load_campaign(paths.qrels, paths.runs[:3]).num_runs
+    3
+    """
     from irmeta import validate
     fn = "load_campaign"
     if isinstance(runs, Campaign):

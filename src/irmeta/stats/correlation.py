@@ -82,7 +82,16 @@ def _tau_b(num: np.ndarray, da: np.ndarray, db: np.ndarray) -> np.ndarray:
 
 def kendall_tau(x, y) -> float:
     """Kendall's tau-b between the rankings induced by scores ``x`` and ``y`` (see the
-    module doc; systems with a NaN score in either are left out)."""
+    module doc; systems with a NaN score in either are left out).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(kendall_tau(x, y), 4)
+    0.6667
+    """
     a, b = _aligned(x, y, "kendall_tau")
     if a.size < 2:
         return float("nan")
@@ -144,7 +153,16 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
 
 def rank_correlation(x, y, method: str = "kendall") -> float:
     """Correlation of two system scorings by ``method``: ``kendall`` (tau-b),
-    ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``."""
+    ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(rank_correlation(x, y, "spearman"), 4)
+    0.8
+    """
     method = validate.choice(method, "method", "rank_correlation", METHODS)
     if method == "kendall":
         return kendall_tau(x, y)

@@ -79,6 +79,11 @@ def adjust_pvalues(pvalues, method: str) -> np.ndarray:
     ``bonferroni``: ``min(1, m p)``. ``holm``: step-down, ``p_(i) (m - i + 1)`` with a
     running maximum. ``fdr_bh``: Benjamini-Hochberg step-up, ``p_(i) m / i`` with a
     running minimum from the largest. ``m`` = number of non-NaN p-values.
+
+    Examples
+    --------
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm")
+    array([0.03, 0.06, 0.06])
     """
     validate.choice(method, "method", "adjust_pvalues", CORRECTIONS)
     try:
@@ -553,6 +558,18 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     ``trials``: bootstrap resamples ``B`` (default 1000); ``samples`` is its former name,
     deprecated. ``extra``: ``delta`` (largest per-pair difference needed for significance
     at ``level``). Per-pair columns ``delta`` and the percentile CI are in the table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> result = bootstrap(scores, trials=1000, seed=1)
+    >>> result.num_significant(), round(result.delta, 2)
+    (2, 0.12)
+    >>> result.parameters
+    TestParameters(trials=1000, seed=1)
     """
     func = "bootstrap"
     trials = renamed_argument(func, "samples", samples, "trials", trials)
@@ -726,6 +743,37 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     random tests, ``correction`` to the pairwise ones; any other keyword is a
     :class:`~irmeta.errors.ParameterError` naming the accepted ones (nothing is dropped
     silently).
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics.
+    test : str
+        The test's name (see :data:`TESTS`).
+    **kwargs
+        The test's own arguments (``level``, ``correction``, ``trials``, ``seed``...).
+
+    Returns
+    -------
+    PairwiseResult
+        The test's result class (typed fields per test).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> result = compare(scores, "tukey_hsd")
+    >>> result.summary()
+    'tukey_hsd (level=0.05): 2 of 3 pairs significant over 5 topics'
+    >>> result.table[["a", "b", "diff", "significant"]].round(2)
+       a  b  diff  significant
+    0  A  B  0.18         True
+    1  A  C  0.32         True
+    2  B  C  0.14        False
+    >>> round(result.q_crit, 4) == round(result.extra["q_crit"], 4)
+    True
     """
     import inspect
     fn = TESTS.get(test) if isinstance(test, str) else None
