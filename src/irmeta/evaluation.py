@@ -78,10 +78,12 @@ class Results:
 
     @property
     def runs(self) -> tuple[str, ...]:
+        """The run names, in the campaign's order (the first axis of ``values``)."""
         return self.campaign.runs
 
     @property
     def topics(self) -> tuple[str, ...]:
+        """The campaign's topics, sorted (the last axis of ``values``)."""
         return self.campaign.topics
 
     @property

@@ -107,14 +107,17 @@ class Campaign:
     # ------------------------------------------------------------------ shape
     @property
     def num_runs(self) -> int:
+        """Number of runs (R, the first axis of the dense arrays)."""
         return len(self.runs)
 
     @property
     def num_topics(self) -> int:
+        """Number of qrels topics (T, the second axis)."""
         return len(self.topics)
 
     @property
     def depth(self) -> int:
+        """Rank columns of the dense arrays (D): the longest ranking of any run and topic."""
         return int(self.grades.shape[2])
 
     @property
@@ -188,7 +191,8 @@ class Campaign:
 
     @property
     def num_codes(self) -> int:
-        return self._interned[3]
+        """Number of distinct (topic, document) pairs among the retrieved documents."""
+        return int(self._interned[3])
 
     def docid(self, run: int, topic: int, rank: int) -> str:
         """The document id at 0-based ``rank`` of ``run`` on ``topic``."""
@@ -203,6 +207,7 @@ class Campaign:
 
     # ------------------------------------------------------------- subsets
     def run_index(self, name: str) -> int:
+        """Position of the run ``name``; a CampaignError listing the runs if none."""
         try:
             return self.runs.index(name)
         except ValueError:
@@ -211,6 +216,7 @@ class Campaign:
                                 f"{', ...' if len(self.runs) > 10 else ''})") from None
 
     def topic_index(self, topic: str) -> int:
+        """Position of ``topic`` (compared as text); a CampaignError if not in the qrels."""
         try:
             return self.topics.index(str(topic))
         except ValueError:

@@ -194,6 +194,7 @@ class PairwiseResult:
 
     @property
     def systems(self) -> list[str]:
+        """The system names, in the order of the score matrix."""
         return list(self.means.index)
 
     @property
@@ -251,6 +252,7 @@ class PairwiseResult:
 
     @property
     def num_pairs(self) -> int:
+        """Number of pairs tested (rows of ``table``)."""
         return len(self.table)
 
     def pvalue_matrix(self) -> pd.DataFrame:
@@ -292,9 +294,11 @@ class PairwiseResult:
             "sig_losses": [losses[s] for s in order]})
 
     def to_frame(self) -> pd.DataFrame:
+        """A copy of ``table`` (one row per pair)."""
         return self.table.copy()
 
     def summary(self) -> str:
+        """One line: the test, its level and correction, and how many pairs differ."""
         corr = f", correction={self.correction}" if self.correction else ""
         return (f"{self.test} (level={self.level}{corr}): {self.num_significant()} of "
                 f"{self.num_pairs} pairs significant over {self.n_topics} topics")

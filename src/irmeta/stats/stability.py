@@ -63,6 +63,7 @@ class StabilityResult:
 
     @property
     def decisions(self) -> int:
+        """Pair decisions counted: wins of a, wins of b and ties over every trial."""
         return int(self.wins_a.sum() + self.wins_b.sum() + self.ties.sum())
 
 
