@@ -23,6 +23,9 @@ MODULES = [
     "irmeta.aggregate.hits",
     "irmeta.stats.significance",
     "irmeta.stats.correlation",
+    "irmeta.stats.discriminative",
+    "irmeta.stats.stability",
+    "irmeta.effort",
 ]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS

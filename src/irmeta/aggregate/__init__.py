@@ -93,7 +93,13 @@ def _bad(text: str, why: str) -> ParameterError:
 def parse_aggregator(text: str) -> tuple[str, dict[str, Any]]:
     """``(name, params)`` of an aggregator string, with defaults filled in and values
     converted (numbers to float/int, ``ms``/``mt`` to canonical mean names, ``axioms``
-    to ``A``/``B``). :class:`ParameterError` showing the string on any problem."""
+    to ``A``/``B``). :class:`ParameterError` showing the string on any problem.
+
+    Examples
+    --------
+    >>> parse_aggregator("gawm(axioms=B)")[1]["axioms"]
+    'B'
+    """
     if not isinstance(text, str):
         raise ParameterError(f"aggregator must be a string like 'gawm(axioms=B)', got {text!r}")
     match = _SYNTAX.match(text)
@@ -147,7 +153,13 @@ def _convert(text: str, name: str, key: str, value: str):
 
 def canonical_aggregator(text: str) -> str:
     """Canonical spelling of an aggregator string (defaults omitted), e.g.
-    ``GAWM( axioms=b, mt=2 )`` -> ``gawm(axioms=B,mt=harmonic)``."""
+    ``GAWM( axioms=b, mt=2 )`` -> ``gawm(axioms=B,mt=harmonic)``.
+
+    Examples
+    --------
+    >>> canonical_aggregator("GAWM( axioms=b, mt=2 )")
+    'gawm(axioms=B,mt=harmonic)'
+    """
     return aggregator_label(*parse_aggregator(text))
 
 

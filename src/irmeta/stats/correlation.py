@@ -130,6 +130,14 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
 
     ``tau_AP = 2/(n-1) * sum_{i=2..n} C(i)/(i-1) - 1`` (see module doc for ties);
     ``symmetric=True`` returns ``(tau_AP(x, y) + tau_AP(y, x)) / 2``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(tau_ap(x, y), 4)
+    0.6667
     """
     a, b = _aligned(x, y, "tau_ap")
     n = a.size
@@ -187,6 +195,17 @@ def correlation_matrix(scores, method: str = "kendall") -> pd.DataFrame:
     ``irmeta.evaluate(...).aggregate()``) or a mapping ``{measure: Series}``. Entry
     ``[m1, m2]`` is ``rank_correlation(scores[m1], scores[m2], method)`` — for
     ``tau_ap``, ranking ``m1`` against reference ``m2`` (not symmetric).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> means = pd.DataFrame({"AP": [0.3, 0.2, 0.5, 0.1], "P@10": [0.25, 0.3, 0.4, 0.05]},
+    ...                      index=list("abcd"))
+    >>> correlation_matrix(means).round(4)
+                 AP    P@10
+    measure
+    AP       1.0000  0.6667
+    P@10     0.6667  1.0000
     """
     if isinstance(scores, Mapping):
         scores = pd.DataFrame({k: pd.Series(v) if not isinstance(v, pd.Series) else v

@@ -452,7 +452,35 @@ def _common(test: str, frame: pd.DataFrame, table: pd.DataFrame, level: float,
 # ----------------------------------------------------------------- pairwise tests
 def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
              pairs=None) -> PairedTResult:
-    """Paired Student t-test for every pair (``scipy.stats.ttest_rel``); see module doc."""
+    """Paired Student t-test for every pair (``scipy.stats.ttest_rel``); see module doc.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics (``Results.matrix(measure)``).
+    level : float
+        Significance level in (0, 1).
+    correction : {"bonferroni", "holm", "fdr_bh"}, optional
+        Multiple-comparison correction of the p-values.
+    pairs : list of (a, b), optional
+        Only these pairs (names or row numbers); default all.
+
+    Returns
+    -------
+    PairedTResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> paired_t(scores).table[["a", "b", "p_value"]].round(4)
+       a  b  p_value
+    0  A  B   0.0086
+    1  A  C   0.0054
+    2  B  C   0.1079
+    """
     from scipy import stats
     frame, X, level, ia, ib = _prepare(scores, "paired_t", level, correction, pairs)
     D = X[ia] - X[ib]
@@ -473,7 +501,17 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
              pairs=None) -> PairwiseResult:
     """Wilcoxon signed-rank test for every pair (``scipy.stats.wilcoxon``, zero
     differences discarded; SciPy picks the exact or normal method). Statistic: the
-    smaller of the signed-rank sums. No CI. Pairs with all-zero differences: p = 1."""
+    smaller of the signed-rank sums. No CI. Pairs with all-zero differences: p = 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> wilcoxon(scores).table["p_value"].round(4).tolist()
+    [0.0625, 0.0625, 0.0656]
+    """
     from scipy import stats
     frame, X, level, ia, ib = _prepare(scores, "wilcoxon", level, correction, pairs)
     D = X[ia] - X[ib]
@@ -521,6 +559,16 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     One ``trials x n`` matrix of random signs is drawn from ``seed`` and shared by all
     pairs; the permuted means of a chunk of pairs are one matrix product.
     ``p = #{|mean*| >= |mean(d)|} / trials`` (the observed labelling is not added).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> result = randomisation(scores, trials=1000, seed=0)
+    >>> result.table["p_value"].tolist()
+    [0.044, 0.044, 0.095]
     """
     func = "randomisation"
     trials = validate.trials(trials, func)
@@ -635,7 +683,34 @@ def _anova_mse(X: np.ndarray) -> tuple[float, int]:
 
 def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     """Tukey HSD on the two-way ANOVA without replication (system + topic); see
-    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``)."""
+    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``).
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics (``Results.matrix(measure)``).
+    level : float
+        Significance level in (0, 1).
+    pairs : list of (a, b), optional
+        Only these pairs; the family is still every system.
+
+    Returns
+    -------
+    TukeyHSDResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> result = tukey_hsd(scores)
+    >>> result.df, round(result.mse, 5)
+    (8, 0.00783)
+    >>> low, high = result.confidence_interval(0.99)
+    >>> bool(low[2] < 0 < high[2])          # B vs C (p = 0.08): the 99% interval holds 0
+    True
+    """
     from irmeta.stats._tukey import ptukey_isf, ptukey_sf
     func = "tukey_hsd"
     frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
@@ -664,6 +739,18 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     (``Generator.permuted`` on a batch of trials); the null distribution is that of the
     range of the permuted system means. CI: ``diff +- `` the ``(1-level)`` quantile of
     the ranges. ``extra``: ``ranges`` (sorted, one per trial).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> result = randomised_tukey_hsd(scores, trials=1000, seed=0)
+    >>> result.table["p_value"].tolist()
+    [0.315, 0.003, 0.528]
+    >>> result.ranges.shape
+    (1000,)
     """
     func = "randomised_tukey_hsd"
     trials = validate.trials(trials, func)
@@ -702,6 +789,15 @@ def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None
 
     ``q = |diff| / sqrt(sp2 / n)``, ``sp2 = (sd_a^2 + sd_b^2) / 2``, ``df = 2n - 2``,
     ``p = P(Q_{2,df} > q) = 2 P(T_df > q/sqrt 2)``; CI ``diff +- q_crit sqrt(sp2/n)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+
+    >>> pairwise_tukey(scores).table["p_value"].round(4).tolist()
+    [0.0486, 0.0022, 0.1083]
     """
     from scipy import stats
     func = "pairwise_tukey"
