@@ -189,7 +189,6 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> curves(campaign, "A", "q1", depth=3)[["rank", "docid", "rp", "crp", "dcg"]]
        rank docid  rp  crp  dcg
     0     1    d1  -1   -1  1.0
@@ -295,7 +294,6 @@ def archetypes(campaign: Campaign, depth: int = tw.DEFAULT_DEPTH, crossing: str 
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> archetypes(campaign, depth=10)[["run", "topic", "archetype"]]
       run topic  archetype
     0   A    q1  typical_B
@@ -327,7 +325,6 @@ def archetype_table(frames) -> pd.DataFrame:
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> archetype_table({"tiny": archetypes(campaign, depth=10)})[["total", "ideal", "worst"]]
           total  ideal  worst
     tiny      4   25.0   25.0
@@ -452,7 +449,6 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> summary, grids = effort_gain_summary(campaign, gains=["AP"], depth=10)
     >>> summary[["points", "diagonal %", "high_high %"]]
           points  diagonal %  high_high %

@@ -231,7 +231,6 @@ class Results:
         >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
         >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
         ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-
         >>> irmeta.evaluate(qrels, runs, measures="AP").wide("AP")
                  q1   q2
         A  0.833333  1.0
@@ -267,7 +266,6 @@ class Results:
         >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
         >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
         ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-
         >>> irmeta.evaluate(qrels, runs, measures="P@2").matrix("P@2")
         topic   q1   q2
         run

@@ -87,7 +87,6 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> frame = explain_documents(campaign, "A", "q1", nrg=None)
     >>> frame[["rank", "docid", "grade", "retrieved_by", "unique"]]
        rank docid  grade  retrieved_by  unique
@@ -191,7 +190,6 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> unique_contributions(campaign, k=10)[["unique", "relevant_retrieved"]]
          unique  relevant_retrieved
     run
@@ -232,7 +230,6 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
     ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
     >>> campaign = irmeta.load_campaign(qrels, runs)
-
     >>> unique_documents(campaign, k=10)
       run topic  rank docid  grade
     0   A    q1     1    d1      1

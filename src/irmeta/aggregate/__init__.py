@@ -196,7 +196,6 @@ def aggregate_matrix(matrix: pd.DataFrame, aggregator: str = "mean") -> pd.Serie
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> aggregate_matrix(scores, "gawm(axioms=B)").round(4)
     A    0.5791
     B    0.3977

@@ -97,7 +97,6 @@ def hits(matrix) -> HITSResult:
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> hits(scores).authority_s.round(4).abs().tolist()
     [0.7071, 0.0, 0.7071]
     """

@@ -83,7 +83,6 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> matrices = {"AP": scores, "P@10": scores * 0.9 + 0.05}
     >>> discriminative_power(matrices, tests=["paired_t"], levels=[0.05])
       measure      test  level  significant  pairs     share
@@ -148,7 +147,6 @@ def asl_curve(result) -> np.ndarray:
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> from irmeta.stats import paired_t
     >>> asl_curve(paired_t(scores)).round(4)
     array([0.0054, 0.0086, 0.1079])
@@ -171,7 +169,6 @@ def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, 
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> summary, curves = bootstrap_power({"AP": scores}, trials=500, seed=0)
     >>> summary[["measure", "significant", "pairs", "delta"]]
       measure  significant  pairs  delta

@@ -474,7 +474,6 @@ def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> paired_t(scores).table[["a", "b", "p_value"]].round(4)
        a  b  p_value
     0  A  B   0.0086
@@ -508,7 +507,6 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> wilcoxon(scores).table["p_value"].round(4).tolist()
     [0.0625, 0.0625, 0.0656]
     """
@@ -565,7 +563,6 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> result = randomisation(scores, trials=1000, seed=0)
     >>> result.table["p_value"].tolist()
     [0.044, 0.044, 0.095]
@@ -616,7 +613,6 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> result = bootstrap(scores, trials=1000, seed=1)
     >>> result.num_significant(), round(result.delta, 2)
     (2, 0.12)
@@ -703,7 +699,6 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> result = tukey_hsd(scores)
     >>> result.df, round(result.mse, 5)
     (8, 0.00783)
@@ -745,7 +740,6 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> result = randomised_tukey_hsd(scores, trials=1000, seed=0)
     >>> result.table["p_value"].tolist()
     [0.315, 0.003, 0.528]
@@ -795,7 +789,6 @@ def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> pairwise_tukey(scores).table["p_value"].round(4).tolist()
     [0.0486, 0.0022, 0.1083]
     """
@@ -863,7 +856,6 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-
     >>> result = compare(scores, "tukey_hsd")
     >>> result.summary()
     'tukey_hsd (level=0.05): 2 of 3 pairs significant over 5 topics'
