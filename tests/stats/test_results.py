@@ -89,6 +89,11 @@ def test_tests_without_an_interval_give_nan(scores):
         assert np.isnan(low).all() and np.isnan(high).all()
 
 
+def test_own_level_matches_despite_rounding(scores):
+    r = sg.bootstrap(scores, trials=20, level=0.07)      # 1 - 0.07 is 0.9299999999999999
+    assert np.array_equal(r.confidence_interval(0.93).low, r.table["ci_low"].to_numpy())
+
+
 def test_bootstrap_at_another_level_asks_for_a_rerun(scores):
     with pytest.raises(ParameterError, match="rerun it with level=0.1"):
         sg.bootstrap(scores, trials=20).confidence_interval(0.9)

@@ -230,7 +230,7 @@ class PairwiseResult:
         if confidence_level is not None:
             confidence_level = validate.probability(confidence_level, "confidence_level",
                                                     "confidence_interval")
-        if confidence_level is None or confidence_level == 1 - self.level:
+        if confidence_level is None or abs(confidence_level - (1 - self.level)) < 1e-12:
             return ConfidenceInterval(self.table["ci_low"].to_numpy(),
                                       self.table["ci_high"].to_numpy())
         half = self._half_width(1 - confidence_level)
