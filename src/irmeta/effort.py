@@ -181,6 +181,19 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
     ``grade`` is the qrels grade (NaN: not in the qrels or padding beyond the ranking);
     the frame's ``attrs`` hold ``rb``, ``run``, ``topic``, ``depth`` and the full-scale
     bounds ``crp_min_fs`` / ``crp_max_fs``.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> curves(campaign, "A", "q1", depth=3)[["rank", "docid", "rp", "crp", "dcg"]]
+       rank docid  rp  crp  dcg
+    0     1    d1  -1   -1  1.0
+    1     2    d2  -1   -2  1.0
+    2     3    d3   2    0  2.0
     """
     a = curve_arrays(campaign, [run], [topic], depth, rel_level)
     r, t = _index(campaign, "curves", run, campaign.runs, "run")[0], \
@@ -272,7 +285,22 @@ def archetypes(campaign: Campaign, depth: int = tw.DEFAULT_DEPTH, crossing: str 
     columns ``run, topic, archetype, crossing, rb, rho, sigma, twist`` (``crossing``:
     1-based first crossing of CRP under the chosen rule, 0 = none). A run without a
     topic is scored on an empty ranking there (a ``worst`` curve), as in the paper's
-    totals (runs x topics). See :func:`classify`."""
+    totals (runs x topics). See :func:`classify`.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> archetypes(campaign, depth=10)[["run", "topic", "archetype"]]
+      run topic  archetype
+    0   A    q1  typical_B
+    1   A    q2      ideal
+    2   B    q1  typical_B
+    3   B    q2      worst
+    """
     _check("archetypes", depth, crossing, rel_level)
     comp = tw.components(campaign, int(depth), crossing, int(rel_level))
     label = classify(comp)
@@ -288,14 +316,26 @@ def archetype_table(frames) -> pd.DataFrame:
     """Percentages of (run, topic) curves per archetype (the paper's Table 2).
 
     ``frames``: one :func:`archetypes` frame or a mapping ``name -> frame``; one row per
-    campaign with ``total`` and one percentage column per archetype."""
+    campaign with ``total`` and one percentage column per archetype.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> archetype_table({"tiny": archetypes(campaign, depth=10)})[["total", "ideal", "worst"]]
+          total  ideal  worst
+    tiny      4   25.0   25.0
+    """
     if isinstance(frames, pd.DataFrame):
         frames = {"campaign": frames}
     rows = {}
     for name, frame in frames.items():
         counts = frame["archetype"].value_counts()
         total = int(len(frame))
-        row = {"total": total}
+        row: dict[str, float] = {"total": total}
         for a in ARCHETYPES:
             row[a] = 100.0 * counts.get(a, 0) / total if total else np.nan
         rows[name] = row
@@ -400,7 +440,21 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
                         rel_level: int = 1) -> tuple[pd.DataFrame, dict[str, EffortGain]]:
     """Effort/gain grids for several gain measures: a summary frame (one row per gain:
     ``points, diagonal %, high_high %, top_row_low_effort %`` — the share of the top
-    gain row with Twist >= .5 — and the quartile cut points) and the grids by name."""
+    gain row with Twist >= .5 — and the quartile cut points) and the grids by name.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> summary, grids = effort_gain_summary(campaign, gains=["AP"], depth=10)
+    >>> summary[["points", "diagonal %", "high_high %"]]
+          points  diagonal %  high_high %
+    gain
+    AP         4        50.0         25.0
+    """
     validate.campaign(campaign, "effort_gain_summary")
     _check("effort_gain_summary", depth, crossing, rel_level)
     gains = validate.measure_list(gains, "effort_gain_summary", "gains")

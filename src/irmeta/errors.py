@@ -120,7 +120,7 @@ class OutputError(IrmetaError, OSError):
         super().__init__(f"cannot write {path}: {reason}")
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
 
 
 class ConvergenceWarning(UserWarning):

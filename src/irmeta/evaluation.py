@@ -15,8 +15,9 @@ floor of 1e-5 on each value.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -43,9 +44,11 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
     v = np.where(evaluated, values, np.nan)
     with np.errstate(all="ignore"):
         if kind == "count":
-            return evaluated.sum(axis=1).astype(np.float64)
+            counts: np.ndarray = evaluated.sum(axis=1).astype(np.float64)
+            return counts
         if kind == "sum":
-            return np.nansum(v, axis=1)
+            sums: np.ndarray = np.nansum(v, axis=1)
+            return sums
         defined = evaluated & ~np.isnan(values)
         n = defined.sum(axis=1)
         if kind == "gmean":
@@ -75,10 +78,12 @@ class Results:
 
     @property
     def runs(self) -> tuple[str, ...]:
+        """The run names, in the campaign's order (the first axis of ``values``)."""
         return self.campaign.runs
 
     @property
     def topics(self) -> tuple[str, ...]:
+        """The campaign's topics, sorted (the last axis of ``values``)."""
         return self.campaign.topics
 
     @property
@@ -86,7 +91,7 @@ class Results:
         """Printed names of the measures (the user's spelling of trec_eval names)."""
         return [m.display for m in self.measures]
 
-    def _index(self, measure, func: str = "Results") -> int:
+    def _index(self, measure: str | Measure | int, func: str = "Results") -> int:
         """Position of ``measure``: its index, a :class:`Measure` or its name."""
         if not isinstance(measure, (str, Measure)):
             if isinstance(measure, bool) or not isinstance(measure, (int, np.integer)):
@@ -119,6 +124,28 @@ class Results:
         ``gmean`` (geometric mean with a 1e-5 floor), or any aggregator accepted by
         :func:`irmeta.aggregate.aggregate_matrix` (``gawm(...)``, ``hits``), which
         works on the campaign-topic-set matrix.
+
+        Parameters
+        ----------
+        aggregator : str
+            ``mean``, ``gmean``, ``hits`` or ``gawm(...)``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            runs x measures.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+        >>> results.aggregate("gmean").round(4)
+               AP     P@2
+        A  0.9129  0.5000
+        B  0.0016  0.0022
         """
         if not isinstance(aggregator, str):
             raise ParameterError(f"Results.aggregate: aggregator must be a string such as "
@@ -135,7 +162,32 @@ class Results:
         return pd.DataFrame(cols).reindex(list(self.runs))
 
     def to_frame(self, per_topic: bool = True, aggregate: bool = True) -> pd.DataFrame:
-        """Long table ``run, measure, topic, value``; the aggregate has topic ``all``."""
+        """Long table ``run, measure, topic, value``; the aggregate has topic ``all``.
+
+        Parameters
+        ----------
+        per_topic : bool
+            Include one row per evaluated (run, measure, topic).
+        aggregate : bool
+            Include the aggregate rows (topic ``all``).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``run, measure, topic, value``.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> results = irmeta.evaluate(qrels, runs, measures="AP")
+        >>> results.to_frame(per_topic=False)
+          run measure topic     value
+        0   A      AP   all  0.916667
+        1   B      AP   all  0.125000
+        """
         per_topic = validate.flag(per_topic, "per_topic", "Results.to_frame")
         aggregate = validate.flag(aggregate, "aggregate", "Results.to_frame")
         parts = []
@@ -149,17 +201,41 @@ class Results:
                 "value": self.values[r, m, t]}))
         if aggregate:
             means = self.means
-            r, m = np.meshgrid(np.arange(R), np.arange(M), indexing="ij")
+            rr, mm = np.meshgrid(np.arange(R), np.arange(M), indexing="ij")
             parts.append(pd.DataFrame({
-                "run": np.asarray(self.runs, dtype=object)[r.ravel()],
-                "measure": np.asarray(self.names, dtype=object)[m.ravel()],
+                "run": np.asarray(self.runs, dtype=object)[rr.ravel()],
+                "measure": np.asarray(self.names, dtype=object)[mm.ravel()],
                 "topic": "all", "value": means.ravel()}))
         if not parts:
             return pd.DataFrame(columns=["run", "measure", "topic", "value"])
         return pd.concat(parts, ignore_index=True)
 
-    def wide(self, measure, evaluated_only: bool = True) -> pd.DataFrame:
-        """runs x topics values of one measure (NaN where a topic is not evaluated)."""
+    def wide(self, measure: str | Measure | int, evaluated_only: bool = True) -> pd.DataFrame:
+        """runs x topics values of one measure (NaN where a topic is not evaluated).
+
+        Parameters
+        ----------
+        measure : str, Measure or int
+            The measure (name, object or position).
+        evaluated_only : bool
+            NaN where a topic is not evaluated for a run.
+
+        Returns
+        -------
+        pandas.DataFrame
+            runs x topics.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> irmeta.evaluate(qrels, runs, measures="AP").wide("AP")
+                 q1   q2
+        A  0.833333  1.0
+        B  0.250000  0.0
+        """
         j = self._index(measure, "Results.wide")
         evaluated_only = validate.flag(evaluated_only, "evaluated_only", "Results.wide")
         v = self.values[:, j]
@@ -167,12 +243,34 @@ class Results:
             v = np.where(self.evaluated, v, np.nan)
         return pd.DataFrame(v, index=list(self.runs), columns=list(self.topics))
 
-    def matrix(self, measure) -> pd.DataFrame:
+    def matrix(self, measure: str | Measure | int) -> pd.DataFrame:
         """systems x topics matrix of one measure over the campaign topic set (topics
         with a relevant document); every run scored on every such topic.
 
         A CampaignError when that set is empty or no run has any of its topics
         (:mod:`irmeta.data.checks`): every analysis of the matrix would be meaningless.
+
+        Parameters
+        ----------
+        measure : str, Measure or int
+            The measure (name, object or position).
+
+        Returns
+        -------
+        pandas.DataFrame
+            systems x topics, index named ``run``, columns named ``topic``.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> irmeta.evaluate(qrels, runs, measures="P@2").matrix("P@2")
+        topic   q1   q2
+        run
+        A      0.5  0.5
+        B      0.5  0.0
         """
         j = self._index(measure, "Results.matrix")
         keep = require_campaign(self.campaign, self.rel_level, "campaign topic set")
@@ -183,7 +281,7 @@ class Results:
         return frame
 
 
-def compute(campaign: Campaign, measures: Iterable,
+def compute(campaign: Campaign, measures: str | Measure | Iterable[str | Measure],
             ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
     """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
     ms = parse_measures(validate.measure_list(measures, "evaluate"))
@@ -202,10 +300,11 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
 
 
-def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *,
+def evaluate(qrels: Any, runs: Any = None,
+             measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
-             names=None, float32: bool = False, dedupe: bool = False,
-             groups: Mapping[str, str] | None = None, reference=None,
+             names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
+             groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
              prior_runs: Iterable[str] | None = None) -> Results:
     """Evaluate runs against qrels.
 
@@ -225,6 +324,39 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     Without ``complete``, a campaign where no run shares a topic with the qrels is a
     :class:`~irmeta.errors.CampaignError` (nothing would be evaluated); with it, every
     qrels topic is scored on an empty ranking, as ``trec_eval -c`` does.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict, Qrels or Campaign
+        The judgments, or a built campaign (then ``runs`` is None).
+    runs : path, DataFrame, dict, or a list of those
+        The runs to evaluate.
+    measures : str, Measure or a sequence of them
+        Measure strings in ir_measures or trec_eval syntax.
+
+    Returns
+    -------
+    Results
+        Per-topic values ``[runs, measures, topics]`` and their aggregates.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+    >>> results.aggregate()
+             AP   P@2
+    A  0.916667  0.50
+    B  0.125000  0.25
+
+    The demo campaign shipped with irmeta (30 simulated runs, 50 topics):
+
+    >>> from irmeta.demo import load_demo_campaign
+    >>> demo = irmeta.evaluate(load_demo_campaign(), measures="nDCG@10")
+    >>> demo.values.shape
+    (30, 1, 50)
     """
     fn = "evaluate"
     given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe}

@@ -60,7 +60,7 @@ def _nrg_measure(nrg, k: int | None) -> Measure | None:
 
 
 def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
-                      k: int = 100, depth: int | None = None, rel_level: int = 1,
+                      k: int | None = 100, depth: int | None = None, rel_level: int = 1,
                       nrg: str | Measure | None = "NRG", relevant_only: bool = True,
                       groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
                       prior_runs: Iterable[str] | None = None) -> pd.DataFrame:
@@ -80,6 +80,19 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
       documents outside the qrels (their gain is 0) or beyond the NRG cutoff.
 
     ``groups``, ``prior_runs``: the NRG prior context (best_per_group, list).
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> frame = explain_documents(campaign, "A", "q1", nrg=None)
+    >>> frame[["rank", "docid", "grade", "retrieved_by", "unique"]]
+       rank docid  grade  retrieved_by  unique
+    0     1    d1      1             1    True
+    1     3    d3      2             2   False
     """
     from irmeta.measures.nrg import nrg_block, prior_plan
 
@@ -107,7 +120,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
         sd = others[r, t, :n].astype(np.int64) + 1
         prior = np.full(n, np.nan)
         resid = np.full(n, np.nan)
-        if m is not None:
+        if m is not None and plan is not None:
             _, cp, cr = nrg_block(campaign, m, ctx, plan, int(t), int(t) + 1, cells=True)
             upto = min(n, nw)
             prior[:upto] = cp[r, 0, :upto]
@@ -171,6 +184,19 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     ``relevant_retrieved`` (relevant documents in the top k, summed) and
     ``unique_share`` = unique / relevant_retrieved (NaN when 0). With ``per_topic``: a
     long table ``run, topic, unique, relevant_retrieved`` over every (run, topic).
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> unique_contributions(campaign, k=10)[["unique", "relevant_retrieved"]]
+         unique  relevant_retrieved
+    run
+    A         2                   3
+    B         0                   1
     """
     rel, uniq = _unique_mask("unique_contributions", campaign, k, rel_level, reference)
     per_topic = validate.flag(per_topic, "per_topic", "unique_contributions")
@@ -198,6 +224,18 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     Columns ``run, topic, rank, docid, grade``, ordered by run, topic and rank (runs and
     topics in campaign order). ``len(unique_documents(c, k))`` equals
     ``unique_contributions(c, k)["unique"].sum()``.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> unique_documents(campaign, k=10)
+      run topic  rank docid  grade
+    0   A    q1     1    d1      1
+    1   A    q2     1    d4      1
     """
     _, uniq = _unique_mask("unique_documents", campaign, k, rel_level, reference)
     r, t, i = np.nonzero(uniq)

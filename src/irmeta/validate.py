@@ -24,11 +24,14 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from irmeta.errors import ParameterError
+
+if TYPE_CHECKING:
+    from irmeta.data.campaign import Campaign
 
 
 def _fail(func: str, name: str, what: str, value: Any) -> ParameterError:
@@ -40,15 +43,16 @@ def _show(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _range_text(low, high, low_open=False, high_open=False) -> str:
-    low, high = (None if x is None else f"{x:g}" if isinstance(x, float) else x
-                 for x in (low, high))
-    if low is not None and high is not None:
-        return f"in {'(' if low_open else '['}{low}, {high}{')' if high_open else ']'}"
-    if low is not None:
-        return f"{'>' if low_open else '>='} {low}"
-    if high is not None:
-        return f"{'<' if high_open else '<='} {high}"
+def _range_text(low: float | None, high: float | None, low_open: bool = False,
+                high_open: bool = False) -> str:
+    lo, hi = (None if x is None else f"{x:g}" if isinstance(x, float) else str(x)
+              for x in (low, high))
+    if lo is not None and hi is not None:
+        return f"in {'(' if low_open else '['}{lo}, {hi}{')' if high_open else ']'}"
+    if lo is not None:
+        return f"{'>' if low_open else '>='} {lo}"
+    if hi is not None:
+        return f"{'<' if high_open else '<='} {hi}"
     return ""
 
 
@@ -58,10 +62,10 @@ def integer(value: Any, name: str, func: str, *, low: int | None = None,
     what = ("an integer " + _range_text(low, high)).strip()
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise _fail(func, name, what, value)
-    value = int(value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise _fail(func, name, what, value)
-    return value
+    result = int(value)
+    if (low is not None and result < low) or (high is not None and result > high):
+        raise _fail(func, name, what, result)
+    return result
 
 
 def number(value: Any, name: str, func: str, *, low: float | None = None,
@@ -133,7 +137,7 @@ def strings(value: Any, name: str, func: str, *, allow_empty: bool = False) -> l
     return items
 
 
-def measure_list(value: Any, func: str, name: str = "measures") -> list:
+def measure_list(value: Any, func: str, name: str = "measures") -> list[Any]:
     """Measure strings or :class:`Measure` objects, at least one; one string or one
     Measure is one item (``"AP"`` is AP, not ``"A"`` and ``"P"``).
 
@@ -163,7 +167,7 @@ def keywords(given: Iterable[str], accepted: Collection[str], func: str) -> None
                              f"(accepted: {', '.join(sorted(accepted)) or 'none'})")
 
 
-def campaign(value: Any, func: str, name: str = "campaign"):
+def campaign(value: Any, func: str, name: str = "campaign") -> Campaign:
     """A built :class:`~irmeta.data.campaign.Campaign` (``irmeta.load_campaign``)."""
     from irmeta.data.campaign import Campaign
     if not isinstance(value, Campaign):

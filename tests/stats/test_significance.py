@@ -94,7 +94,7 @@ def test_bootstrap_matches_slow_loop(scores):
         assert row["delta"] == pytest.approx(np.sort(np.abs(ms))[::-1][kth - 1])
         lo, hi = np.quantile(d.mean() + np.array(ms), [0.025, 0.975])
         assert row["ci_low"] == pytest.approx(lo) and row["ci_high"] == pytest.approx(hi)
-    assert r.extra["delta"] == pytest.approx(r.table["delta"].max())
+    assert r.delta == pytest.approx(r.table["delta"].max())
 
 
 def test_ptukey_matches_scipy():
@@ -113,8 +113,8 @@ def test_tukey_hsd_two_way_anova(scores):
                          "topic": np.tile(np.arange(n), S).astype(str)})
     fit = statsmodels.ols("y ~ C(system) + C(topic)", data=long).fit()
     r = sg.tukey_hsd(scores)
-    assert r.extra["mse"] == pytest.approx(fit.mse_resid, rel=1e-10)
-    assert r.extra["df"] == fit.df_resid
+    assert r.mse == pytest.approx(fit.mse_resid, rel=1e-10)
+    assert r.df == fit.df_resid
     means = scores.mean(axis=1)
     for k, (a, b) in enumerate(pairs_of(S)[:3]):
         q = abs(means[a] - means[b]) / np.sqrt(fit.mse_resid / n)

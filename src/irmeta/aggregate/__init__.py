@@ -35,6 +35,7 @@ matrix and raise :class:`~irmeta.errors.ParameterError` otherwise.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -90,10 +91,16 @@ def _bad(text: str, why: str) -> ParameterError:
                           f"gawm(axioms=B,ms=arithmetic,mt=harmonic)")
 
 
-def parse_aggregator(text: str) -> tuple[str, dict[str, object]]:
+def parse_aggregator(text: str) -> tuple[str, dict[str, Any]]:
     """``(name, params)`` of an aggregator string, with defaults filled in and values
     converted (numbers to float/int, ``ms``/``mt`` to canonical mean names, ``axioms``
-    to ``A``/``B``). :class:`ParameterError` showing the string on any problem."""
+    to ``A``/``B``). :class:`ParameterError` showing the string on any problem.
+
+    Examples
+    --------
+    >>> parse_aggregator("gawm(axioms=B)")[1]["axioms"]
+    'B'
+    """
     if not isinstance(text, str):
         raise ParameterError(f"aggregator must be a string like 'gawm(axioms=B)', got {text!r}")
     match = _SYNTAX.match(text)
@@ -147,7 +154,13 @@ def _convert(text: str, name: str, key: str, value: str):
 
 def canonical_aggregator(text: str) -> str:
     """Canonical spelling of an aggregator string (defaults omitted), e.g.
-    ``GAWM( axioms=b, mt=2 )`` -> ``gawm(axioms=B,mt=harmonic)``."""
+    ``GAWM( axioms=b, mt=2 )`` -> ``gawm(axioms=B,mt=harmonic)``.
+
+    Examples
+    --------
+    >>> canonical_aggregator("GAWM( axioms=b, mt=2 )")
+    'gawm(axioms=B,mt=harmonic)'
+    """
     return aggregator_label(*parse_aggregator(text))
 
 
@@ -166,6 +179,29 @@ def aggregate_matrix(matrix: pd.DataFrame, aggregator: str = "mean") -> pd.Serie
     ``min``/``max`` leave NaN cells out (all-NaN row -> NaN); ``gawm`` returns
     :attr:`GAWMResult.E_s` (non-convergence emits a ConvergenceWarning), ``hits`` the
     system authority.
+
+    Parameters
+    ----------
+    matrix : pandas.DataFrame
+        systems x topics.
+    aggregator : str
+        ``mean``, ``gmean``, ``hmean``, ``min``, ``max``, ``hits`` or ``gawm(...)``.
+
+    Returns
+    -------
+    pandas.Series
+        One score per system, named by the canonical aggregator string.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> aggregate_matrix(scores, "gawm(axioms=B)").round(4)
+    A    0.5791
+    B    0.3977
+    C    0.2171
+    Name: gawm(axioms=B), dtype: float64
     """
     name, params = parse_aggregator(aggregator)
     if not isinstance(matrix, pd.DataFrame):

@@ -15,6 +15,8 @@ def as_matrix(matrix, func: str, *, allow_nan: bool = False, min_shape=(1, 1)):
     (labels become 0..S-1 and 0..T-1). Infinite values are always an error; NaN is an
     error unless ``allow_nan``. The message names ``func`` and the first bad cell.
     """
+    runs: pd.Index
+    topics: pd.Index
     if isinstance(matrix, pd.DataFrame):
         runs, topics = matrix.index, matrix.columns
         try:

@@ -197,6 +197,17 @@ def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
     Returns
     -------
     GAWMResult with ``E_s, E_t, W_s, W_t`` (pandas Series), ``iterations``, ``converged``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = gawm(scores)
+    >>> result.converged
+    True
+    >>> result.E_s.round(4).tolist()
+    [0.5791, 0.3977, 0.2171]
     """
     func = "gawm"
     P, runs, topics = as_matrix(matrix, func)

@@ -91,6 +91,14 @@ def hits(matrix) -> HITSResult:
     docstring for the graph and why these are the HITS fixed points.
 
     ``matrix``: DataFrame (rows = systems, columns = topics) or 2-D array; complete.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> hits(scores).authority_s.round(4).abs().tolist()
+    [0.7071, 0.0, 0.7071]
     """
     P, runs, topics = as_matrix(matrix, "hits")
     MAP, AAP = P.mean(axis=1), P.mean(axis=0)

@@ -35,8 +35,10 @@ is applied here and nowhere else.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -47,6 +49,9 @@ from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id, decode_ids
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
+
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 @dataclass(eq=False)
@@ -62,7 +67,7 @@ class JudgedDocs:
     def num_rel(self, rel_level: int = 1) -> np.ndarray:
         """Number of relevant documents (grade >= rel_level) per topic, int64 [T]
         (computed once per level; do not modify the returned array)."""
-        cache = self.__dict__.setdefault("_num_rel", {})
+        cache: dict[int, np.ndarray] = self.__dict__.setdefault("_num_rel", {})
         if rel_level not in cache:
             cache[rel_level] = np.bincount(self.topic[self.grades >= rel_level],
                                            minlength=len(self.ptr) - 1).astype(np.int64)
@@ -102,15 +107,18 @@ class Campaign:
     # ------------------------------------------------------------------ shape
     @property
     def num_runs(self) -> int:
+        """Number of runs (R, the first axis of the dense arrays)."""
         return len(self.runs)
 
     @property
     def num_topics(self) -> int:
+        """Number of qrels topics (T, the second axis)."""
         return len(self.topics)
 
     @property
     def depth(self) -> int:
-        return self.grades.shape[2]
+        """Rank columns of the dense arrays (D): the longest ranking of any run and topic."""
+        return int(self.grades.shape[2])
 
     @property
     def has_topic(self) -> np.ndarray:
@@ -183,7 +191,8 @@ class Campaign:
 
     @property
     def num_codes(self) -> int:
-        return self._interned[3]
+        """Number of distinct (topic, document) pairs among the retrieved documents."""
+        return int(self._interned[3])
 
     def docid(self, run: int, topic: int, rank: int) -> str:
         """The document id at 0-based ``rank`` of ``run`` on ``topic``."""
@@ -198,6 +207,7 @@ class Campaign:
 
     # ------------------------------------------------------------- subsets
     def run_index(self, name: str) -> int:
+        """Position of the run ``name``; a CampaignError listing the runs if none."""
         try:
             return self.runs.index(name)
         except ValueError:
@@ -206,12 +216,13 @@ class Campaign:
                                 f"{', ...' if len(self.runs) > 10 else ''})") from None
 
     def topic_index(self, topic: str) -> int:
+        """Position of ``topic`` (compared as text); a CampaignError if not in the qrels."""
         try:
             return self.topics.index(str(topic))
         except ValueError:
             raise CampaignError(f"no topic {topic!r} in the qrels") from None
 
-    def select_runs(self, runs) -> "Campaign":
+    def select_runs(self, runs: Iterable[str | int]) -> "Campaign":
         """A campaign with a subset of the runs (names or indices), in the given order."""
         idx = [self.run_index(r) if isinstance(r, str) else int(r) for r in runs]
         sub = Campaign(tuple(self.runs[i] for i in idx), self.topics, self.grades[idx],
@@ -263,7 +274,8 @@ def _judged_docs(qrels: Qrels, topics: tuple[str, ...]) -> JudgedDocs:
     return JudgedDocs(ptr, grades, fp, qrels.docids.take(pa.array(order, pa.int64())), tidx)
 
 
-def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
+def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
+                            fp: np.ndarray) -> None:
     keys = combine(tidx, fp)
     srt = np.argsort(keys, kind="stable")
     dup = np.flatnonzero(keys[srt][1:] == keys[srt][:-1])
@@ -287,14 +299,14 @@ class _GradeIndex:
         # in no qrels topic at all), then the few candidates by (topic, fingerprint).
         self.table = pd.Index(keys) if len(keys) else None
         self.docs = pd.Index(np.unique(judged.fp)) if len(keys) else None
-        if self.table is not None:  # build both hash engines now, before runs are looked
-            self.table.get_indexer(keys[:1])  # up from several threads
+        if self.table is not None and self.docs is not None:  # build both hash engines
+            self.table.get_indexer(keys[:1])  # now, before runs are looked up from threads
             self.docs.get_indexer(judged.fp[:1])
 
     def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
         """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
-        if self.table is None or len(tidx) == 0:
+        if self.table is None or self.docs is None or len(tidx) == 0:
             return out
         if len(self.docs) * 4 < len(fp):  # few judged documents: prefilter by document
             cand = np.flatnonzero(self.docs.get_indexer(fp) >= 0)
@@ -341,7 +353,8 @@ def _ranks(change: np.ndarray, n: int) -> np.ndarray:
         return np.zeros(0, np.int32)
     start = np.r_[0, np.flatnonzero(change) + 1]
     sizes = np.diff(np.r_[start, n])
-    return np.arange(n, dtype=np.int32) - np.repeat(start.astype(np.int32), sizes)
+    ranks: np.ndarray = np.arange(n, dtype=np.int32) - np.repeat(start.astype(np.int32), sizes)
+    return ranks
 
 
 def _presorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray | None:
@@ -391,7 +404,8 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
     return new
 
 
-def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray, dedupe: bool):
+def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
+                          dedupe: bool) -> np.ndarray:
     keys = combine(tidx, run.fingerprints[rows])
     srt = np.argsort(keys, kind="stable")
     dup = np.flatnonzero(keys[srt][1:] == keys[srt][:-1])
@@ -442,8 +456,8 @@ class _PreparedRun:
     dropped: int              # topics of the run absent from the qrels
 
 
-def _prepare_run(run: Run, index: dict, grade_index: "_GradeIndex", max_docs,
-                 dedupe) -> _PreparedRun:
+def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
+                 max_docs: int | None, dedupe: bool) -> _PreparedRun:
     remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
     tidx = remap[run.topic_codes]
     rows, rank, identity = _order_run(run, tidx, dedupe)
@@ -461,7 +475,7 @@ def _prepare_run(run: Run, index: dict, grade_index: "_GradeIndex", max_docs,
                         grade_index.lookup(tix, fp), int(np.sum(remap < 0)))
 
 
-def _map_runs(fn, runs: list) -> list:
+def _map_runs(fn: Callable[[T], U], runs: list[T]) -> list[U]:
     """``[fn(run) for run in runs]``, two runs at a time when there are several: the
     NumPy, Arrow and pandas work inside releases the GIL for most of its time."""
     if len(runs) < 2:

@@ -19,12 +19,19 @@ run has is meaningful (each is an empty ranking), so it is not refused there
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from irmeta.errors import CampaignError
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _topics_text(topics, limit: int = 5) -> str:
+    from irmeta.data.campaign import Campaign
+
+
+def _topics_text(topics: Sequence[str], limit: int = 5) -> str:
     shown = ", ".join(repr(t) for t in topics[:limit])
     return shown + (f", ... ({len(topics)} in all)" if len(topics) > limit else "")
 
@@ -33,7 +40,7 @@ def _prefix(what: str) -> str:
     return f"{what}: " if what else ""
 
 
-def require_common_topics(campaign, what: str, topics: np.ndarray | None = None) -> None:
+def require_common_topics(campaign: Campaign, what: str, topics: np.ndarray | None = None) -> None:
     """Raise a CampaignError when no run has any qrels topic (of ``topics``, a bool mask
     over the campaign topics, when given)."""
     has = campaign.has_topic if topics is None else campaign.has_topic[:, topics]
@@ -48,9 +55,9 @@ def require_common_topics(campaign, what: str, topics: np.ndarray | None = None)
         f"differently ('1' vs '001')?")
 
 
-def require_topic_set(campaign, rel_level: int, what: str) -> np.ndarray:
+def require_topic_set(campaign: Campaign, rel_level: int, what: str) -> np.ndarray:
     """The campaign topic set (bool [T]); a CampaignError when it is empty."""
-    keep = campaign.topic_set(rel_level)
+    keep: np.ndarray = campaign.topic_set(rel_level)
     if keep.any():
         return keep
     grades = np.asarray(campaign.judged.grades)
@@ -62,7 +69,7 @@ def require_topic_set(campaign, rel_level: int, what: str) -> np.ndarray:
         f"grades or lower -l/--rel-level.")
 
 
-def require_campaign(campaign, rel_level: int, what: str) -> np.ndarray:
+def require_campaign(campaign: Campaign, rel_level: int, what: str) -> np.ndarray:
     """Both checks, for analyses over the campaign topic set; returns that set."""
     keep = require_topic_set(campaign, rel_level, what)
     require_common_topics(campaign, what, keep)

@@ -60,7 +60,7 @@ def _step(x: np.ndarray) -> None:
     x ^= x >> np.uint64(29)
 
 
-def _flat(arr) -> pa.Array:
+def _flat(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
     """One binary or string array without nulls (chunks joined, dictionary decoded)."""
     if isinstance(arr, pa.ChunkedArray):
         arr = arr.combine_chunks() if arr.num_chunks != 1 else arr.chunk(0)
@@ -136,7 +136,8 @@ def _len_seed(lengths: np.ndarray) -> np.ndarray:
     global _LEN_SEEDS
     if _LEN_SEEDS is None:
         _LEN_SEEDS = _mix(np.arange(LONG_ID + 2, dtype=np.uint64) ^ _SEED)
-    return _LEN_SEEDS[np.minimum(lengths, LONG_ID + 1)]
+    seeds: np.ndarray = _LEN_SEEDS[np.minimum(lengths, LONG_ID + 1)]
+    return seeds
 
 
 def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np.ndarray:
@@ -145,7 +146,7 @@ def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np
     loads shifted together, then masked."""
     q = pos >> 3
     shift = ((pos & 7) << 3).astype(np.uint64)
-    word = aligned[q] >> shift
+    word: np.ndarray = aligned[q] >> shift
     high = aligned[q + 1] << ((np.uint64(64) - shift) & np.uint64(63))
     high *= (shift != 0)  # a zero shift takes nothing from the next word
     word |= high
@@ -153,7 +154,7 @@ def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np
     return word
 
 
-def _padded_words(arr, lo: int, hi: int, lengths: np.ndarray) -> np.ndarray | None:
+def _padded_words(arr: pa.Array, lo: int, hi: int, lengths: np.ndarray) -> np.ndarray | None:
     """Ids ``lo:hi`` as a ``[n, W]`` uint64 matrix, each id NUL-padded to ``8 W`` bytes,
     by Arrow's padding kernel (C++; no gather). Only for ASCII ids of at most
     :data:`LONG_ID` bytes (the kernel pads characters, not bytes); None otherwise."""

@@ -48,6 +48,15 @@ class _Rows:
     """Behaviour shared by runs and qrels: row count, fingerprints, file lines, frames."""
 
     _value_column: str = "score"
+    # fields of both dataclasses below, declared for the shared methods
+    topic_ids: np.ndarray
+    topic_codes: np.ndarray
+    docids: pa.Array
+    lines: LineMap | None
+    _fingerprints: np.ndarray | None
+
+    def _values(self) -> np.ndarray:
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return len(self.topic_codes)
@@ -66,11 +75,10 @@ class _Rows:
     def to_frame(self) -> pd.DataFrame:
         """Columns ``query_id, doc_id`` and ``score`` (runs) or ``relevance`` (qrels),
         in input order (the ir_measures / ir_datasets names)."""
-        values = self.scores if self._value_column == "score" else self.grades
         return pd.DataFrame({
             "query_id": self.topic_ids[self.topic_codes],
             "doc_id": decode_ids(self.docids),
-            self._value_column: values,
+            self._value_column: self._values(),
         })
 
 
@@ -99,6 +107,9 @@ class Run(_Rows):
         return Run(name, self.topic_ids, self.topic_codes, self.docids, self.scores,
                    self.source, self.tag, self.lines, self.spool, self._fingerprints)
 
+    def _values(self) -> np.ndarray:
+        return self.scores
+
 
 @dataclass(eq=False)
 class Qrels(_Rows):
@@ -118,3 +129,6 @@ class Qrels(_Rows):
     _fingerprints: np.ndarray | None = field(default=None, repr=False)
 
     _value_column = "relevance"
+
+    def _values(self) -> np.ndarray:
+        return self.grades

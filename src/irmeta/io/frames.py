@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ QRELS_FRAME_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_FRAME_COLUMNS = ("query_id", "doc_id", "score")
 
 
-def _require(frame, columns, what: str) -> None:
+def _require(frame: object, columns: Sequence[str], what: str) -> None:
     if not isinstance(frame, pd.DataFrame):
         raise InputError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
@@ -38,7 +39,7 @@ def _require(frame, columns, what: str) -> None:
                          expected="columns " + ", ".join(columns))
 
 
-def _id_bytes(value, column: str, row: int, source: str) -> bytes:
+def _id_bytes(value: object, column: str, row: int, source: str) -> bytes:
     if isinstance(value, str):
         return encode_id(value)
     if isinstance(value, (bytes, bytearray)):
@@ -88,8 +89,8 @@ def _grades(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
     for i, g in enumerate(values):
         ok = isinstance(g, (numbers.Real, np.number)) and not isinstance(g, (bool, np.bool_))
         if ok:
-            f = float(g)
-            ok = math.isfinite(f) and f == int(f)
+            x = float(g)
+            ok = math.isfinite(x) and x == int(x)
         if not ok:
             raise InputError(f"relevance {g!r} is not an integer", path=source,
                              topic=str(topics.iloc[i]), expected=f"an integer grade (row {i})")
@@ -152,12 +153,12 @@ def runs_from_frame(frame: pd.DataFrame, name: str = "run") -> list[Run]:
     return [run_from_frame(frame, name)]
 
 
-def _rows(data, what: str, source: str) -> pd.DataFrame:
+def _rows(data: object, what: str, source: str) -> pd.DataFrame:
     """``{topic: {docid: value}}`` as a frame, checking the nesting."""
     if not isinstance(data, Mapping):
         raise InputError(f"{what}: expected a {{topic: {{docid: value}}}} dict, "
                          f"got {type(data).__name__}", path=source)
-    rows = []
+    rows: list[tuple[object, object, object]] = []
     for t, docs in data.items():
         if not isinstance(docs, Mapping):
             raise InputError(f"expected a {{docid: value}} dict for this topic, got "
@@ -166,13 +167,13 @@ def _rows(data, what: str, source: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["query_id", "doc_id", "value"], dtype=object)
 
 
-def qrels_from_dict(data: Mapping) -> Qrels:
+def qrels_from_dict(data: Mapping[Any, Any]) -> Qrels:
     """Qrels from ``{topic: {docid: grade}}``."""
     frame = _rows(data, "qrels", "<dict>").rename(columns={"value": "relevance"})
     return qrels_from_frame(frame, source="<dict>")
 
 
-def run_from_dict(data: Mapping, name: str = "run") -> Run:
+def run_from_dict(data: Mapping[Any, Any], name: str = "run") -> Run:
     """A run from ``{topic: {docid: score}}``."""
     frame = _rows(data, "run", "<dict>").rename(columns={"value": "score"})
     return run_from_frame(frame, name, source="<dict>")

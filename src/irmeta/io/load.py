@@ -20,7 +20,7 @@ from irmeta.io import frames, trec
 PathLike = (str, os.PathLike)
 
 
-def load_qrels(qrels) -> Qrels:
+def load_qrels(qrels: object) -> Qrels:
     """Qrels from a path, a DataFrame, a ``{topic: {doc: grade}}`` dict or a Qrels."""
     if isinstance(qrels, Qrels):
         return qrels
@@ -34,7 +34,7 @@ def load_qrels(qrels) -> Qrels:
                      expected="a path, a DataFrame (query_id, doc_id, relevance) or a dict")
 
 
-def _is_run_dict(obj) -> bool:
+def _is_run_dict(obj: object) -> bool:
     if not isinstance(obj, Mapping) or not obj:
         return False
     first = next(iter(obj.values()))
@@ -43,11 +43,11 @@ def _is_run_dict(obj) -> bool:
     return not isinstance(next(iter(first.values())), Mapping)
 
 
-def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False,
+def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool = False,
               split_tags: bool = False) -> list[Run]:
     """Runs from paths, DataFrames, dicts or Runs (one or a list; a dict
     ``{name: {topic: {doc: score}}}`` gives named runs)."""
-    items: list = []
+    items: list[object] = []
     given_names: list[str | None] = []
     if isinstance(runs, (Run, pd.DataFrame, *PathLike)) or _is_run_dict(runs):
         runs = [runs]
@@ -71,8 +71,8 @@ def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False
         if isinstance(item, Run):
             got = [item]
         elif isinstance(item, PathLike):
-            got = parsed.pop(0)
-            got = got if isinstance(got, list) else [got]
+            read = parsed.pop(0)
+            got = read if isinstance(read, list) else [read]
         elif isinstance(item, pd.DataFrame):
             got = frames.runs_from_frame(item, gname or f"run{i + 1}")
         elif isinstance(item, Mapping):
@@ -96,12 +96,12 @@ def load_runs(runs, names: Sequence[str] | None = None, *, float32: bool = False
     return loaded
 
 
-def _check_names(names) -> list[str]:
+def _check_names(names: object) -> list[str]:
     """Explicit run names: a sequence of distinct, non-empty strings without whitespace
     (a single string is refused: ``names='ab'`` is not the two runs ``a`` and ``b``)."""
     if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
         raise ParameterError(f"names must be a list of run names, got {names!r}")
-    out = []
+    out: list[str] = []
     for n in names:
         if not isinstance(n, str) or not n.strip() or n != n.strip():
             raise ParameterError(f"names: {n!r} is not a usable run name "
@@ -113,7 +113,7 @@ def _check_names(names) -> list[str]:
     return out
 
 
-def _check_stdin_once(qrels, runs) -> None:
+def _check_stdin_once(qrels: object, runs: object) -> None:
     """Standard input (``-``) can be read only once."""
     items = [qrels] + (list(runs) if isinstance(runs, (list, tuple)) else [runs])
     if sum(1 for i in items if isinstance(i, PathLike) and os.fspath(i) == "-") > 1:
@@ -121,11 +121,12 @@ def _check_stdin_once(qrels, runs) -> None:
                          expected="at most one input read from standard input")
 
 
-def _read_files(paths: list, *, float32: bool, split_tags: bool) -> list:
+def _read_files(paths: list[str | os.PathLike[str]], *, float32: bool,
+                split_tags: bool) -> list[Run | list[Run]]:
     """Parse run files, several at a time: Arrow releases the GIL while parsing, and small
     files leave a core idle (100 files of 500,000 lines: 9.9 s one by one, 5.4 s with
     4 threads). Results, and the first error, come in the order the files were given."""
-    def read(path):
+    def read(path: str | os.PathLike[str]) -> Run | list[Run]:
         return trec.read_run(path, float32=float32, split_tags=split_tags)
 
     if len(paths) < 2:
@@ -149,10 +150,44 @@ def _resolve_names(runs: list[Run], from_file: list[bool]) -> None:
                             f"{', '.join(dupes)}; pass names explicitly (names=... / --names)")
 
 
-def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
+def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = None,
+                  max_docs: int | None = None,
                   float32: bool = False, dedupe: bool = False, split_tags: bool = False,
                   warn_dropped: bool = True) -> Campaign:
-    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
+    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict or Qrels
+        The judgments.
+    runs : path, DataFrame, dict, Run, or a list of those
+        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs).
+    names : sequence of str, optional
+        One name per run, overriding tags.
+    max_docs : int, optional
+        Keep the top ``max_docs`` documents per topic.
+
+    Returns
+    -------
+    Campaign
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> campaign.runs, campaign.topics
+    (('A', 'B'), ('q1', 'q2'))
+
+    From files (the demo campaign's qrels and three of its runs):
+
+    >>> from irmeta.demo import demo_paths
+    >>> paths = demo_paths()
+    >>> irmeta.load_campaign(paths.qrels, paths.runs[:3]).num_runs
+    3
+    """
     from irmeta import validate
     fn = "load_campaign"
     if isinstance(runs, Campaign):
@@ -168,7 +203,7 @@ def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
     return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)
 
 
-def read_groups(path, runs: Sequence[str] | None = None) -> dict[str, str]:
+def read_groups(path: str | os.PathLike[str], runs: Sequence[str] | None = None) -> dict[str, str]:
     """Read a groups file: one ``run group`` pair per line (``#`` comments allowed).
 
     With ``runs``, every run of the campaign must have a group; names of the file that

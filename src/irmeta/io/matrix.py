@@ -29,6 +29,7 @@ topics (name ``topic``), in order of first appearance.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -43,7 +44,7 @@ MISSING_TOKENS = ("", "nan", "na", "n/a", "null", "none", "-")
 SUMMARY_TOPICS = ("average", "all")
 
 
-def _split_fn(first: str):
+def _split_fn(first: str) -> Callable[[str], list[str]]:
     if "\t" in first:
         return lambda line: [f.strip() for f in line.split("\t")]
     if "," in first:
@@ -51,7 +52,7 @@ def _split_fn(first: str):
     return str.split
 
 
-def _value(text: str, path: str, line: int):
+def _value(text: str, path: str, line: int) -> float | None:
     """float, or None for a missing-cell token; InputError otherwise."""
     if text.lower() in MISSING_TOKENS:
         return None
@@ -66,7 +67,7 @@ def _value(text: str, path: str, line: int):
     return v
 
 
-def _lines(path: str):
+def _lines(path: str) -> list[tuple[int, str]]:
     raw = read_bytes(path)
     try:
         text = raw.decode("utf-8-sig")
@@ -87,9 +88,9 @@ def _is_number(text: str) -> bool:
         return text.lower() in MISSING_TOKENS
 
 
-def read_matrix(path: str | os.PathLike, *, layout: str = "auto", rows: str | None = None,
-                measure: str | None = None, missing="error",
-                summary_topics=SUMMARY_TOPICS) -> pd.DataFrame:
+def read_matrix(path: str | os.PathLike[str], *, layout: str = "auto", rows: str | None = None,
+                measure: str | None = None, missing: str | float = "error",
+                summary_topics: Iterable[str] = SUMMARY_TOPICS) -> pd.DataFrame:
     """A runs x topics score matrix read from ``path`` (see the module docstring).
 
     ``layout``: ``auto`` (long if a header of at most 4 fields names a run and a topic
@@ -144,14 +145,16 @@ def read_matrix(path: str | os.PathLike, *, layout: str = "auto", rows: str | No
     return frame
 
 
-def _column(lower: list[str], names, what: str, path: str):
+def _column(lower: list[str], names: Sequence[str], what: str, path: str) -> int:
     for i, h in enumerate(lower):
         if h in names:
             return i
     raise InputError(f"header has no {what} column (one of {', '.join(names)})", path=path, line=1)
 
 
-def _read_long(path, lines, split, header, measure, summary) -> pd.DataFrame:
+def _read_long(path: str, lines: list[tuple[int, str]], split: Callable[[str], list[str]],
+               header: list[str] | None, measure: str | None,
+               summary: set[str]) -> pd.DataFrame:
     if header is None:
         ir, it, iv, im = 0, 1, 2, None
         body = lines
@@ -203,7 +206,8 @@ def _read_long(path, lines, split, header, measure, summary) -> pd.DataFrame:
                         columns=pd.Index(list(topics), dtype=object))
 
 
-def _read_wide(path, lines, split, header, rows, summary) -> pd.DataFrame:
+def _read_wide(path: str, lines: list[tuple[int, str]], split: Callable[[str], list[str]],
+               header: list[str], rows: str | None, summary: set[str]) -> pd.DataFrame:
     kind = header[0].lower()
     if rows is None:
         if kind in TOPIC_NAMES:
@@ -221,7 +225,9 @@ def _read_wide(path, lines, split, header, rows, summary) -> pd.DataFrame:
             raise InputError(f"column {c!r} appears twice in the header", path=path,
                              line=lines[0][0])
         seen[c] = 1
-    labels, data, where = [], [], {}
+    labels: list[str] = []
+    data: list[list[float]] = []
+    where: dict[str, int] = {}
     for lineno, line in lines[1:]:
         fields = split(line)
         if len(fields) != len(header):

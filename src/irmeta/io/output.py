@@ -26,9 +26,14 @@ import secrets
 import stat
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from irmeta.errors import OutputError
+
+#: a path argument: a string or any ``os.PathLike`` of text
+StrPath = str | os.PathLike[str]
 
 __all__ = ["StagedFolder", "atomic_write", "check_file_target", "check_folder_target",
            "output_error",
@@ -36,7 +41,7 @@ __all__ = ["StagedFolder", "atomic_write", "check_file_target", "check_folder_ta
 
 
 # ---------------------------------------------------------------------- errors
-def output_error(path, exc: OSError) -> OutputError:
+def output_error(path: StrPath, exc: OSError) -> OutputError:
     """An :class:`OutputError` for ``exc`` met while writing ``path``: the path, the OS
     reason and, when it helps, which part of the path is at fault."""
     reason = exc.strerror or str(exc)
@@ -65,7 +70,7 @@ def _exists(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def write_errors(path):
+def write_errors(path: StrPath) -> Iterator[None]:
     """Turn an ``OSError`` raised inside the block into an :class:`OutputError`."""
     try:
         yield
@@ -77,8 +82,8 @@ def write_errors(path):
 
 # ---------------------------------------------------------------------- files
 @contextlib.contextmanager
-def atomic_write(path, mode: str = "w", *, encoding: str | None = "utf-8",
-                 newline: str | None = "\n", fsync: bool = False):
+def atomic_write(path: StrPath, mode: str = "w", *, encoding: str | None = "utf-8",
+                 newline: str | None = "\n", fsync: bool = False) -> Iterator[IO[Any]]:
     """Open ``path`` for writing, all or nothing (see the module doc).
 
     Yields a file object (``mode`` ``"w"`` text, ``"wb"`` bytes) on a temporary file in
@@ -92,7 +97,7 @@ def atomic_write(path, mode: str = "w", *, encoding: str | None = "utf-8",
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_write: mode must be 'w' or 'wb', got {mode!r}")
-    kwargs = {} if mode == "wb" else {"encoding": encoding, "newline": newline}
+    kwargs: dict[str, Any] = {} if mode == "wb" else {"encoding": encoding, "newline": newline}
     target = Path(os.path.realpath(path))
     with write_errors(path):
         current = _stat(target)
@@ -118,7 +123,7 @@ def atomic_write(path, mode: str = "w", *, encoding: str | None = "utf-8",
             raise
 
 
-def _stat(path: Path):
+def _stat(path: Path) -> os.stat_result | None:
     try:
         return path.stat()
     except FileNotFoundError:
@@ -138,7 +143,7 @@ def _temp_file(target: Path) -> tuple[int, str]:
 
 
 @contextlib.contextmanager
-def stdout_errors():
+def stdout_errors() -> Iterator[None]:
     """Errors writing standard output (``> /dev/full``): an :class:`OutputError`.
     A broken pipe (``| head``) is left to the CLI, which exits quietly."""
     try:
@@ -152,7 +157,7 @@ def stdout_errors():
         raise err from exc
 
 
-def check_file_target(path) -> Path:
+def check_file_target(path: StrPath) -> Path:
     """``path`` as a file that can be written: its folder exists, is a folder and can be
     written in, and the path itself is not a folder. Checked when the command starts, so
     that a typo in ``-o`` is not found after minutes of computing; the write itself still
@@ -170,7 +175,7 @@ def check_file_target(path) -> Path:
 
 
 # ---------------------------------------------------------------------- folders
-def check_folder_target(path) -> Path:
+def check_folder_target(path: StrPath) -> Path:
     """``path`` as a folder that can be replaced whole: absent, or a folder. A regular
     file (or a path under one) is an :class:`OutputError`, found before any work."""
     path = Path(path)
@@ -194,7 +199,7 @@ class StagedFolder:
     page of a report).
     """
 
-    def __init__(self, final):
+    def __init__(self, final: StrPath) -> None:
         self.final = check_folder_target(final)
         with write_errors(self.final):
             self.final.parent.mkdir(parents=True, exist_ok=True)
@@ -204,7 +209,7 @@ class StagedFolder:
         self.path = self.root / self.final.name
         self.path.mkdir()
 
-    def publish(self, sidecars=()) -> Path:
+    def publish(self, sidecars: Iterable[StrPath] = ()) -> Path:
         """Swap the staged folder in for ``final`` (then move ``sidecars``, paths inside
         :attr:`root`, next to it); returns ``final``."""
         check_folder_target(self.final)
@@ -229,9 +234,9 @@ class StagedFolder:
         """Delete the staging folder (and the previous folder once replaced)."""
         self._tmp.cleanup()
 
-    def __enter__(self):
+    def __enter__(self) -> StagedFolder:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.discard()
 

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import weakref
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 import pyarrow as pa
 
@@ -76,7 +77,7 @@ class Source:
     codec: str | None
     spool: _Spool | None = field(default=None, repr=False)
 
-    def open(self):
+    def open(self) -> pa.NativeFile:
         """A binary, decompressed, readable stream over the whole input (a new one each
         call). Errors of the compressed data surface on read as :func:`read_error`."""
         try:
@@ -107,7 +108,7 @@ def _os_error(exc: OSError, name: str) -> InputError:
     return InputError(f"cannot read file: {exc.strerror or exc}", path=name)
 
 
-def _spool(fh, name: str) -> _Spool:
+def _spool(fh: BinaryIO, name: str) -> _Spool:
     """Copy a non-seekable stream into a temporary file, once."""
     fd, path = tempfile.mkstemp(prefix="irmeta-pipe-")
     spool = _Spool(path)
@@ -128,7 +129,7 @@ def _is_regular(path: str) -> bool:
         return True  # let open() produce the precise error
 
 
-def open_source(path: str | os.PathLike) -> Source:
+def open_source(path: str | os.PathLike[str]) -> Source:
     """Resolve ``path`` to a :class:`Source`: check it can be read, spool a pipe or
     standard input once, and detect the compression by magic bytes."""
     name = os.fspath(path)
@@ -168,13 +169,14 @@ def _codec(magic: bytes, name: str) -> str | None:
     return None
 
 
-def read_bytes(path: str | os.PathLike) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The whole decompressed content of an input (any format :func:`open_source`
     accepts). For small inputs (groups files, matrices); TREC files are streamed."""
     source = open_source(path)
     try:
         with source.open() as fh:
-            return fh.read()
+            data: bytes = fh.read()
+            return data
     except InputError:
         raise
     except (OSError, EOFError, pa.ArrowException, lzma.LZMAError) as exc:

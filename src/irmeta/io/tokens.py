@@ -21,7 +21,9 @@ names the line an editor shows.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -90,7 +92,7 @@ def _squeezed_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
     return block.count(delim) == (ncols - 1) * block.count(b"\n")
 
 
-def _bad_fields(a: np.ndarray, tstart, tend, line_no: int, count: int,
+def _bad_fields(a: np.ndarray, tstart: np.ndarray, tend: np.ndarray, line_no: int, count: int,
                 layout: Layout, name: str) -> InputError:
     topic = bytes(a[tstart[0]:tend[0]]).decode("utf-8", "backslashreplace") if count else None
     return InputError(f"{count} field{'s' if count != 1 else ''}", path=name, line=line_no,
@@ -151,7 +153,7 @@ class CanonicalStream(io.RawIOBase):
     them through).
     """
 
-    def __init__(self, raw, layout: Layout, name: str):
+    def __init__(self, raw: BinaryIO, layout: Layout, name: str) -> None:
         super().__init__()
         self._raw = raw
         self._layout = layout
@@ -216,7 +218,7 @@ class CanonicalStream(io.RawIOBase):
             block = block.replace(b"\r\n", b"\n")
         return block if block else None
 
-    def raw_blocks(self):
+    def raw_blocks(self) -> Iterator[tuple[int, bytes]]:
         """``(first file line, block)`` for each block of whole lines (for diagnosis)."""
         while True:
             block = self._pending if self._pending is not None else self._next_raw()
@@ -242,7 +244,7 @@ class CanonicalStream(io.RawIOBase):
             self._skipped.append(skipped)
         return out
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: Any) -> int:  # a writable buffer (memoryview)
         while not self._buf:
             block = self._pending if self._pending is not None else self._next_raw()
             self._pending = None

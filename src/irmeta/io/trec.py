@@ -36,10 +36,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from irmeta.data.lines import LineMap
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
-from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, LineMap, is_canonical
+from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, is_canonical
 
 __all__ = ["read_run", "read_qrels", "read_bytes", "run_name_from_path"]
 
@@ -56,7 +57,7 @@ _NUMBER = re.compile(rb"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
 
 
 # ------------------------------------------------------------------ parsing
-def _parse_pool():
+def _parse_pool() -> pa.MemoryPool:
     """The Arrow memory pool for parsing: jemalloc when this pyarrow has it (it returns
     the parser's scratch blocks to the OS; the default mimalloc kept ~200 MB more on a
     7-million-line run), else Arrow's default. Passed per call, never set globally."""
@@ -69,10 +70,11 @@ def _parse_pool():
     return _POOL
 
 
-_POOL = None
+_POOL: pa.MemoryPool | None = None
 
 
-def _csv(stream, names: list[str], types: dict, delim: bytes) -> pa.Table:
+def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
+         types: dict[str, pa.DataType], delim: bytes) -> pa.Table:
     return pacsv.read_csv(
         stream, memory_pool=_parse_pool(),
         read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
@@ -85,7 +87,7 @@ def _csv(stream, names: list[str], types: dict, delim: bytes) -> pa.Table:
 
 
 def _read_table(source: Source, layout: Layout, names: list[str],
-                types: dict) -> tuple[pa.Table, LineMap]:
+                types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
     """Parse the whole input into an Arrow table of trec_eval tokens.
 
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
@@ -184,7 +186,7 @@ def _blank_lines(source: Source) -> np.ndarray:
 
 
 def _careful_table(source: Source, layout: Layout, names: list[str],
-                   types: dict) -> tuple[pa.Table, LineMap]:
+                   types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
     """Every block rewritten into canonical lines, then parsed by Arrow."""
     try:
         with source.open() as raw:
@@ -275,7 +277,7 @@ def _diagnose(source: Source, layout: Layout) -> None:
                                      topic=decode_id(fields[0]), expected="a finite number")
 
 
-def _ids(column) -> tuple[np.ndarray, np.ndarray]:
+def _ids(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     """A dictionary column as (decoded ids, int32 codes)."""
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     if col.null_count:
@@ -290,7 +292,7 @@ def _ids(column) -> tuple[np.ndarray, np.ndarray]:
     return ids, codes
 
 
-def binary_column(column) -> pa.Array:
+def binary_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """One contiguous binary array (64-bit offsets when the bytes pass 2 GiB)."""
     if isinstance(column, pa.ChunkedArray):
         nbytes = sum(c.buffers()[2].size if c.buffers()[2] is not None else 0
@@ -301,14 +303,14 @@ def binary_column(column) -> pa.Array:
     return column
 
 
-def _row_error(message: str, source: Source, lines: LineMap, topic_ids, topic_codes,
-               row: int, expected: str) -> InputError:
+def _row_error(message: str, source: Source, lines: LineMap, topic_ids: np.ndarray,
+               topic_codes: np.ndarray, row: int, expected: str) -> InputError:
     return InputError(message, path=source.name, line=lines.line(row),
                       topic=str(topic_ids[topic_codes[row]]), expected=expected)
 
 
 # --------------------------------------------------------------------- runs
-def read_run(path: str | os.PathLike, *, name: str | None = None, float32: bool = False,
+def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: bool = False,
              split_tags: bool = False) -> Run | list[Run]:
     """Read one TREC run file (any input :func:`~irmeta.io.source.open_source` takes).
 
@@ -350,13 +352,14 @@ def read_run(path: str | os.PathLike, *, name: str | None = None, float32: bool 
 
 def _subset_run(run: Run, mask: np.ndarray, tag: str) -> Run:
     rows = np.flatnonzero(mask)
+    lines = None if run.lines is None else run.lines.subset(rows)
     return Run(tag, run.topic_ids, run.topic_codes[rows], run.docids.take(pa.array(rows)),
-               run.scores[rows], source=run.source, tag=tag, lines=run.lines.subset(rows),
-               spool=run.spool)
+               run.scores[rows], source=run.source, tag=tag, lines=lines, spool=run.spool)
 
 
 # -------------------------------------------------------------------- qrels
-def _grades(column, source: Source, lines: LineMap, topic_ids, topic_codes) -> np.ndarray:
+def _grades(column: pa.Array | pa.ChunkedArray, source: Source, lines: LineMap,
+            topic_ids: np.ndarray, topic_codes: np.ndarray) -> np.ndarray:
     """Grades from their (few) distinct spellings: integers in [-32767, 32767]."""
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     spellings = col.dictionary.to_pylist()
@@ -376,10 +379,11 @@ def _grades(column, source: Source, lines: LineMap, topic_ids, topic_codes) -> n
                 raise _row_error(problem, source, lines, topic_ids, topic_codes,
                                  int(rows[0]),
                                  f"an integer relevance grade in [-{MAX_GRADE}, {MAX_GRADE}]")
-    return values[codes]
+    grades: np.ndarray = values[codes]
+    return grades
 
 
-def read_qrels(path: str | os.PathLike) -> Qrels:
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     """Read a TREC qrels file (``topic iteration docid grade``)."""
     source = open_source(path)
     table, lines = _read_table(source, QRELS, QRELS_COLUMNS, _QRELS_TYPES)
@@ -390,7 +394,7 @@ def read_qrels(path: str | os.PathLike) -> Qrels:
                  spool=source.spool)
 
 
-def run_name_from_path(path: str | os.PathLike) -> str:
+def run_name_from_path(path: str | os.PathLike[str]) -> str:
     """A run's name from its file name: extensions ``.gz``, ``.bz2``, ``.xz``, ``.zst``,
     ``.txt``, ``.run``, ``.trec``, ``.res``, ``.tsv`` stripped, and trec_eval's ``input.``
     prefix removed."""

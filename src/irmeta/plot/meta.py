@@ -64,9 +64,10 @@ def asl_plot(curves: Mapping[str, np.ndarray], *, level: float = 0.05,
     significance level of every system pair, pairs sorted by ASL. ``summary`` (from
     :func:`irmeta.stats.bootstrap_power`) adds DP and delta to the legend."""
     fig, ax = style.figure(4.6, 3.3)
-    info = {}
+    info: dict[str, tuple[float, float]] = {}
     if summary is not None:
-        info = {r.measure: (r.dp, r.delta) for r in summary.itertuples()}
+        info = {str(name): (float(dp), float(delta)) for name, dp, delta
+                in zip(summary["measure"], summary["dp"], summary["delta"])}
     for k, (name, asl) in enumerate(curves.items()):
         label = name
         if name in info:

@@ -11,13 +11,15 @@ from pathlib import Path
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
            "#000000"]
 
-RC = {
+RC: dict[str, object] = {
     "figure.dpi": 110, "savefig.dpi": 200, "font.size": 9, "axes.titlesize": 10,
     "axes.labelsize": 9, "legend.fontsize": 8, "xtick.labelsize": 8, "ytick.labelsize": 8,
     "axes.spines.top": False, "axes.spines.right": False, "axes.grid": True,
     "grid.alpha": 0.3, "grid.linewidth": 0.5, "lines.linewidth": 1.4,
     "svg.fonttype": "none", "figure.constrained_layout.use": True,
 }
+#: the house resolution of saved raster images (RC's ``savefig.dpi``)
+_DEFAULT_DPI = 200
 
 
 def pyplot():
@@ -71,13 +73,13 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
         with plt.rc_context({**RC, "svg.hashsalt": "irmeta"}):
             targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in formats]
             for k, (fmt, target) in enumerate(zip(formats, targets)):
-                _write(_WRITERS.get(fmt, _save_other), fig, target, fmt, dpi or RC["savefig.dpi"])
+                _write(_WRITERS.get(fmt, _save_other), fig, target, fmt, dpi or _DEFAULT_DPI)
                 out.append(target)
                 if k == 0:
                     fig.set_layout_engine("none")
                     if _title_outside(fig):
                         for f, t in zip(formats, targets):
-                            _write(_save_other, fig, t, f, dpi or RC["savefig.dpi"], tight=True)
+                            _write(_save_other, fig, t, f, dpi or _DEFAULT_DPI, tight=True)
                         return targets
     finally:
         plt.close(fig)

@@ -82,7 +82,16 @@ def _tau_b(num: np.ndarray, da: np.ndarray, db: np.ndarray) -> np.ndarray:
 
 def kendall_tau(x, y) -> float:
     """Kendall's tau-b between the rankings induced by scores ``x`` and ``y`` (see the
-    module doc; systems with a NaN score in either are left out)."""
+    module doc; systems with a NaN score in either are left out).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(kendall_tau(x, y), 4)
+    0.6667
+    """
     a, b = _aligned(x, y, "kendall_tau")
     if a.size < 2:
         return float("nan")
@@ -121,6 +130,14 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
 
     ``tau_AP = 2/(n-1) * sum_{i=2..n} C(i)/(i-1) - 1`` (see module doc for ties);
     ``symmetric=True`` returns ``(tau_AP(x, y) + tau_AP(y, x)) / 2``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(tau_ap(x, y), 4)
+    0.6667
     """
     a, b = _aligned(x, y, "tau_ap")
     n = a.size
@@ -144,7 +161,16 @@ def tau_ap(x, y, *, symmetric: bool = False) -> float:
 
 def rank_correlation(x, y, method: str = "kendall") -> float:
     """Correlation of two system scorings by ``method``: ``kendall`` (tau-b),
-    ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``."""
+    ``tau_ap`` (x against reference y), ``tau_ap_sym``, ``spearman``, ``pearson``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0.3, 0.2, 0.5, 0.1], index=list("abcd"))
+    >>> y = pd.Series([0.25, 0.3, 0.4, 0.05], index=list("abcd"))
+    >>> round(rank_correlation(x, y, "spearman"), 4)
+    0.8
+    """
     method = validate.choice(method, "method", "rank_correlation", METHODS)
     if method == "kendall":
         return kendall_tau(x, y)
@@ -155,8 +181,9 @@ def rank_correlation(x, y, method: str = "kendall") -> float:
     if method in ("spearman", "pearson"):
         from scipy import stats
         a, b = _aligned(x, y, "rank_correlation")
-        fn = stats.spearmanr if method == "spearman" else stats.pearsonr
-        return float(fn(a, b).statistic)
+        if method == "spearman":
+            return float(stats.spearmanr(a, b).statistic)
+        return float(stats.pearsonr(a, b).statistic)
     raise ParameterError(f"rank_correlation: method must be one of {', '.join(METHODS)}, "
                          f"got {method!r}")
 
@@ -168,6 +195,17 @@ def correlation_matrix(scores, method: str = "kendall") -> pd.DataFrame:
     ``irmeta.evaluate(...).aggregate()``) or a mapping ``{measure: Series}``. Entry
     ``[m1, m2]`` is ``rank_correlation(scores[m1], scores[m2], method)`` — for
     ``tau_ap``, ranking ``m1`` against reference ``m2`` (not symmetric).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> means = pd.DataFrame({"AP": [0.3, 0.2, 0.5, 0.1], "P@10": [0.25, 0.3, 0.4, 0.05]},
+    ...                      index=list("abcd"))
+    >>> correlation_matrix(means).round(4)
+                 AP    P@10
+    measure
+    AP       1.0000  0.6667
+    P@10     0.6667  1.0000
     """
     if isinstance(scores, Mapping):
         scores = pd.DataFrame({k: pd.Series(v) if not isinstance(v, pd.Series) else v

@@ -51,8 +51,9 @@ mean(d) / sd(d)``; the Tukey procedures ``diff / sqrt(MSE)`` (Sakai's ES_E2);
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -78,6 +79,11 @@ def adjust_pvalues(pvalues, method: str) -> np.ndarray:
     ``bonferroni``: ``min(1, m p)``. ``holm``: step-down, ``p_(i) (m - i + 1)`` with a
     running maximum. ``fdr_bh``: Benjamini-Hochberg step-up, ``p_(i) m / i`` with a
     running minimum from the largest. ``m`` = number of non-NaN p-values.
+
+    Examples
+    --------
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm")
+    array([0.03, 0.06, 0.06])
     """
     validate.choice(method, "method", "adjust_pvalues", CORRECTIONS)
     try:
@@ -110,16 +116,54 @@ def adjust_pvalues(pvalues, method: str) -> np.ndarray:
 
 
 # ----------------------------------------------------------------- result
+class ConfidenceInterval(NamedTuple):
+    """Per-pair confidence interval of ``diff`` (``mean_a - mean_b``), in table order,
+    as SciPy's result classes return one (``low``, ``high``)."""
+
+    low: np.ndarray
+    high: np.ndarray
+
+
+@dataclass(frozen=True)
+class TestParameters:
+    """The randomness of a test: ``trials`` (resamples / permutations) and ``seed``;
+    both None for the deterministic tests."""
+
+    __test__ = False  # not a pytest test class despite its name
+
+    trials: int | None = None
+    seed: int | np.random.Generator | None = None
+
+
 @dataclass
 class PairwiseResult:
     """Outcome of a test over pairs of systems.
 
     ``table``: one row per pair with ``a, b, mean_a, mean_b, diff`` (``mean_a - mean_b``),
     ``effect`` (standardised), ``statistic``, ``p_value``, ``p_adjusted`` (NaN without
-    correction), ``ci_low, ci_high`` (of ``diff``; NaN where the test defines none),
-    ``wins, ties, losses`` (topics where ``a`` beats, ties, loses to ``b``) and
-    ``significant`` (``p < level``, corrected p when a correction is used).
-    ``extra``: test-specific values (``delta`` for the bootstrap, ``mse``, ``q_crit``...).
+    correction), ``ci_low, ci_high`` (of ``diff`` at confidence ``1 - level``; NaN where
+    the test defines none), ``wins, ties, losses`` (topics where ``a`` beats, ties, loses
+    to ``b``) and ``significant`` (``p < level``, corrected p when a correction is used).
+    ``parameters``: the test's ``trials`` and ``seed`` (None for deterministic tests).
+    Test-specific values are typed fields of the subclasses: :class:`PairedTResult`
+    (``df``, ``standard_error``), :class:`BootstrapResult` (``delta``),
+    :class:`TukeyHSDResult` (``mse``, ``df``, ``q_crit``), :class:`RandomisedTukeyResult`
+    (``ranges``), :class:`PairwiseTukeyResult` (``df``, ``q_crit``, ``standard_error``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irmeta.stats import paired_t
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4], [0.3, 0.5, 0.4, 0.2]],
+    ...                       index=["A", "B"])
+    >>> r = paired_t(scores)
+    >>> r.num_significant()
+    1
+    >>> r.df
+    3
+    >>> low, high = r.confidence_interval(0.99)
+    >>> bool(low[0] < r.table["diff"][0] < high[0])
+    True
     """
 
     test: str
@@ -128,18 +172,77 @@ class PairwiseResult:
     means: pd.Series
     table: pd.DataFrame
     n_topics: int
-    params: dict = field(default_factory=dict)
-    extra: dict = field(default_factory=dict)
+    parameters: TestParameters = field(default_factory=TestParameters, kw_only=True)
+
+    #: names of the subclass fields that the legacy ``extra`` dict holds
+    _extra_fields: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The legacy dict of ``trials`` and ``seed`` (empty for deterministic tests),
+        built from :attr:`parameters`; read-only, kept until every caller reads
+        ``parameters``."""
+        if self.parameters.trials is None and self.parameters.seed is None:
+            return {}
+        return {"trials": self.parameters.trials, "seed": self.parameters.seed}
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """The legacy dict of test-specific values, built from the typed fields of the
+        subclass (``delta``; ``mse``, ``df``, ``q_crit``; ``ranges``); read-only."""
+        return {name: getattr(self, name) for name in self._extra_fields}
 
     @property
     def systems(self) -> list[str]:
+        """The system names, in the order of the score matrix."""
         return list(self.means.index)
 
     @property
     def pvalues(self) -> np.ndarray:
         """The p-values deciding significance (corrected when a correction is used)."""
         col = "p_adjusted" if self.correction else "p_value"
-        return self.table[col].to_numpy()
+        pvalues: np.ndarray = self.table[col].to_numpy()
+        return pvalues
+
+    def confidence_interval(self, confidence_level: float | None = None) -> ConfidenceInterval:
+        """Per-pair confidence interval of ``diff`` at ``confidence_level`` (default
+        ``1 - level``, the table's ``ci_low, ci_high``).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            In (0, 1). Levels other than ``1 - level`` are computed by the tests whose
+            interval has a closed form in the result (``paired_t``, ``tukey_hsd``,
+            ``randomised_tukey_hsd``, ``pairwise_tukey``).
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)`` arrays in table order; NaN for tests without an interval
+            (``wilcoxon``, ``randomisation``).
+
+        Raises
+        ------
+        ParameterError
+            for another level of the bootstrap (its resamples are not kept: run
+            ``bootstrap(..., level=1 - confidence_level)``).
+        """
+        if confidence_level is not None:
+            confidence_level = validate.probability(confidence_level, "confidence_level",
+                                                    "confidence_interval")
+        if confidence_level is None or abs(confidence_level - (1 - self.level)) < 1e-12:
+            return ConfidenceInterval(self.table["ci_low"].to_numpy(),
+                                      self.table["ci_high"].to_numpy())
+        half = self._half_width(1 - confidence_level)
+        diff = self.table["diff"].to_numpy()
+        return ConfidenceInterval(diff - half, diff + half)
+
+    def _half_width(self, alpha: float) -> np.ndarray:
+        """Half-width of the interval at confidence ``1 - alpha`` (subclasses)."""
+        if self.table["ci_low"].isna().all():
+            return np.full(len(self.table), np.nan)
+        raise ParameterError(f"confidence_interval: {self.test} keeps no resamples to "
+                             f"compute another level; rerun it with level={alpha:g}")
 
     def num_significant(self, level: float | None = None) -> int:
         """Number of pairs with ``p < level`` (default: the result's level)."""
@@ -149,6 +252,7 @@ class PairwiseResult:
 
     @property
     def num_pairs(self) -> int:
+        """Number of pairs tested (rows of ``table``)."""
         return len(self.table)
 
     def pvalue_matrix(self) -> pd.DataFrame:
@@ -190,15 +294,85 @@ class PairwiseResult:
             "sig_losses": [losses[s] for s in order]})
 
     def to_frame(self) -> pd.DataFrame:
+        """A copy of ``table`` (one row per pair)."""
         return self.table.copy()
 
     def summary(self) -> str:
+        """One line: the test, its level and correction, and how many pairs differ."""
         corr = f", correction={self.correction}" if self.correction else ""
         return (f"{self.test} (level={self.level}{corr}): {self.num_significant()} of "
                 f"{self.num_pairs} pairs significant over {self.n_topics} topics")
 
     def __str__(self) -> str:
         return self.summary() + "\n" + self.compare_table().to_string(index=False)
+
+
+@dataclass
+class PairedTResult(PairwiseResult):
+    """:func:`paired_t`: ``df = n - 1`` and the per-pair ``standard_error`` of the mean
+    difference (``sd(d) / sqrt(n)``); interval ``diff +- t_{1-alpha/2, df} se``."""
+
+    df: int
+    standard_error: np.ndarray
+
+    def _half_width(self, alpha: float) -> np.ndarray:
+        from scipy import stats
+        half: np.ndarray = stats.t.ppf(1 - alpha / 2, self.df) * self.standard_error
+        return half
+
+
+@dataclass
+class BootstrapResult(PairwiseResult):
+    """:func:`bootstrap`: ``delta``, the largest per-pair difference needed for
+    significance at ``level`` (the per-pair values are the table's ``delta`` column)."""
+
+    delta: float
+    _extra_fields: ClassVar[tuple[str, ...]] = ("delta",)
+
+
+@dataclass
+class TukeyHSDResult(PairwiseResult):
+    """:func:`tukey_hsd`: the ANOVA's ``mse`` and ``df`` and the studentized range
+    critical value ``q_crit`` at ``level``; interval ``diff +- q_crit sqrt(mse / n)``."""
+
+    mse: float
+    df: int
+    q_crit: float
+    _extra_fields: ClassVar[tuple[str, ...]] = ("mse", "df", "q_crit")
+
+    def _half_width(self, alpha: float) -> np.ndarray:
+        from irmeta.stats._tukey import ptukey_isf
+        q_crit = ptukey_isf(alpha, len(self.means), self.df)
+        return np.full(len(self.table), q_crit * np.sqrt(self.mse / self.n_topics))
+
+
+@dataclass
+class RandomisedTukeyResult(PairwiseResult):
+    """:func:`randomised_tukey_hsd`: ``ranges``, the sorted null ranges of the permuted
+    system means (one per trial); interval ``diff +-`` their ``1 - alpha`` quantile."""
+
+    ranges: np.ndarray
+    _extra_fields: ClassVar[tuple[str, ...]] = ("ranges",)
+
+    def _half_width(self, alpha: float) -> np.ndarray:
+        return np.full(len(self.table), float(np.quantile(self.ranges, 1 - alpha)))
+
+
+@dataclass
+class PairwiseTukeyResult(PairwiseResult):
+    """:func:`pairwise_tukey`: ``df = 2n - 2``, ``q_crit`` at ``level`` and the per-pair
+    ``standard_error`` ``sqrt(sp2 / n)``; interval ``diff +- q_crit se``."""
+
+    df: int
+    q_crit: float
+    standard_error: np.ndarray
+    _extra_fields: ClassVar[tuple[str, ...]] = ("df", "q_crit")
+
+    def _half_width(self, alpha: float) -> np.ndarray:
+        from scipy import stats
+        half: np.ndarray = (np.sqrt(2) * stats.t.ppf(1 - alpha / 2, self.df)
+                            * self.standard_error)
+        return half
 
 
 # ----------------------------------------------------------------- helpers
@@ -267,16 +441,45 @@ def _dz(D: np.ndarray) -> np.ndarray:
         return np.where(sd > 0, D.mean(axis=1) / sd, np.where(D.mean(axis=1) == 0, 0.0, np.nan))
 
 
-def _result(test, frame, table, level, correction, params, extra=None) -> PairwiseResult:
+def _common(test: str, frame: pd.DataFrame, table: pd.DataFrame, level: float,
+            correction: str | None) -> tuple[str, float, str | None, pd.Series, pd.DataFrame,
+                                              int]:
+    """The positional fields every :class:`PairwiseResult` starts with."""
     means = pd.Series(frame.to_numpy().mean(axis=1), index=frame.index, name="mean")
-    return PairwiseResult(test, level, correction, means, table, frame.shape[1], params,
-                          extra or {})
+    return test, level, correction, means, table, frame.shape[1]
 
 
 # ----------------------------------------------------------------- pairwise tests
 def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
-             pairs=None) -> PairwiseResult:
-    """Paired Student t-test for every pair (``scipy.stats.ttest_rel``); see module doc."""
+             pairs=None) -> PairedTResult:
+    """Paired Student t-test for every pair (``scipy.stats.ttest_rel``); see module doc.
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics (``Results.matrix(measure)``).
+    level : float
+        Significance level in (0, 1).
+    correction : {"bonferroni", "holm", "fdr_bh"}, optional
+        Multiple-comparison correction of the p-values.
+    pairs : list of (a, b), optional
+        Only these pairs (names or row numbers); default all.
+
+    Returns
+    -------
+    PairedTResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> paired_t(scores).table[["a", "b", "p_value"]].round(4)
+       a  b  p_value
+    0  A  B   0.0086
+    1  A  C   0.0054
+    2  B  C   0.1079
+    """
     from scipy import stats
     frame, X, level, ia, ib = _prepare(scores, "paired_t", level, correction, pairs)
     D = X[ia] - X[ib]
@@ -289,14 +492,24 @@ def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
     stat = np.where(np.isnan(res.statistic) & (mean == 0), 0.0, res.statistic)
     table = _table(frame, X, ia, ib, statistic=stat, p=res.pvalue, effect=_dz(D),
                    ci_low=mean - half, ci_high=mean + half, level=level, correction=correction)
-    return _result("paired_t", frame, table, level, correction, {})
+    return PairedTResult(*_common("paired_t", frame, table, level, correction), df=n - 1,
+                         standard_error=se)
 
 
 def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
              pairs=None) -> PairwiseResult:
     """Wilcoxon signed-rank test for every pair (``scipy.stats.wilcoxon``, zero
     differences discarded; SciPy picks the exact or normal method). Statistic: the
-    smaller of the signed-rank sums. No CI. Pairs with all-zero differences: p = 1."""
+    smaller of the signed-rank sums. No CI. Pairs with all-zero differences: p = 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> wilcoxon(scores).table["p_value"].round(4).tolist()
+    [0.0625, 0.0625, 0.0656]
+    """
     from scipy import stats
     frame, X, level, ia, ib = _prepare(scores, "wilcoxon", level, correction, pairs)
     D = X[ia] - X[ib]
@@ -317,16 +530,23 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
                 continue
             sub = D[rows][nonzero[rows]].reshape(len(rows), c)
             # with zeros SciPy always uses the normal approximation
-            method = "approx" if c < n else "auto"
+            method: Literal["approx", "auto"] = "approx" if c < n else "auto"
             with np.errstate(all="ignore"), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+                # SciPy < 1.13 warns when the normal approximation is used on few
+                # differences or switched to because of zeros; that choice is made above
+                # on purpose (a call on the pair alone makes the same), so exactly those
+                # two warnings are ignored. Current SciPy emits neither.
+                warnings.filterwarnings("ignore", category=UserWarning,
+                                        message="Sample size too small for normal")
+                warnings.filterwarnings("ignore", category=UserWarning,
+                                        message="Exact p-value calculation does not work")
                 res = stats.wilcoxon(sub, axis=1, method=method)
             stat[rows] = res.statistic
             p[rows] = res.pvalue
     nan = np.full(len(D), np.nan)
     table = _table(frame, X, ia, ib, statistic=stat, p=p, effect=_dz(D), ci_low=nan,
                    ci_high=nan, level=level, correction=correction)
-    return _result("wilcoxon", frame, table, level, correction, {})
+    return PairwiseResult(*_common("wilcoxon", frame, table, level, correction))
 
 
 def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 0.05,
@@ -337,6 +557,15 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     One ``trials x n`` matrix of random signs is drawn from ``seed`` and shared by all
     pairs; the permuted means of a chunk of pairs are one matrix product.
     ``p = #{|mean*| >= |mean(d)|} / trials`` (the observed labelling is not added).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = randomisation(scores, trials=1000, seed=0)
+    >>> result.table["p_value"].tolist()
+    [0.044, 0.044, 0.095]
     """
     func = "randomisation"
     trials = validate.trials(trials, func)
@@ -358,7 +587,8 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     nan = np.full(len(ia), np.nan)
     table = _table(frame, X, ia, ib, statistic=obs, p=count / trials, effect=_dz(D),
                    ci_low=nan, ci_high=nan, level=level, correction=correction)
-    return _result(func, frame, table, level, correction, {"trials": trials, "seed": seed})
+    return PairwiseResult(*_common(func, frame, table, level, correction),
+                          parameters=TestParameters(trials, seed))
 
 
 def _bootstrap_counts(rng: np.random.Generator, samples: int, n: int) -> np.ndarray:
@@ -371,12 +601,23 @@ def _bootstrap_counts(rng: np.random.Generator, samples: int, n: int) -> np.ndar
 
 def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float = 0.05,
               correction: str | None = None, pairs=None,
-              progress_bar: bool | None = None, samples: int | None = None) -> PairwiseResult:
+              progress_bar: bool | None = None, samples: int | None = None) -> BootstrapResult:
     """Sakai's paired bootstrap test for every pair; see module doc.
 
     ``trials``: bootstrap resamples ``B`` (default 1000); ``samples`` is its former name,
     deprecated. ``extra``: ``delta`` (largest per-pair difference needed for significance
     at ``level``). Per-pair columns ``delta`` and the percentile CI are in the table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = bootstrap(scores, trials=1000, seed=1)
+    >>> result.num_significant(), round(result.delta, 2)
+    (2, 0.12)
+    >>> result.parameters
+    TestParameters(trials=1000, seed=1)
     """
     func = "bootstrap"
     trials = renamed_argument(func, "samples", samples, "trials", trials)
@@ -423,9 +664,9 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     table = _table(frame, X, ia, ib, statistic=t_obs_all, p=asl, effect=_dz(D),
                    ci_low=ci_low, ci_high=ci_high, level=level, correction=correction,
                    extra_cols={"delta": delta})
-    extra = {"delta": float(np.max(delta)) if P else np.nan}
-    return _result(func, frame, table, level, correction,
-                   {"trials": trials, "seed": seed}, extra)
+    return BootstrapResult(*_common(func, frame, table, level, correction),
+                           parameters=TestParameters(trials, seed),
+                           delta=float(np.max(delta)) if P else np.nan)
 
 
 # ----------------------------------------------------------------- Tukey family
@@ -436,9 +677,35 @@ def _anova_mse(X: np.ndarray) -> tuple[float, int]:
     return float((resid ** 2).sum() / df), df
 
 
-def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> PairwiseResult:
+def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     """Tukey HSD on the two-way ANOVA without replication (system + topic); see
-    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``)."""
+    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``).
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics (``Results.matrix(measure)``).
+    level : float
+        Significance level in (0, 1).
+    pairs : list of (a, b), optional
+        Only these pairs; the family is still every system.
+
+    Returns
+    -------
+    TukeyHSDResult
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = tukey_hsd(scores)
+    >>> result.df, round(result.mse, 5)
+    (8, 0.00783)
+    >>> low, high = result.confidence_interval(0.99)
+    >>> bool(low[2] < 0 < high[2])          # B vs C (p = 0.08): the 99% interval holds 0
+    True
+    """
     from irmeta.stats._tukey import ptukey_isf, ptukey_sf
     func = "tukey_hsd"
     frame, X, level, ia, ib = _prepare(scores, func, level, None, pairs)
@@ -455,18 +722,29 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> PairwiseResult:
     table = _table(frame, X, ia, ib, statistic=q, p=p, effect=effect,
                    ci_low=diff - q_crit * se, ci_high=diff + q_crit * se, level=level,
                    correction=None)
-    return _result(func, frame, table, level, None, {},
-                   {"mse": mse, "df": df, "q_crit": q_crit})
+    return TukeyHSDResult(*_common(func, frame, table, level, None), mse=mse, df=df,
+                          q_crit=q_crit)
 
 
 def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: float = 0.05,
-                         pairs=None, progress_bar: bool | None = None) -> PairwiseResult:
+                         pairs=None, progress_bar: bool | None = None) -> RandomisedTukeyResult:
     """Randomised Tukey HSD (Carterette 2012; Sakai's B = 5000); see module doc.
 
     Each trial permutes every topic's column of scores across the systems
     (``Generator.permuted`` on a batch of trials); the null distribution is that of the
     range of the permuted system means. CI: ``diff +- `` the ``(1-level)`` quantile of
     the ranges. ``extra``: ``ranges`` (sorted, one per trial).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = randomised_tukey_hsd(scores, trials=1000, seed=0)
+    >>> result.table["p_value"].tolist()
+    [0.315, 0.003, 0.528]
+    >>> result.ranges.shape
+    (1000,)
     """
     func = "randomised_tukey_hsd"
     trials = validate.trials(trials, func)
@@ -494,17 +772,25 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
         effect = np.where(mse > 0, diff / np.sqrt(mse), np.nan)
     table = _table(frame, X, ia, ib, statistic=np.abs(diff), p=p, effect=effect,
                    ci_low=diff - half, ci_high=diff + half, level=level, correction=None)
-    return _result(func, frame, table, level, None, {"trials": trials, "seed": seed},
-                   {"ranges": ranges})
+    return RandomisedTukeyResult(*_common(func, frame, table, level, None),
+                                 parameters=TestParameters(trials, seed), ranges=ranges)
 
 
 def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None,
-                   pairs=None) -> PairwiseResult:
+                   pairs=None) -> PairwiseTukeyResult:
     """The innovation paper's per-pair, two-group, unpaired Tukey HSD — offered ONLY to
     reproduce that paper (see module doc); prefer :func:`tukey_hsd`.
 
     ``q = |diff| / sqrt(sp2 / n)``, ``sp2 = (sd_a^2 + sd_b^2) / 2``, ``df = 2n - 2``,
     ``p = P(Q_{2,df} > q) = 2 P(T_df > q/sqrt 2)``; CI ``diff +- q_crit sqrt(sp2/n)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> pairwise_tukey(scores).table["p_value"].round(4).tolist()
+    [0.0486, 0.0022, 0.1083]
     """
     from scipy import stats
     func = "pairwise_tukey"
@@ -524,11 +810,12 @@ def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None
     table = _table(frame, X, ia, ib, statistic=q, p=p, effect=effect,
                    ci_low=diff - q_crit * se, ci_high=diff + q_crit * se, level=level,
                    correction=correction)
-    return _result(func, frame, table, level, correction, {}, {"df": df, "q_crit": q_crit})
+    return PairwiseTukeyResult(*_common(func, frame, table, level, correction), df=df,
+                               q_crit=float(q_crit), standard_error=se)
 
 
 #: test name -> function (the names the CLI and discriminative_power accept)
-TESTS = {
+TESTS: dict[str, Callable[..., PairwiseResult]] = {
     "paired_t": paired_t, "t": paired_t,
     "wilcoxon": wilcoxon,
     "randomisation": randomisation, "randomization": randomisation, "permutation": randomisation,
@@ -549,6 +836,36 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     random tests, ``correction`` to the pairwise ones; any other keyword is a
     :class:`~irmeta.errors.ParameterError` naming the accepted ones (nothing is dropped
     silently).
+
+    Parameters
+    ----------
+    scores : DataFrame or 2-D array
+        systems x topics.
+    test : str
+        The test's name (see :data:`TESTS`).
+    **kwargs
+        The test's own arguments (``level``, ``correction``, ``trials``, ``seed``...).
+
+    Returns
+    -------
+    PairwiseResult
+        The test's result class (typed fields per test).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> result = compare(scores, "tukey_hsd")
+    >>> result.summary()
+    'tukey_hsd (level=0.05): 2 of 3 pairs significant over 5 topics'
+    >>> result.table[["a", "b", "diff", "significant"]].round(2)
+       a  b  diff  significant
+    0  A  B  0.18         True
+    1  A  C  0.32         True
+    2  B  C  0.14        False
+    >>> round(result.q_crit, 4) == round(result.extra["q_crit"], 4)
+    True
     """
     import inspect
     fn = TESTS.get(test) if isinstance(test, str) else None
