@@ -36,20 +36,24 @@ from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
 
-def _ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
-    """float64 [R, T]: nDCG@k of every run (trec_eval ndcg_cut.k)."""
+def _declared(name: str, params: dict, cutoff: int | None) -> Measure:
+    """The registered measure ``name`` with these parameters and cutoff."""
     from irmeta.measures.parse import make  # the parser sits beside the registry
     from irmeta.measures.registry import get
-    ndcg = make(get("nDCG"), {}, m.cutoff, "nDCG")
-    return classic.ndcg(campaign, ndcg, ctx)
+    definition = get(name)
+    assert definition is not None, name     # registered by irmeta itself
+    return make(definition, params, cutoff, name)
+
+
+def _ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """float64 [R, T]: nDCG@k of every run (trec_eval ndcg_cut.k)."""
+    return classic.ndcg(campaign, _declared("nDCG", {}, m.cutoff), ctx)
 
 
 def _nrg_twin(m: Measure) -> Measure:
     """The NRG measure whose prior plan TaSC shares: base nDCG with grade gains, the same
     prior and cutoff (its 'best run' of a group is the best by nDCG@k)."""
-    from irmeta.measures.parse import make
-    from irmeta.measures.registry import get
-    return make(get("NRG"), {"base": "nDCG", "prior": m["prior"]}, m.cutoff, "NRG")
+    return _declared("NRG", {"base": "nDCG", "prior": m["prior"]}, m.cutoff)
 
 
 def best_prior_value(values: np.ndarray, member: np.ndarray,

@@ -30,6 +30,7 @@ difference).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -82,6 +83,11 @@ class Leaderboard:
                 f"(against the best run; against the next run)")
 
 
+def cast_method(method: str) -> Any:
+    """``method`` (checked against :data:`CI_METHODS`) as SciPy's stubs type it (a Literal)."""
+    return method
+
+
 def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed: int = 0,
                    method: str = "percentile") -> pd.DataFrame:
     """Bootstrap confidence intervals of each run's mean over topics.
@@ -118,8 +124,8 @@ def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed:
     if len(varied):
         batch = max(1, _BATCH_CELLS // max(1, len(varied) * T))
         res = sps.bootstrap((varied,), np.mean, n_resamples=trials, batch=batch,
-                            vectorized=True, axis=-1, confidence_level=ci_level, method=method,
-                            rng=np.random.default_rng(seed))
+                            vectorized=True, axis=-1, confidence_level=ci_level,
+                            method=cast_method(method), rng=np.random.default_rng(seed))
         low[~constant] = res.confidence_interval.low
         high[~constant] = res.confidence_interval.high
     return pd.DataFrame({"mean": X.mean(axis=1), "ci_low": low, "ci_high": high},
