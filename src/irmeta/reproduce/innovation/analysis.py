@@ -179,25 +179,25 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     # cannot be mistaken for a real one
     width = max(len(str(d).encode()) for d in qrels[tid])
     rare = [_synthetic_id(i + 1, width, set(qrels[tid])) for i in range(D)]
-    for d in rare:
-        qrels[tid][d] = max(int(rel_level), 1)
+    for doc_id in rare:
+        qrels[tid][doc_id] = max(int(rel_level), 1)
     measures = [_measure("P", a, k) for a in alphas]
     hyp = "S_hypothetical"
     while hyp in runs:
         hyp += "_"
     rows = []
     for system, pool in (("S_rare", rare), ("S_common", common)):
-        for d in grid:
-            if d > len(pool):
+        for n in grid:
+            if n > len(pool):
                 break
-            docs = pool[:d]
-            run = {hyp: {tid: {doc: float(d - i) for i, doc in enumerate(docs)}}}
+            docs = pool[:n]
+            run = {hyp: {tid: {doc: float(n - i) for i, doc in enumerate(docs)}}}
             res = evaluate(qrels, {**runs, **run}, measures=measures, rel_level=rel_level)
             names = list(res.matrix(0).index)
             h = names.index(hyp)
             for m, a in enumerate(alphas):
                 v = res.matrix(m).iloc[:, 0].to_numpy(dtype=float)
-                rows.append({"system": system, "D": d, "alpha": float(a),
+                rows.append({"system": system, "D": n, "alpha": float(a),
                              "score": float(v[h]),
                              "rank": int(1 + np.sum(np.delete(v, h) > v[h])),
                              "systems": len(v)})

@@ -105,7 +105,7 @@ def _figure1(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.report.html import Row
     from irmeta.report.html import markup as html
     k = a.params.k
-    fig = _figure1_plot(a.figure1, a.figure1_topic, k)
+    fig = _figure1_plot(a.figure1, str(a.figure1_topic), k)
     title, intro = TEXT["figure1"]
     sec = S.section("figure1", title, html(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
     sec.add(Row([S.figure("figure1_synthetic", fig, caption="Rank against D.", width=700),

@@ -127,6 +127,14 @@ class NRGAnalysis:
                              "base_rank": ranks[top.index].astype(int).to_numpy()})
 
 
+def _pearson(x: pd.Series, y: pd.Series) -> float:
+    """Pearson's r of two run-mean columns; NaN (undefined) when either is constant,
+    e.g. every run with the same nDCG@k."""
+    if not (x.std() > 0 and y.std() > 0):
+        return float("nan")
+    return float(np.corrcoef(x, y)[0, 1])
+
+
 def _run_values(values: pd.DataFrame, x: str, y: str) -> RunValues:
     return RunValues(x=values[x], y=values[y], group=values["group"])
 
@@ -162,8 +170,8 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
         raise ParameterError(f"reproduce nrg: needs at least 2 runs, got {campaign.num_runs}")
     require_campaign(campaign, p.rel_level, "reproduce nrg")
     own = not groups
-    groups = {r: r for r in campaign.runs} if own else dict(groups)
-    missing = [r for r in campaign.runs if r not in groups]
+    group_of: dict[str, str] = {r: r for r in campaign.runs} if not groups else dict(groups)
+    missing = [r for r in campaign.runs if r not in group_of]
     if missing:
         raise ParameterError(f"reproduce nrg: no group for run(s) {', '.join(missing[:5])}")
     cols = measures(p)
@@ -171,28 +179,27 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
 
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
         with prog.step("evaluate"):
-            res = evaluate(campaign, measures=list(cols.values()), groups=groups,
+            res = evaluate(campaign, measures=list(cols.values()), groups=group_of,
                            rel_level=p.rel_level)
             values = pd.DataFrame({label: res.matrix(i).mean(axis=1)
                                    for i, label in enumerate(cols)})
             values.index.name = "run"
-            values.insert(0, "group", [groups[r] for r in values.index])
+            values.insert(0, "group", [group_of[r] for r in values.index])
             uc = unique_contributions(campaign, K, rel_level=p.rel_level)
             values[f"unique to the pool@{K} (sum)"] = uc["unique"]
             corr = pd.DataFrame([
                 {"measure": label, "string": cols[label],
                  f"Kendall τ with {base}": tau_b(values[base], values[label]),
-                 "Pearson r": float(np.corrcoef(values[base], values[label])[0, 1])
-                 if values[label].std() > 0 else np.nan}
+                 "Pearson r": _pearson(values[base], values[label])}
                 for label in cols if label != base])
             uct = uc.reset_index()
-            uct.insert(1, "group", [groups[r] for r in uct["run"]])
+            uct.insert(1, "group", [group_of[r] for r in uct["run"]])
             uct = uct.sort_values(["unique", "run"], ascending=[False, True], kind="stable")
         timings = {k: prog.timings[k] for k in STEPS}
 
     return NRGAnalysis(
         params=p, campaign=CampaignFacts.of(campaign, p.rel_level), measures=cols,
-        groups_given=not own, num_groups=len(set(groups.values())), values=values,
+        groups_given=not own, num_groups=len(set(group_of.values())), values=values,
         correlations=corr,
         figure1a=_run_values(values, base, f"NRG earlier@{p.k}"),
         figure1b=_run_values(values, base, f"NRG others@{p.k}"),

@@ -29,9 +29,6 @@ TEXT = {
               "quartiles. Diagonal = share of points in the cells where effort and gain "
               "agree (blue); high-high = high gain at high effort (orange, top two gain rows "
               "x left two Twist columns)."),
-    "figure11": ("Figure 11: CRP (left) and DCG (right) of the two (run, topic) pairs of the "
-                 "top nDCG quartile with the most effort and the two with the least; the "
-                 "vertical line is the recall base."),
     "tables3_4": ("Tables 3-4: Kendall's τ between the measures",
                   "Kendall's τ (tau-b) between the rankings of the best {n} of {R} runs by "
                   "MAP under each pair of measures (means over the campaign topic set; "
@@ -50,6 +47,9 @@ TEXT = {
                  "null bootstrap distribution of |mean difference|, the difference needed "
                  "for significance."),
 }
+FIGURE11 = ("Figure 11: CRP (left) and DCG (right) of the two (run, topic) pairs of the top "
+            "nDCG quartile with the most effort and the two with the least; the vertical "
+            "line is the recall base.")
 PADDED = ("The runs are {d} documents deep; Twist@{n} pads them (non-relevant) and is "
           "undefined on topics with more than {n} relevant documents.")
 
@@ -91,7 +91,7 @@ def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
               table.reset_index().rename(columns={"index": "gain quartile"}), kept=table)
     if a.figure11 is not None:
         fig, _ = plot_crp_dcg_panels(a.figure11, None, full_scale=True)
-        sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=html(TEXT["figure11"])))
+        sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=html(FIGURE11)))
         sec.add(S.table("figure11_pairs", a.figure11_pairs, digits=3, compact=True,
                         sortable=False, caption="The pairs of Figure 11."))
     summ = a.effort_gain
