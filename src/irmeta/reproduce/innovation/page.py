@@ -7,6 +7,8 @@ analysis' numbers and lays them out, in the paper's order (Figure 1 first).
 
 from __future__ import annotations
 
+import contextlib
+
 import pandas as pd
 
 from irmeta.reproduce._common import Progress, Reproduction
@@ -171,6 +173,12 @@ def _table3(S: Session, a: InnovationAnalysis) -> None:
                     digits=3, sortable=False, compact=True, caption=TEXT["table3_paper"]))
 
 
+#: (step, section writer) in page order (the paper's: Figure 1 first); a section without
+#: a figure is written outside a step
+SECTIONS = (("draw figure 1", _figure1), ("draw figure 2", _figure2), (None, _table1),
+            (None, _table2), ("draw table 3", _table3))
+
+
 # ---------------------------------------------------------------------- render
 def render(analysis: InnovationAnalysis, output, *,
            inputs: list[tuple[str, str]] | None = None, command: str | None = None,
@@ -202,15 +210,11 @@ def render(analysis: InnovationAnalysis, output, *,
     with_figure1 = a.figure1 is not None
     with Progress.use(progress, "innovation", len(steps(with_figure1))) as prog:
         S = Session("innovation", output, TITLE, progress=prog, formats=formats, dpi=dpi)
-        if with_figure1:
-            with S.step("draw figure 1"):
-                _figure1(S, a)
-        with S.step("draw figure 2"):
-            _figure2(S, a)
-        _table1(S, a)
-        _table2(S, a)
-        with S.step("draw table 3"):
-            _table3(S, a)
+        for step, write in SECTIONS:
+            if write is _figure1 and not with_figure1:
+                continue
+            with S.step(step) if step else contextlib.nullcontext():
+                write(S, a)
         c = a.campaign
         notes = [UNDEFINED.format(n=a.undefined_draws)] if a.undefined_draws else []
         return S.finish(analysis=a, inputs=list(inputs or []) + campaign_rows(c),
