@@ -104,8 +104,8 @@ def test_innovation_figure1_against_evaluate(innovation_out, demo):
     params = _tsv(innovation_out, "parameters").set_index("parameter")
     assert params.loc["seed", "value"] == "7"
     p100 = irmeta.evaluate(campaign, measures=["P@100"]).matrix(0)
-    from irmeta.reproduce.innovation import _figure1_topic
-    topic = campaign.topics[_figure1_topic(campaign, 100, 1, None)]
+    from irmeta.reproduce.innovation import figure1_topic
+    topic = campaign.topics[figure1_topic(campaign, 100, 1, None)]
     real = p100[topic].to_numpy()
     a0 = f1[f1.alpha == 0]
     for row in a0.itertuples():
@@ -311,9 +311,11 @@ def test_progress_bar_on_stderr(tmp_path, capsys):
                      columns=[f"t{j}" for j in range(6)])
     r = gawm.reproduce(m, tmp_path / "g", progress=True, formats=("png",), dpi=30)
     err = capsys.readouterr().err
-    # the bar is drawn with its total; the final 7/7 refresh depends on tqdm's timer
-    assert "irmeta reproduce gawm" in err and "/7 [" in err
+    # the bar is drawn with its total (6 analysis steps, 4 drawings and the page); the
+    # final 11/11 refresh depends on tqdm's timer
+    assert "irmeta reproduce gawm" in err and "/11 [" in err
     assert set(r.timings) == {"table 2", "table 3", "figure 3 (heat map)",
                               "figure 4 (ranking grid)", "figure 5 (confidence)",
-                              "figure 6 (leave one topic out)", "render"}
+                              "figure 6 (leave one topic out)", "draw figure 3",
+                              "draw figure 4", "draw figure 5", "draw figure 6", "render"}
     assert all(w >= 0 and c >= 0 for w, c in r.timings.values())

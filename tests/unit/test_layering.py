@@ -192,8 +192,8 @@ def test_the_cycle_finder_can_fail():
         ["irmeta.stats.correlation", "irmeta.stats.significance", "irmeta.stats.correlation"]]
 
 
-# (importer, private module): documented in docs/architecture.md, "Left to do"
-PRIVATE_IMPORTS_ALLOWED = {("irmeta.reproduce.gawm", "irmeta.aggregate._matrix")}
+# (importer, private module) pairs allowed across packages: none any more
+PRIVATE_IMPORTS_ALLOWED: set[tuple[str, str]] = set()
 
 
 def private_violations(paths, source: str | None = None) -> list[str]:

@@ -1,15 +1,25 @@
 """Paper reproductions: rerun the tables and figures of a paper on any campaign.
 
-``irmeta reproduce innovation|nrg|twist|gawm`` (CLI) and, per paper, a module with a
-parameters dataclass (the paper's values as defaults) and ``reproduce(...)``:
+``irmeta reproduce innovation|nrg|twist|gawm`` (CLI) and, per paper, a package:
 
 * :mod:`irmeta.reproduce.innovation` — Türkmen et al. (ECIR 2023), P_rare / AP_rare;
 * :mod:`irmeta.reproduce.nrg` — Bigdeli et al. (SIGIR-AP 2024), normalised residual gain;
 * :mod:`irmeta.reproduce.twist` — Twist / effort (archetypes, effort/gain, meta-evaluation);
 * :mod:`irmeta.reproduce.gawm` — GAWM / HITS (Tables 2-3, Figures 3-6).
 
-Each writes ``OUT/index.html`` (self-contained) with its tables as TSV and figures as
-PNG (+ SVG) in ``OUT/index_files/``, and returns a :class:`Reproduction`.
+Each package has the same three parts, computing first and rendering second:
+
+* ``<paper>.analysis``: a parameters dataclass (the paper's values as defaults), a
+  frozen ``<Paper>Analysis`` holding one DataFrame (or number) per table and figure,
+  and ``analyse(campaign or matrix, params) -> <Paper>Analysis`` — no file, no HTML,
+  no matplotlib;
+* ``<paper>.page``: ``render(analysis, output) -> Reproduction``, which draws the
+  figures and writes the page (its prose in one ``TEXT`` block);
+* ``<paper>.reproduce(...)`` = ``render(analyse(...), output)``.
+
+``render`` writes ``OUT/index.html`` (self-contained) with its tables as TSV and figures
+as PNG (+ SVG) in ``OUT/index_files/``, and returns a :class:`Reproduction` (which also
+carries the analysis).
 """
 
 from irmeta.reproduce._common import Reproduction

@@ -1,17 +1,10 @@
-"""What every paper reproduction shares: the output folder and its HTML page (rendered
-by :class:`irmeta.report.html.ReportWriter`, the machinery of ``irmeta report``), the
-progress bar, wall and CPU time per step, the inputs/parameters section, and the
-:class:`Reproduction` returned to the caller.
+"""What every paper's analysis shares: parameter checks and the ``doc`` field of the
+parameters dataclasses, the facts about a campaign that a page states, the progress bar
+and step clock (:class:`Progress`), Kendall's tau-b, and the :class:`Reproduction`
+returned by ``reproduce``/``render``.
 
-Layout of an output folder ``OUT``::
-
-    OUT/index.html            one self-contained page (figures embedded, works offline)
-    OUT/index_files/*.tsv     every table at full precision (NaN = empty cell)
-    OUT/index_files/*.png     every figure (and *.svg unless formats=("png",))
-
-``OUT`` is created if needed and never emptied (it may hold other files of yours): a
-new reproduction replaces ``index.html`` and ``index_files/`` as a whole, and a failed
-or interrupted one leaves them as they were (:class:`irmeta.io.output.StagedFolder`).
+Nothing here writes a file or draws: the output folder and its page are
+:mod:`irmeta.reproduce._session`.
 """
 
 from __future__ import annotations
@@ -19,21 +12,16 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import time
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
 from irmeta.errors import ParameterError
-from irmeta.io.output import check_folder_target, write_errors
 
-__all__ = ["Reproduction", "Session", "check_fraction", "check_positive", "check_seed",
-           "params_frame"]
-
-HTML_NAME = "index.html"
+__all__ = ["CampaignFacts", "Progress", "Reproduction", "check_fraction", "check_positive",
+           "check_seed", "doc", "tau_b"]
 
 
 @dataclass
@@ -42,7 +30,8 @@ class Reproduction:
 
     ``paper``: ``innovation``, ``nrg``, ``twist`` or ``gawm``; ``path``: the HTML page;
     ``files``: every file written next to it (TSV, PNG, SVG); ``tables``: the tables by
-    name (the DataFrames behind the TSV files); ``timings``: ``{step: (wall s, CPU s)}``.
+    name (the DataFrames behind the TSV files); ``timings``: ``{step: (wall s, CPU s)}``;
+    ``analysis``: the paper's analysis object the page was rendered from.
     """
 
     paper: str
@@ -50,6 +39,7 @@ class Reproduction:
     files: list[Path]
     tables: dict[str, pd.DataFrame]
     timings: dict[str, tuple[float, float]]
+    analysis: object = None
 
     @property
     def folder(self) -> Path:
@@ -57,6 +47,7 @@ class Reproduction:
         return self.path.parent
 
 
+# ---------------------------------------------------------------------- parameters
 def check_positive(value, name: str, func: str) -> int:
     """``value`` as a positive int, else :class:`ParameterError` naming it."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
@@ -65,12 +56,15 @@ def check_positive(value, name: str, func: str) -> int:
 
 
 def check_seed(value, func: str) -> int:
+    """``value`` as a non-negative int, else :class:`ParameterError`."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ParameterError(f"{func}: seed must be a non-negative integer, got {value!r}")
     return int(value)
 
 
 def check_fraction(value, name: str, func: str, *, low_open: bool = True) -> float:
+    """``value`` as a float in (0, 1] (``low_open``) or [0, 1], else
+    :class:`ParameterError`."""
     try:
         v = float(value)
     except (TypeError, ValueError):
@@ -81,150 +75,6 @@ def check_fraction(value, name: str, func: str, *, low_open: bool = True) -> flo
     return v
 
 
-def _show(value) -> str:
-    if isinstance(value, (tuple, list, frozenset, set)):
-        return ", ".join(_show(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def params_frame(params) -> pd.DataFrame:
-    """``parameter, value, meaning`` rows of a parameters dataclass; the meaning comes
-    from each field's ``metadata["doc"]``."""
-    rows = [(f.name, _show(getattr(params, f.name)), f.metadata.get("doc", ""))
-            for f in fields(params)]
-    return pd.DataFrame(rows, columns=["parameter", "value", "meaning"])
-
-
-def campaign_rows(campaign, rel_level: int) -> list[tuple[str, str]]:
-    """(input, value) rows describing a campaign."""
-    keep = campaign.topic_set(rel_level)
-    nrel = campaign.num_rel(rel_level)
-    rows = [("runs", f"{campaign.num_runs}"),
-            ("qrels topics", f"{campaign.num_topics}"),
-            (f"topics with a relevant document (grade ≥ {rel_level}, analysed)",
-             f"{int(keep.sum())}"),
-            ("judged documents", f"{len(campaign.judged.grades):,}"),
-            (f"relevant documents (grade ≥ {rel_level})", f"{int(nrel.sum()):,}"),
-            ("ranking depth (longest run)", f"{campaign.depth}")]
-    return rows
-
-
-def _progress_enabled(progress: bool | None) -> bool:
-    if progress is None:
-        return sys.stderr.isatty() and not os.environ.get("IRMETA_NO_PROGRESS")
-    return bool(progress)
-
-
-class Session:
-    """One reproduction being written: a :class:`ReportWriter` on ``OUT/index.html``,
-    a tqdm progress bar over ``steps`` named steps, wall/CPU time per step, and the
-    tables kept by name.
-
-    ``formats``: figure files written (the PNG is always written and embedded);
-    ``dpi``: PNG resolution.
-    """
-
-    def __init__(self, paper: str, output, title: str, steps: int, *,
-                 progress: bool | None = None, formats: Iterable[str] = ("png", "svg"),
-                 dpi: int = 150):
-        from tqdm.auto import tqdm
-
-        from irmeta.report.html import ReportWriter
-
-        formats = tuple(formats)
-        bad = [f for f in formats if f not in ("png", "svg", "pdf")]
-        if bad:
-            raise ParameterError(f"reproduce {paper}: formats must be png, svg or pdf, got {bad!r}")
-        dpi = check_positive(dpi, "dpi", f"reproduce {paper}")
-        out = check_folder_target(output)
-        with write_errors(out):
-            out.mkdir(parents=True, exist_ok=True)
-        self.paper = paper
-        self.writer = ReportWriter(out / HTML_NAME, title, formats=formats, dpi=dpi)
-        self.tables: dict[str, pd.DataFrame] = {}
-        self._w0, self._c0 = time.perf_counter(), time.process_time()
-        enabled = _progress_enabled(progress)
-        #: progress_bar argument for the long inner loops (their own bar below this one)
-        self.inner = enabled
-        self.bar = tqdm(total=steps, desc=f"irmeta reproduce {paper}", disable=not enabled,
-                        file=sys.stderr, leave=False, dynamic_ncols=True, unit="step")
-        from irmeta.report.html import StepClock
-        self.clock = StepClock(self.bar)
-        self.timings = self.clock.timings
-
-    # ------------------------------------------------------------------ steps
-    @contextlib.contextmanager
-    def step(self, name: str):
-        """Time a step (wall and CPU seconds) and advance the progress bar. An error or
-        Ctrl-C in a step deletes what was written: the previous output stays as it was."""
-        try:
-            with self.clock.step(name):
-                yield
-        except BaseException:
-            self.writer.discard()
-            raise
-
-    def section(self, id: str, title: str, intro=""):
-        return self.writer.section(id, title, intro)
-
-    def table(self, name: str, frame: pd.DataFrame, **kwargs):
-        """Keep ``frame`` as ``tables[name]`` and make a page table (+ TSV) of it."""
-        self.tables[name] = frame
-        return self.writer.table(name, frame, **kwargs)
-
-    def figure(self, name: str, fig, **kwargs):
-        return self.writer.figure(name, fig, **kwargs)
-
-    # ------------------------------------------------------------------ finish
-    def finish(self, *, inputs: list[tuple[str, str]], params, command: str | None,
-               subtitle: str = "", summary: list | None = None, notes: Iterable[str] = ()
-               ) -> Reproduction:
-        """Add the inputs/parameters/timings section first, render the page, close the
-        bar; return the :class:`Reproduction`."""
-        from irmeta import __version__
-        from irmeta.report.html import Row
-
-        try:
-            with self.step("render"):
-                w = self.writer
-                sec = w.section("inputs", "Inputs, parameters and run time",
-                                "What this page was computed from, every parameter of the "
-                                "procedure, and the time each step took (wall clock and CPU "
-                                "time of this process; the machine may be shared).")
-                w.sections.insert(0, w.sections.pop())
-                frame = pd.DataFrame(inputs, columns=["input", "value"])
-                ptab = params_frame(params)
-                sec.add(Row([w.table("inputs", frame, caption="Inputs.", sortable=False,
-                                     compact=True, classes={"value": ["wrap"] * len(frame)}),
-                             w.table("parameters", ptab, sortable=False, compact=True,
-                                     classes={"meaning": ["wrap"] * len(ptab)},
-                                     caption="Parameters (the paper's values unless "
-                                             "overridden on the command line).")]))
-                for note in notes:
-                    sec.text(note)
-                self.tables["inputs"] = frame
-                self.tables["parameters"] = ptab
-                timing = self._timing_frame()
-                sec.add(w.table("timings", timing, digits=2, sortable=False, compact=True,
-                                caption="Run time per step (seconds; the page rendering is "
-                                        "not included)."))
-                self.tables["timings"] = timing
-                path = w.render(subtitle=subtitle, summary=summary or [],
-                                version=__version__,
-                                command=command or f"irmeta reproduce {self.paper} ...")
-        finally:
-            self.bar.close()
-        return Reproduction(self.paper, path, list(self.writer.files), self.tables,
-                            self.timings)
-
-    def _timing_frame(self) -> pd.DataFrame:
-        rows = [(k, w, c) for k, (w, c) in self.timings.items()]
-        rows.append(("total", time.perf_counter() - self._w0, time.process_time() - self._c0))
-        return pd.DataFrame(rows, columns=["step", "wall s", "CPU s"])
-
-
 def doc(text: str, **kwargs):
     """A dataclass field with a default and its one-line meaning (shown in the page)."""
     default = kwargs.pop("default")
@@ -233,6 +83,87 @@ def doc(text: str, **kwargs):
     return field(default=default, metadata={"doc": text})
 
 
+# ---------------------------------------------------------------------- campaign facts
+@dataclass(frozen=True)
+class CampaignFacts:
+    """What a reproduction page says about its campaign (counted once, by the analysis).
+
+    ``analysed_topics``: topics with a relevant document at ``rel_level`` (the campaign
+    topic set); ``judged``: qrels rows; ``relevant``: relevant documents at
+    ``rel_level``; ``depth``: the longest ranking.
+    """
+
+    runs: int
+    qrels_topics: int
+    rel_level: int
+    analysed_topics: int
+    judged: int
+    relevant: int
+    depth: int
+
+    @classmethod
+    def of(cls, campaign, rel_level: int) -> "CampaignFacts":
+        """The facts of ``campaign`` at ``rel_level``."""
+        return cls(runs=campaign.num_runs, qrels_topics=campaign.num_topics,
+                   rel_level=int(rel_level),
+                   analysed_topics=int(campaign.topic_set(rel_level).sum()),
+                   judged=len(campaign.judged.grades),
+                   relevant=int(campaign.num_rel(rel_level).sum()), depth=campaign.depth)
+
+
+# ---------------------------------------------------------------------- progress
+def _progress_enabled(progress: bool | None) -> bool:
+    if progress is None:
+        return sys.stderr.isatty() and not os.environ.get("IRMETA_NO_PROGRESS")
+    return bool(progress)
+
+
+class Progress:
+    """The progress bar (tqdm, on stderr) and the step clock of one reproduction:
+    ``step(name)`` times a step (wall and CPU seconds, in ``timings``) and advances the
+    bar. ``inner`` is the ``progress_bar`` argument for the long loops inside a step.
+    ``progress``: True / False, or None = when stderr is a terminal and
+    ``IRMETA_NO_PROGRESS`` is not set.
+
+    ``reproduce`` makes one for the analysis and the rendering together; ``analyse``
+    and ``render`` called on their own make their own.
+    """
+
+    def __init__(self, paper: str, total: int, progress: bool | None = None):
+        from tqdm.auto import tqdm
+
+        from irmeta.report.html import StepClock
+
+        enabled = _progress_enabled(progress)
+        self.inner = enabled
+        self.bar = tqdm(total=total, desc=f"irmeta reproduce {paper}", disable=not enabled,
+                        file=sys.stderr, leave=False, dynamic_ncols=True, unit="step")
+        self.clock = StepClock(self.bar)
+        self.timings = self.clock.timings
+
+    def step(self, name: str):
+        """A context manager timing the step ``name``."""
+        return self.clock.step(name)
+
+    def close(self) -> None:
+        self.bar.close()
+
+    @staticmethod
+    @contextlib.contextmanager
+    def use(progress, paper: str, total: int):
+        """``progress`` itself when it is a :class:`Progress` (left open for the caller),
+        else a new one over ``total`` steps, closed at the end."""
+        if isinstance(progress, Progress):
+            yield progress
+            return
+        own = Progress(paper, total, progress)
+        try:
+            yield own
+        finally:
+            own.close()
+
+
+# ---------------------------------------------------------------------- numbers
 def tau_b(x, y) -> float:
     """Kendall's tau-b between two aligned score vectors (:func:`irmeta.stats.kendall_tau`)."""
     from irmeta.stats import kendall_tau

@@ -1,0 +1,175 @@
+"""Writing a reproduction page: the output folder and its HTML page (rendered by
+:class:`irmeta.report.html.ReportWriter`, the machinery of ``irmeta report``), the
+inputs/parameters/run-time section, and the :class:`~irmeta.reproduce.Reproduction`
+returned to the caller. The paper renderers (``reproduce/<paper>/page.py``) use it;
+they draw and write what an analysis computed and compute nothing themselves.
+
+Layout of an output folder ``OUT``::
+
+    OUT/index.html            one self-contained page (figures embedded, works offline)
+    OUT/index_files/*.tsv     every table at full precision (NaN = empty cell)
+    OUT/index_files/*.png     every figure (and *.svg unless formats=("png",))
+
+``OUT`` is created if needed and never emptied (it may hold other files of yours): a
+new reproduction replaces ``index.html`` and ``index_files/`` as a whole, and a failed
+or interrupted one leaves them as they were (:class:`irmeta.io.output.StagedFolder`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import fields
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import pandas as pd
+
+from irmeta.errors import ParameterError
+from irmeta.io.output import check_folder_target, write_errors
+from irmeta.reproduce._common import CampaignFacts, Progress, Reproduction, check_positive
+
+__all__ = ["Session", "campaign_rows", "check_output", "params_frame"]
+
+HTML_NAME = "index.html"
+
+
+def check_output(paper: str, output, formats: Iterable[str], dpi) -> tuple[Path, tuple, int]:
+    """``(folder, formats, dpi)`` checked before anything is computed: an output that
+    cannot be a folder, an unknown figure format or a bad ``dpi`` is an error at once."""
+    formats = tuple(formats)
+    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
+    if bad:
+        raise ParameterError(f"reproduce {paper}: formats must be png, svg or pdf, got {bad!r}")
+    dpi = check_positive(dpi, "dpi", f"reproduce {paper}")
+    return check_folder_target(output), formats, dpi
+
+
+def _show(value) -> str:
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return ", ".join(_show(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def params_frame(params) -> pd.DataFrame:
+    """``parameter, value, meaning`` rows of a parameters dataclass; the meaning comes
+    from each field's ``metadata["doc"]``."""
+    rows = [(f.name, _show(getattr(params, f.name)), f.metadata.get("doc", ""))
+            for f in fields(params)]
+    return pd.DataFrame(rows, columns=["parameter", "value", "meaning"])
+
+
+def campaign_rows(facts: CampaignFacts) -> list[tuple[str, str]]:
+    """(input, value) rows describing a campaign."""
+    lvl = facts.rel_level
+    return [("runs", f"{facts.runs}"),
+            ("qrels topics", f"{facts.qrels_topics}"),
+            (f"topics with a relevant document (grade ≥ {lvl}, analysed)",
+             f"{facts.analysed_topics}"),
+            ("judged documents", f"{facts.judged:,}"),
+            (f"relevant documents (grade ≥ {lvl})", f"{facts.relevant:,}"),
+            ("ranking depth (longest run)", f"{facts.depth}")]
+
+
+class Session:
+    """One reproduction page being written: a :class:`ReportWriter` on
+    ``OUT/index.html``, the steps of the rendering timed on ``progress`` (a
+    :class:`~irmeta.reproduce._common.Progress`), and the tables kept by name.
+
+    ``formats``: figure files written (the PNG is always written and embedded);
+    ``dpi``: PNG resolution.
+    """
+
+    def __init__(self, paper: str, output, title: str, *, progress: Progress,
+                 formats: Iterable[str] = ("png", "svg"), dpi: int = 150):
+        from irmeta.report.html import ReportWriter
+
+        out, formats, dpi = check_output(paper, output, formats, dpi)
+        with write_errors(out):
+            out.mkdir(parents=True, exist_ok=True)
+        self.paper = paper
+        self.writer = ReportWriter(out / HTML_NAME, title, formats=formats, dpi=dpi)
+        self.tables: dict[str, pd.DataFrame] = {}
+        self.progress = progress
+
+    # ------------------------------------------------------------------ steps
+    @contextlib.contextmanager
+    def step(self, name: str):
+        """Time a step (wall and CPU seconds) and advance the progress bar. An error or
+        Ctrl-C in a step deletes what was written: the previous output stays as it was."""
+        try:
+            with self.progress.step(name):
+                yield
+        except BaseException:
+            self.writer.discard()
+            raise
+
+    def section(self, id: str, title: str, intro=""):
+        return self.writer.section(id, title, intro)
+
+    def table(self, name: str, frame: pd.DataFrame, **kwargs):
+        """Keep ``frame`` as ``tables[name]`` and make a page table (+ TSV) of it."""
+        self.tables[name] = frame
+        return self.writer.table(name, frame, **kwargs)
+
+    def tsv(self, name: str, frame: pd.DataFrame, *, kept: pd.DataFrame | None = None,
+            index: bool = False) -> None:
+        """Write ``frame`` as ``<name>.tsv`` (no page table) and keep ``kept`` (default
+        ``frame``) as ``tables[name]``."""
+        self.writer.write_tsv(name, frame, index=index)
+        self.tables[name] = frame if kept is None else kept
+
+    def figure(self, name: str, fig, **kwargs):
+        return self.writer.figure(name, fig, **kwargs)
+
+    # ------------------------------------------------------------------ finish
+    def finish(self, *, analysis, inputs: list[tuple[str, str]], command: str | None,
+               subtitle: str = "", summary: list | None = None,
+               notes: Iterable[str] = ()) -> Reproduction:
+        """Add the inputs/parameters/timings section first and render the page; return
+        the :class:`Reproduction`. The run-time table lists the analysis' steps
+        (``analysis.timings``), then the rendering's own."""
+        from irmeta import __version__
+        from irmeta.report.html import Row
+
+        with self.step("render"):
+            w = self.writer
+            sec = w.section("inputs", "Inputs, parameters and run time",
+                            "What this page was computed from, every parameter of the "
+                            "procedure, and the time each step took (wall clock and CPU "
+                            "time of this process; the machine may be shared).")
+            w.sections.insert(0, w.sections.pop())
+            frame = pd.DataFrame(inputs, columns=["input", "value"])
+            ptab = params_frame(analysis.params)
+            sec.add(Row([w.table("inputs", frame, caption="Inputs.", sortable=False,
+                                 compact=True, classes={"value": ["wrap"] * len(frame)}),
+                         w.table("parameters", ptab, sortable=False, compact=True,
+                                 classes={"meaning": ["wrap"] * len(ptab)},
+                                 caption="Parameters (the paper's values unless "
+                                         "overridden on the command line).")]))
+            for note in notes:
+                sec.text(note)
+            self.tables["inputs"] = frame
+            self.tables["parameters"] = ptab
+            timing = _timing_frame(self._timings(analysis))
+            sec.add(w.table("timings", timing, digits=2, sortable=False, compact=True,
+                            caption="Run time per step (seconds; the page rendering is "
+                                    "not included)."))
+            self.tables["timings"] = timing
+            path = w.render(subtitle=subtitle, summary=summary or [],
+                            version=__version__,
+                            command=command or f"irmeta reproduce {self.paper} ...")
+        return Reproduction(self.paper, path, list(self.writer.files), self.tables,
+                            self._timings(analysis), analysis)
+
+    def _timings(self, analysis) -> dict[str, tuple[float, float]]:
+        return {**analysis.timings, **self.progress.timings}
+
+
+def _timing_frame(timings: Mapping[str, tuple[float, float]]) -> pd.DataFrame:
+    """One row per step and a ``total`` row: the sum of the steps (every computation
+    of a reproduction runs inside a step)."""
+    rows = [(k, w, c) for k, (w, c) in timings.items() if k != "render"]
+    rows.append(("total", sum(r[1] for r in rows), sum(r[2] for r in rows)))
+    return pd.DataFrame(rows, columns=["step", "wall s", "CPU s"])

@@ -1,0 +1,405 @@
+"""The numbers of the innovation reproduction: :func:`analyse` computes
+:class:`InnovationAnalysis` (no file, no HTML, no figure);
+:mod:`irmeta.reproduce.innovation.page` draws and writes it.
+
+Measures (:mod:`irmeta.measures.innovation`): ``P_rare(alpha=a)@K`` and
+``AP_rare(alpha=a)@K`` with rarity ``R(d) = 1 - S_d / S`` over every run of the
+campaign, ``w(d) = 1 + alpha R(d)``; ``alpha = 0`` is ``P@K`` / ``AP@K``. Every table is
+one call of :mod:`irmeta.stats` (see :class:`InnovationAnalysis`); Figure 1 is
+:func:`synthetic_insertion`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
+from irmeta.data.tables import decode_ids
+from irmeta.errors import CampaignError, ParameterError
+from irmeta.reproduce._common import (
+    CampaignFacts,
+    Progress,
+    check_positive,
+    check_seed,
+    doc,
+)
+
+__all__ = ["InnovationAnalysis", "InnovationParams", "PAPER_TABLE1", "PAPER_TABLE2",
+           "PAPER_TABLE3", "STEPS", "analyse", "figure1_topic", "steps",
+           "synthetic_insertion"]
+
+#: the steps of :func:`analyse` (progress bar and run-time table); Figure 1 is last
+STEPS = ("figure 2 (tau vs alpha)", "table 1 (discriminative power)", "table 2 (stability)",
+         "table 3 (number of systems)", "figure 1 (synthetic insertion)")
+
+
+def steps(figure1: bool = True) -> tuple[str, ...]:
+    """The steps :func:`analyse` runs (without Figure 1 when ``figure1`` is False)."""
+    return STEPS if figure1 else STEPS[:-1]
+
+#: the paper's values on DLT20 (TREC DL 2020 document task), for comparison
+PAPER_TABLE1 = pd.DataFrame(
+    {"95%": [61, 173, 237, 320, 352, 376], "99%": [15, 24, 82, 169, 209, 238]},
+    index=["P@100", "P_rare(alpha=0.5)@100", "P_rare(alpha=1)@100", "AP@100",
+           "AP_rare(alpha=0.5)@100", "AP_rare(alpha=1)@100"])
+PAPER_TABLE2 = pd.Series([0.071, 0.128, 0.179, 0.425, 0.444, 0.466], index=PAPER_TABLE1.index)
+PAPER_TABLE3 = pd.DataFrame([[0.970, 0.976, 0.983, 0.987, 0.992, 0.995],
+                             [0.970, 0.984, 0.985, 0.989, 0.993, 0.996]],
+                            index=["P_rare(alpha=1)@100", "AP_rare(alpha=1)@100"],
+                            columns=[2, 4, 8, 16, 32, 64])
+
+
+@dataclass
+class InnovationParams:
+    """Parameters of the innovation reproduction (defaults: the paper's, except
+    ``samples``; see the module doc)."""
+
+    k: int = doc("cutoff K of P@K, AP@K and of rarity (runs' top K)", default=100)
+    rel_level: int = doc("minimum grade counted relevant (binary measures, rarity)", default=1)
+    alphas: tuple = doc("alpha grid of Figure 2",
+                        default=tuple(np.round(np.linspace(0.0, 1.0, 11), 10)))
+    table_alphas: tuple = doc("alphas of Tables 1-2", default=(0.0, 0.5, 1.0))
+    levels: tuple = doc("significance levels of Table 1 (95% and 99%)", default=(0.05, 0.01))
+    trials: int = doc("Table 2: random topic subsets", default=1000)
+    fuzziness: float = doc("Table 2: absolute difference of means below which a pair ties",
+                           default=0.05)
+    samples: int = doc("Table 3: random system samples per N (paper: 1000)", default=100)
+    sizes: tuple = doc("Table 3: numbers of systems N (those above R are skipped)",
+                       default=(2, 4, 8, 16, 32, 64))
+    table3_alpha: float = doc("Table 3: alpha of the measures", default=1.0)
+    figure1_topic: str | None = doc("Figure 1: topic (default: the one whose best run's "
+                                    "P@K is the median over topics)", default=None)
+    figure1_max_d: int = doc("Figure 1: largest D (relevant documents retrieved)", default=100)
+    figure1_points: int = doc("Figure 1: at most this many values of D", default=40)
+    figure1_alphas: tuple = doc("Figure 1: alphas", default=(0.0, 0.5, 1.0))
+    seed: int = doc("seed of every random procedure", default=0)
+
+    def validate(self) -> "InnovationParams":
+        fn = "reproduce innovation"
+        for name in ("k", "trials", "samples", "figure1_max_d", "figure1_points"):
+            check_positive(getattr(self, name), name, fn)
+        check_seed(self.seed, fn)
+        if len(self.alphas) < 2 or any(float(a) < 0 for a in self.alphas):
+            raise ParameterError(f"{fn}: alphas must hold at least two values >= 0, got "
+                                 f"{self.alphas!r}")
+        if any(float(a) < 0 for a in (*self.table_alphas, *self.figure1_alphas, self.table3_alpha)):
+            raise ParameterError(f"{fn}: alphas must be >= 0")
+        if any(not 0 < float(x) < 1 for x in self.levels):
+            raise ParameterError(f"{fn}: levels must be in (0, 1), got {self.levels!r}")
+        if not float(self.fuzziness) >= 0:
+            raise ParameterError(f"{fn}: fuzziness must be >= 0, got {self.fuzziness!r}")
+        return self
+
+
+def _a(alpha: float) -> str:
+    return f"{float(alpha):.10g}"
+
+
+def _measure(family: str, alpha: float, k: int) -> str:
+    """``P@100`` for alpha 0, else ``P_rare(alpha=a)@100`` (the same numbers, bit for bit)."""
+    if float(alpha) == 0.0:
+        return f"{family}@{k}"
+    return f"{family}_rare(alpha={_a(alpha)})@{k}"
+
+
+# ------------------------------------------------------------------ Figure 1
+def figure1_topic(campaign: Campaign, k: int, rel_level: int, topic=None) -> int:
+    """Index of Figure 1's topic: ``topic`` itself, or by default the topic (with a
+    relevant document retrieved) whose best run's P@k is the median of that value over
+    such topics (ties: first)."""
+    if topic is not None:
+        if str(topic) not in campaign.topics:
+            raise ParameterError(f"reproduce innovation: figure1_topic {topic!r} is not a "
+                                 "qrels topic of the campaign")
+        return campaign.topics.index(str(topic))
+    w = min(k, campaign.depth)
+    best = (campaign.grades[:, :, :w] >= rel_level).sum(axis=2).max(axis=0)
+    cand = np.flatnonzero(best > 0)
+    if cand.size == 0:
+        raise ParameterError("reproduce innovation: no run retrieves a relevant document")
+    order = cand[np.argsort(best[cand], kind="stable")]
+    return int(order[(len(order) - 1) // 2])
+
+
+def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_level: int = 1,
+                        alphas=(0.0, 0.5, 1.0), max_d: int = 100,
+                        points: int = 40) -> pd.DataFrame:
+    """The paper's Figure 1 experiment on one topic (see module doc).
+
+    ``S_rare`` ranks D new relevant documents (added to the qrels, grade =
+    ``rel_level``) that no real run retrieves; ``S_common`` ranks the D relevant
+    documents retrieved by the most runs in their top ``k`` (ties by document id). Each
+    system is scored with the real runs of the topic (rarity over all R + 1 runs) by
+    ``P_rare(alpha)@k`` (``P@k`` for alpha 0); its rank is 1 + the number of real runs
+    scoring strictly more. D runs over at most ``points`` values from 1 to
+    ``min(max_d, k, 10 + the most relevant documents a real run has in its top k)``
+    (S_common stops at the number of relevant documents the runs retrieve). Default
+    topic: the one whose best run's P@k is the median over the topics (see
+    :func:`figure1_topic`).
+
+    Returns ``system, D, alpha, score, rank, systems`` (``systems`` = R + 1) and the
+    topic in ``frame.attrs["topic"]``.
+    """
+    from irmeta.evaluation import evaluate
+
+    fn = "synthetic_insertion"
+    k = check_positive(k, "k", fn)
+    max_d = check_positive(max_d, "max_d", fn)
+    points = check_positive(points, "points", fn)
+    t = figure1_topic(campaign, k, rel_level, topic)
+    tid = campaign.topics[t]
+    j = campaign.judged
+    lo, hi = int(j.ptr[t]), int(j.ptr[t + 1])
+    qrels = {tid: dict(zip(decode_ids(j.docids.slice(lo, hi - lo)), j.grades[lo:hi].tolist()))}
+    w = min(k, campaign.depth)
+    runs = {}
+    counts: dict[str, int] = {}
+    for r, name in enumerate(campaign.runs):
+        docs = campaign.ranking(r, t)[:w]
+        if not docs:
+            continue
+        runs[name] = {tid: {d: float(len(docs) - i) for i, d in enumerate(docs)}}
+        for d in docs:
+            if qrels[tid].get(d, -1) >= rel_level:
+                counts[d] = counts.get(d, 0) + 1
+    if len(runs) < 1:
+        raise ParameterError(f"{fn}: no run retrieves anything on topic {tid}")
+    common = sorted(counts, key=lambda d: (-counts[d], d))
+    if not common:
+        raise ParameterError(f"{fn}: no run retrieves a relevant document of topic {tid}")
+    best = max(sum(qrels[tid].get(d, -1) >= rel_level for d in r[tid]) for r in runs.values())
+    D = min(max_d, k, best + 10)
+    step = max(1, -(-D // points))
+    grid = sorted(set(range(1, D + 1, step)) | {D})
+    # synthetic ids as long (in bytes) as the topic's longest real id, so that they
+    # cannot be mistaken for a real one
+    width = max(len(str(d).encode()) for d in qrels[tid])
+    rare = [_synthetic_id(i + 1, width, set(qrels[tid])) for i in range(D)]
+    for doc_id in rare:
+        qrels[tid][doc_id] = max(int(rel_level), 1)
+    measures = [_measure("P", a, k) for a in alphas]
+    hyp = "S_hypothetical"
+    while hyp in runs:
+        hyp += "_"
+    rows = []
+    for system, pool in (("S_rare", rare), ("S_common", common)):
+        for n in grid:
+            if n > len(pool):
+                break
+            docs = pool[:n]
+            run = {hyp: {tid: {doc: float(n - i) for i, doc in enumerate(docs)}}}
+            res = evaluate(qrels, {**runs, **run}, measures=measures, rel_level=rel_level)
+            names = list(res.matrix(0).index)
+            h = names.index(hyp)
+            for m, a in enumerate(alphas):
+                v = res.matrix(m).iloc[:, 0].to_numpy(dtype=float)
+                rows.append({"system": system, "D": n, "alpha": float(a),
+                             "score": float(v[h]),
+                             "rank": int(1 + np.sum(np.delete(v, h) > v[h])),
+                             "systems": len(v)})
+    frame = pd.DataFrame(rows)
+    frame.attrs["topic"] = tid
+    return frame
+
+
+def _synthetic_id(i: int, width: int, taken: set) -> str:
+    """A document id no run retrieves: ``~<i>`` padded with ``_`` to ``width`` bytes."""
+    base = f"~{i}"
+    out = base + "_" * max(0, width - len(base))
+    while out in taken:
+        out = "~" + out
+    return out
+
+
+# ------------------------------------------------------------------ the analysis
+@dataclass(frozen=True)
+class InnovationAnalysis:
+    """Every number of the innovation reproduction (Türkmen et al., ECIR 2023).
+
+    * ``figure1``: the synthetic insertion (:func:`synthetic_insertion`), long:
+      ``system, D, alpha, score, rank, systems``; ``figure1_ranks``: the rank per D
+      (rows) and system/alpha (columns); ``figure1_topic``: its topic. All None when
+      Figure 1 was skipped;
+    * ``figure2``: Kendall's tau and tau_AP between P@K and P_rare(alpha)@K, AP@K and
+      AP_rare(alpha)@K per alpha, long (:func:`irmeta.stats.alpha_sweep`);
+      ``figure2_wide``: one row per alpha;
+    * ``table1``: significant pairs per measure (rows, with ``alpha``) at each level for
+      the per-pair Tukey HSD (the paper's) and the two-way Tukey HSD
+      (:func:`irmeta.stats.discriminative_power`); ``table1_long``: the same, long;
+      ``pairs``: the number of pairs of runs;
+    * ``table2``: stability per measure with the paper's DLT20 value beside it
+      (:func:`irmeta.stats.stability_table`);
+    * ``table3``: mean tau per measure and number of systems N, long
+      (:func:`irmeta.stats.system_dependence`); ``table3_wide``: one row per measure,
+      columns ``N=2`` ...; ``table3_skipped``: the N above the number of runs.
+    """
+
+    params: InnovationParams
+    campaign: CampaignFacts
+    measures: list[str]
+    figure1: pd.DataFrame | None
+    figure1_ranks: pd.DataFrame | None
+    figure1_topic: str | None
+    figure2: pd.DataFrame
+    figure2_wide: pd.DataFrame
+    pairs: int
+    table1: pd.DataFrame
+    table1_long: pd.DataFrame
+    table2: pd.DataFrame
+    table3: pd.DataFrame
+    table3_wide: pd.DataFrame
+    table3_skipped: list[int]
+    timings: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def tau_at_last_alpha(self) -> pd.Series:
+        """Kendall's tau per baseline at the last alpha of the grid."""
+        s = self.figure2
+        return pd.Series({b: s[s.baseline == b].iloc[-1]["kendall"]
+                          for b in s["baseline"].unique()})
+
+    def first_alpha_below(self, tau: float = 0.9) -> pd.Series:
+        """Per baseline, the smallest alpha whose Kendall's tau is below ``tau``
+        (baselines that never drop below are absent)."""
+        s = self.figure2
+        return s[s["kendall"] < tau].groupby("baseline")["alpha"].min()
+
+    def most_discriminative(self) -> tuple[str, int]:
+        """The measure with the most significant pairs under the paper's test at the
+        first level (95%), and that count."""
+        col = self.table1.columns[2]
+        best = self.table1.iloc[int(np.argmax(self.table1[col].to_numpy()))]
+        return best["measure"], int(best[col])
+
+    def first_rank1(self) -> dict[float, int]:
+        """Per alpha of Figure 1, the smallest D at which S_rare ranks first (alphas
+        where it never does are absent)."""
+        out: dict[float, int] = {}
+        if self.figure1 is None:
+            return out
+        f1 = self.figure1
+        for a in self.params.figure1_alphas:
+            sub = f1[(f1.system == "S_rare") & (f1.alpha == float(a)) & (f1["rank"] == 1)]
+            if len(sub):
+                out[float(a)] = int(sub["D"].min())
+        return out
+
+    @property
+    def undefined_draws(self) -> int:
+        """Table 3 draws whose tau is undefined (all runs tied), left out of the means."""
+        return int(self.table3["undefined"].sum())
+
+
+def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
+            figure1: bool = True,
+            progress: bool | None | Progress = None) -> InnovationAnalysis:
+    """Compute the innovation paper's Figures 1-2 and Tables 1-3 for ``campaign``.
+
+    Parameters
+    ----------
+    campaign : Campaign
+        At least 3 runs and 2 topics with a relevant document at ``params.rel_level``.
+    params : InnovationParams, optional
+        The paper's values by default (except ``samples``, see the module doc).
+    figure1 : bool
+        Run the synthetic insertion experiment of Figure 1.
+    progress : bool, None or Progress
+        Progress bar on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    InnovationAnalysis
+    """
+    from irmeta.stats import (
+        alpha_sweep,
+        discriminative_power,
+        matrices,
+        stability_table,
+        system_dependence,
+    )
+
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("reproduce innovation: campaign must be a Campaign")
+    p = (params or InnovationParams()).validate()
+    if campaign.num_runs < 3:
+        raise ParameterError(f"reproduce innovation: needs at least 3 runs, "
+                             f"got {campaign.num_runs}")
+    keep = require_campaign(campaign, p.rel_level, "reproduce innovation")
+    if keep.sum() < 2:
+        raise CampaignError(f"reproduce innovation: the paper's significance tests need at least 2 "
+                            f"topics with a relevant document, got {int(keep.sum())}")
+    k, lvl = p.k, p.rel_level
+    measures = list(dict.fromkeys(_measure(fam, a, k) for fam in ("P", "AP")
+                                  for a in p.table_alphas))
+    f1 = ranks = None
+    run_steps = steps(figure1)
+
+    with Progress.use(progress, "innovation", len(run_steps)) as prog:
+        with prog.step("figure 2 (tau vs alpha)"):
+            sweep = alpha_sweep(campaign, {f"P@{k}": f"P_rare(alpha={{alpha}})@{k}",
+                                           f"AP@{k}": f"AP_rare(alpha={{alpha}})@{k}"},
+                                alphas=p.alphas, methods=("kendall", "tau_ap"), rel_level=lvl)
+            wide = sweep.pivot_table(index="alpha", columns="baseline",
+                                     values=["kendall", "tau_ap"], sort=False)
+            wide.columns = [f"{m} {b}" for m, b in wide.columns]
+            wide = wide.reset_index()
+
+        with prog.step("table 1 (discriminative power)"):
+            mats = matrices(campaign, measures, rel_level=lvl)
+            dp = discriminative_power(mats, tests=("pairwise_tukey", "tukey_hsd"),
+                                      levels=p.levels, progress_bar=prog.inner)
+            t1 = dp.pivot_table(index="measure", columns=["test", "level"],
+                                values="significant", sort=False).reindex(measures)
+            t1.columns = [
+                f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
+                f" {100 * (1 - lv):g}%" for t, lv in t1.columns]
+            t1 = t1.astype(int).reset_index()
+            t1.insert(1, "alpha", [_alpha_of(m) for m in t1["measure"]])
+
+        with prog.step("table 2 (stability)"):
+            st = stability_table(mats, trials=p.trials, fuzziness=p.fuzziness, seed=p.seed,
+                                 classic=False, progress_bar=prog.inner)
+            st.insert(1, "alpha", [_alpha_of(m) for m in st["measure"]])
+            st["paper (DLT20)"] = [PAPER_TABLE2.get(_paper_name(m, k), np.nan)
+                                   for m in st["measure"]]
+
+        with prog.step("table 3 (number of systems)"):
+            t3m = [_measure("P", p.table3_alpha, k), _measure("AP", p.table3_alpha, k)]
+            sd = system_dependence(campaign, t3m, sizes=p.sizes, trials=p.samples,
+                                   seed=p.seed, rel_level=lvl, progress_bar=prog.inner)
+            t3 = sd.pivot_table(index="measure", columns="n_systems", values="tau", sort=False)
+            t3.columns = [f"N={c}" for c in t3.columns]
+            t3 = t3.reset_index()
+
+        if figure1:
+            with prog.step("figure 1 (synthetic insertion)"):
+                f1 = synthetic_insertion(campaign, p.figure1_topic, k=k, rel_level=lvl,
+                                         alphas=p.figure1_alphas, max_d=p.figure1_max_d,
+                                         points=p.figure1_points)
+                ranks = f1.pivot_table(index="D", columns=["system", "alpha"], values="rank")
+                ranks.columns = [f"{s} α={a:g}" for s, a in ranks.columns]
+                ranks = ranks.reset_index()
+        timings = {s: prog.timings[s] for s in run_steps}
+
+    return InnovationAnalysis(
+        params=p, campaign=CampaignFacts.of(campaign, lvl), measures=measures, figure1=f1,
+        figure1_ranks=ranks, figure1_topic=None if f1 is None else f1.attrs["topic"],
+        figure2=sweep, figure2_wide=wide,
+        pairs=campaign.num_runs * (campaign.num_runs - 1) // 2, table1=t1, table1_long=dp,
+        table2=st, table3=sd, table3_wide=t3,
+        table3_skipped=[n for n in p.sizes if n > campaign.num_runs], timings=timings)
+
+
+def _alpha_of(measure: str) -> float:
+    if "alpha=" not in measure:
+        return 0.0
+    return float(measure.split("alpha=")[1].split(")")[0].split(",")[0])
+
+
+def _paper_name(measure: str, k: int) -> str:
+    a = _alpha_of(measure)
+    fam = "AP" if measure.startswith("AP") else "P"
+    return f"{fam}@100" if a == 0 else f"{fam}_rare(alpha={a:g})@100"

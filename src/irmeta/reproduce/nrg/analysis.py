@@ -1,0 +1,210 @@
+"""The numbers of the NRG reproduction: :func:`analyse` computes :class:`NRGAnalysis`
+(no file, no HTML, no figure); :mod:`irmeta.reproduce.nrg.page` draws and writes it.
+
+NRG (:mod:`irmeta.measures.nrg`) scores a ranking by the gain it adds to what a set of
+prior rankings already showed: ``G(d | P) = G(d) prod_{R_j in P} (1 - seen(pos(d, R_j)))``.
+Every value is a mean over the campaign topic set of a measure computed by
+:func:`irmeta.evaluate` (:func:`measures` lists them); the unique contributions to the
+pool come from :func:`irmeta.explain.unique_contributions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
+from irmeta.errors import ParameterError
+from irmeta.reproduce._common import CampaignFacts, Progress, check_positive, doc, tau_b
+
+__all__ = ["NRGAnalysis", "NRGParams", "RunValues", "STEPS", "analyse", "measures"]
+
+#: the steps of :func:`analyse` (progress bar and run-time table)
+STEPS = ("evaluate",)
+
+
+@dataclass
+class NRGParams:
+    """Parameters of the NRG reproduction (defaults: the paper's)."""
+
+    k: int = doc("cutoff of nDCG@k and of the chronological / all-others NRG", default=10)
+    pool_depth: int = doc("K of the unique-contribution variants (the pool depth)", default=10)
+    alpha: float = doc("alpha of P_rare@k in Figure 4", default=1.0)
+    rel_level: int = doc("minimum grade counted relevant (binary gains, unique, P_rare)",
+                         default=1)
+    label_top: int = doc("runs named in the scatter plots (highest NRG)", default=5)
+
+    def validate(self) -> "NRGParams":
+        for name in ("k", "pool_depth"):
+            check_positive(getattr(self, name), name, "reproduce nrg")
+        if (isinstance(self.label_top, bool) or not isinstance(self.label_top, int)
+                or self.label_top < 0):
+            raise ParameterError(f"reproduce nrg: label_top must be an integer >= 0, got "
+                                 f"{self.label_top!r}")
+        if not float(self.alpha) >= 0:
+            raise ParameterError(f"reproduce nrg: alpha must be >= 0, got {self.alpha!r}")
+        return self
+
+
+def measures(p: NRGParams) -> dict[str, str]:
+    """Column label -> measure string of every value the reproduction computes."""
+    k, K = p.k, p.pool_depth
+    return {
+        f"nDCG@{k}": f"nDCG@{k}",
+        f"NRG earlier@{k}": f"NRG(base=nDCG,prior=earlier)@{k}",
+        f"NRG others@{k}": f"NRG(base=nDCG,prior=others)@{k}",
+        "NRG best_per_group": "NRG(base=nDCG,prior=best_per_group)",
+        f"NRG(P) best_per_group@{K}": f"NRG(base=P,prior=best_per_group)@{K}",
+        f"unique best_per_group@{K}": f"NRG(base=unique,prior=best_per_group)@{K}",
+        f"P_rare@{k}": f"P_rare(alpha={float(p.alpha):g})@{k}",
+    }
+
+
+@dataclass(frozen=True)
+class RunValues:
+    """The numbers of one figure: per run (campaign order) ``x`` and ``y``, each named
+    by its column of :attr:`NRGAnalysis.values`, and the run's ``group``."""
+
+    x: pd.Series
+    y: pd.Series
+    group: pd.Series
+
+
+@dataclass(frozen=True)
+class NRGAnalysis:
+    """Every number of the NRG reproduction (Bigdeli et al., SIGIR-AP 2024).
+
+    * ``values``: one row per run (campaign order, index ``run``): ``group``, the mean
+      of every measure of :attr:`measures` (column = its label) and ``unique to the
+      pool@K (sum)``;
+    * ``correlations``: Kendall's tau-b and Pearson's r of each measure's run means
+      with the base metric's (``nDCG@k``);
+    * ``figure1a``: chronological comparison — ``nDCG@k`` and NRG with the earlier runs
+      as the prior; ``figure1b``: NRG with every other run as the prior against
+      ``nDCG@k``; ``figure2``: full-depth NRG, prior = the best run of every other
+      group; ``figure3``: NRG from ``P@K`` with that prior; ``figure4``: ``P_rare(alpha)@k``;
+    * ``unique_contributions``: Figure 3's table, the relevant documents each run alone
+      has in its top K (every other run as the prior), summed over topics, most first;
+    * ``groups_given``: False when every run is its own group (then ``best_per_group``
+      is every other run); ``timings``: ``{step: (wall s, CPU s)}`` of the analysis.
+    """
+
+    params: NRGParams
+    campaign: CampaignFacts
+    measures: dict[str, str]
+    groups_given: bool
+    num_groups: int
+    values: pd.DataFrame
+    correlations: pd.DataFrame
+    figure1a: RunValues
+    figure1b: RunValues
+    figure2: RunValues
+    figure3: RunValues
+    unique_contributions: pd.DataFrame
+    figure4: RunValues
+    timings: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def base(self) -> str:
+        """The base metric's column label (``nDCG@k``)."""
+        return f"nDCG@{self.params.k}"
+
+    def tau_with_base(self, label: str) -> float:
+        """Kendall's tau-b between the run means of ``label`` and of the base metric."""
+        return float(self.correlations.set_index("measure").loc[label].iloc[1])
+
+    def top_runs(self, figure: RunValues, n: int = 5) -> pd.DataFrame:
+        """The ``n`` runs with the highest ``y`` of ``figure``: ``run, group, value,
+        base rank`` (competition rank of the run by the base metric, 1 = best)."""
+        top = figure.y.sort_values(ascending=False).head(n)
+        ranks = self.values[self.base].rank(ascending=False, method="min")
+        return pd.DataFrame({"run": top.index, "group": self.values.loc[top.index, "group"],
+                             "value": top.to_numpy(),
+                             "base_rank": ranks[top.index].astype(int).to_numpy()})
+
+
+def _pearson(x: pd.Series, y: pd.Series) -> float:
+    """Pearson's r of two run-mean columns; NaN (undefined) when either is constant,
+    e.g. every run with the same nDCG@k."""
+    if not (x.std() > 0 and y.std() > 0):
+        return float("nan")
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def _run_values(values: pd.DataFrame, x: str, y: str) -> RunValues:
+    return RunValues(x=values[x], y=values[y], group=values["group"])
+
+
+def analyse(campaign: Campaign, params: NRGParams | None = None, *,
+            groups: Mapping[str, str] | None = None,
+            progress: bool | None | Progress = None) -> NRGAnalysis:
+    """Compute the NRG paper's Figures 1-4 and the tables behind them for ``campaign``.
+
+    Parameters
+    ----------
+    campaign : Campaign
+        At least 2 runs and a topic with a relevant document at ``params.rel_level``.
+    params : NRGParams, optional
+        The paper's values by default.
+    groups : mapping run -> group, optional
+        The prior ``best_per_group`` and the colours; without it every run is its own
+        group (``best_per_group`` = every other run).
+    progress : bool, None or Progress
+        Progress bar on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    NRGAnalysis
+    """
+    from irmeta.evaluation import evaluate
+    from irmeta.explain import unique_contributions
+
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("reproduce nrg: campaign must be a Campaign")
+    p = (params or NRGParams()).validate()
+    if campaign.num_runs < 2:
+        raise ParameterError(f"reproduce nrg: needs at least 2 runs, got {campaign.num_runs}")
+    require_campaign(campaign, p.rel_level, "reproduce nrg")
+    own = not groups
+    group_of: dict[str, str] = {r: r for r in campaign.runs} if not groups else dict(groups)
+    missing = [r for r in campaign.runs if r not in group_of]
+    if missing:
+        raise ParameterError(f"reproduce nrg: no group for run(s) {', '.join(missing[:5])}")
+    cols = measures(p)
+    base, K = f"nDCG@{p.k}", p.pool_depth
+
+    with Progress.use(progress, "nrg", len(STEPS)) as prog:
+        with prog.step("evaluate"):
+            res = evaluate(campaign, measures=list(cols.values()), groups=group_of,
+                           rel_level=p.rel_level)
+            values = pd.DataFrame({label: res.matrix(i).mean(axis=1)
+                                   for i, label in enumerate(cols)})
+            values.index.name = "run"
+            values.insert(0, "group", [group_of[r] for r in values.index])
+            uc = unique_contributions(campaign, K, rel_level=p.rel_level)
+            values[f"unique to the pool@{K} (sum)"] = uc["unique"]
+            corr = pd.DataFrame([
+                {"measure": label, "string": cols[label],
+                 f"Kendall τ with {base}": tau_b(values[base], values[label]),
+                 "Pearson r": _pearson(values[base], values[label])}
+                for label in cols if label != base])
+            uct = uc.reset_index()
+            uct.insert(1, "group", [group_of[r] for r in uct["run"]])
+            uct = uct.sort_values(["unique", "run"], ascending=[False, True], kind="stable")
+        timings = {k: prog.timings[k] for k in STEPS}
+
+    return NRGAnalysis(
+        params=p, campaign=CampaignFacts.of(campaign, p.rel_level), measures=cols,
+        groups_given=not own, num_groups=len(set(group_of.values())), values=values,
+        correlations=corr,
+        figure1a=_run_values(values, base, f"NRG earlier@{p.k}"),
+        figure1b=_run_values(values, base, f"NRG others@{p.k}"),
+        figure2=_run_values(values, base, "NRG best_per_group"),
+        figure3=_run_values(values, base, f"NRG(P) best_per_group@{K}"),
+        unique_contributions=uct,
+        figure4=_run_values(values, base, f"P_rare@{p.k}"),
+        timings=timings)

@@ -1,0 +1,222 @@
+"""The numbers of the Twist reproduction: :func:`analyse` computes
+:class:`TwistAnalysis` (no file, no HTML, no figure); :mod:`irmeta.reproduce.twist.page`
+draws and writes it. Every number comes from :mod:`irmeta.effort` (archetypes,
+effort/gain grids, CRP/DCG panels) and :mod:`irmeta.stats` (correlations, pool
+downsampling, bootstrap discriminative power).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
+from irmeta.effort import CrpDcgPanel, EffortGain
+from irmeta.errors import CampaignError, ParameterError
+from irmeta.measures.twist import check_depth
+from irmeta.reproduce._common import (
+    CampaignFacts,
+    Progress,
+    check_fraction,
+    check_positive,
+    check_seed,
+    doc,
+)
+
+__all__ = ["STEPS", "TwistAnalysis", "TwistParams", "analyse", "grid_slug"]
+
+#: the steps of :func:`analyse` (progress bar and run-time table)
+STEPS = ("top runs by MAP", "table 2 (archetypes)", "effort/gain grids",
+         "tables 3-4 (correlations)", "figure 13 (pool downsampling)",
+         "figure 14 (bootstrap discriminative power)")
+
+
+@dataclass
+class TwistParams:
+    """Parameters of the Twist reproduction (defaults: the paper's)."""
+
+    depth: int = doc("depth N of Twist (shorter rankings are padded)", default=1000)
+    crossing: str = doc("first-crossing rule of CRP (matters | formal)", default="matters")
+    rel_level: int = doc("minimum grade counted relevant by the binary measures", default=1)
+    gains: tuple = doc("gain measures of the effort/gain grids and the correlations",
+                       default=("AP", "bpref", "RBP(p=0.8)", "nDCG"))
+    top_fraction: float = doc("share of runs kept by MAP for Tables 3-4, Figures 13-14",
+                              default=0.75)
+    filter_all: bool = doc("also restrict Table 2 and the grids to those runs", default=False)
+    levels: tuple = doc("Figure 13: pool percentages kept", default=(90, 70, 50, 30, 10))
+    repeats: int = doc("Figure 13: independent downsamplings averaged", default=1)
+    samples: int = doc("Figure 14: bootstrap samples B", default=1000)
+    level: float = doc("Figure 14: significance level", default=0.05)
+    seed: int = doc("seed of every random procedure", default=0)
+
+    def validate(self) -> "TwistParams":
+        fn = "reproduce twist"
+        for name in ("depth", "repeats", "samples"):
+            check_positive(getattr(self, name), name, fn)
+        check_depth(self.depth, fn)
+        check_seed(self.seed, fn)
+        check_fraction(self.top_fraction, "top_fraction", fn)
+        if self.crossing not in ("matters", "formal"):
+            raise ParameterError(f"{fn}: crossing must be matters or formal, got {self.crossing!r}")
+        if not 0 < float(self.level) < 1:
+            raise ParameterError(f"{fn}: level must be in (0, 1), got {self.level!r}")
+        if not self.gains:
+            raise ParameterError(f"{fn}: gains is empty")
+        if any(not 0 < float(x) <= 100 for x in self.levels):
+            raise ParameterError(f"{fn}: levels must be percentages in (0, 100], "
+                                 f"got {self.levels!r}")
+        return self
+
+
+def grid_slug(gain: str) -> str:
+    """The file-name form of a gain measure (``RBP(p=0.8)`` -> ``rbp_p_0_8``)."""
+    return "".join(ch if ch.isalnum() else "_" for ch in gain).strip("_").lower()
+
+
+@dataclass(frozen=True)
+class TwistAnalysis:
+    """Every number of the Twist reproduction.
+
+    ``kept_runs``: the best ``top_fraction`` of the runs by MAP, used by Tables 3-4 and
+    Figures 13-14 (and by everything with ``filter_all``).
+
+    * ``table2``: percent of the (run, topic) CRP curves per archetype, this campaign's
+      row then the paper's (:func:`irmeta.effort.archetype_table`); ``table2_curves``:
+      the archetype of every curve (:func:`irmeta.effort.archetypes`);
+    * ``effort_gain``: per gain measure, points, diagonal and high-high shares and gain
+      quartiles (Figures 7-10, :func:`irmeta.effort.effort_gain_summary`); ``grids``: the
+      :class:`~irmeta.effort.EffortGain` per gain; ``grid_tables``: each 4 x 4 grid in
+      percent;
+    * ``figure11_pairs``: the (run, topic) pairs of the top nDCG quartile with the most
+      and the least effort (:func:`irmeta.effort.most_telling`); ``figure11``: their CRP
+      and DCG curves (:func:`irmeta.effort.crp_dcg_panels`); both None without nDCG
+      among the gains;
+    * ``means``: the mean of each measure per kept run; ``tables3_4``: Kendall's tau
+      between the measures' rankings of the kept runs;
+    * ``figure13``: pool downsampling, long (:func:`irmeta.stats.pool_downsampling`);
+      ``figure13_tau``: tau per measure (rows) and pool kept (columns, ``90%`` ...);
+      ``figure13_judged``: share of the qrels rows kept per level;
+    * ``figure14``: significant pairs, DP (and ``dp_percent``) and delta per measure
+      (:func:`irmeta.stats.bootstrap_power`); ``figure14_curves``: the ASL of every pair
+      of runs, sorted, per measure; ``figure14_asl``: the same as one column per
+      measure, padded with NaN.
+    """
+
+    params: TwistParams
+    campaign: CampaignFacts
+    kept_runs: tuple[str, ...]
+    table2: pd.DataFrame
+    table2_curves: pd.DataFrame
+    effort_gain: pd.DataFrame
+    grids: dict[str, EffortGain]
+    grid_tables: dict[str, pd.DataFrame]
+    figure11_pairs: pd.DataFrame | None
+    figure11: list[CrpDcgPanel] | None
+    means: pd.DataFrame
+    tables3_4: pd.DataFrame
+    figure13: pd.DataFrame
+    figure13_tau: pd.DataFrame
+    figure13_judged: pd.Series
+    figure14: pd.DataFrame
+    figure14_curves: dict[str, np.ndarray]
+    figure14_asl: pd.DataFrame
+    timings: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def twist(self) -> str:
+        """The Twist measure's name (``Twist@N``)."""
+        return f"Twist@{self.params.depth}"
+
+
+def analyse(campaign: Campaign, params: TwistParams | None = None, *,
+            progress: bool | None | Progress = None) -> TwistAnalysis:
+    """Compute the Twist paper's Table 2, effort/gain grids, Figure 11, Tables 3-4 and
+    Figures 13-14 for ``campaign``.
+
+    Parameters
+    ----------
+    campaign : Campaign
+        At least 3 runs and 2 topics with a relevant document at ``params.rel_level``.
+    params : TwistParams, optional
+        The paper's values by default.
+    progress : bool, None or Progress
+        Progress bar on stderr (None: when stderr is a terminal).
+
+    Returns
+    -------
+    TwistAnalysis
+    """
+    from irmeta import effort
+    from irmeta.stats import (
+        bootstrap_power,
+        correlation_matrix,
+        filter_top_runs,
+        matrices,
+        pool_downsampling,
+        system_means,
+    )
+
+    if not isinstance(campaign, Campaign):
+        raise ParameterError("reproduce twist: campaign must be a Campaign")
+    p = (params or TwistParams()).validate()
+    if campaign.num_runs < 3:
+        raise ParameterError(f"reproduce twist: needs at least 3 runs, got {campaign.num_runs}")
+    keep = require_campaign(campaign, p.rel_level, "reproduce twist")
+    if keep.sum() < 2:
+        raise CampaignError(f"reproduce twist: the paper's significance tests need at least 2 "
+                            f"topics with a relevant document, got {int(keep.sum())}")
+    lvl = p.rel_level
+    measures = [*p.gains, f"Twist@{p.depth}"]
+
+    with Progress.use(progress, "twist", len(STEPS)) as prog:
+        with prog.step("top runs by MAP"):
+            top = filter_top_runs(campaign, p.top_fraction, by="AP", rel_level=lvl)
+        base = top if p.filter_all else campaign
+
+        with prog.step("table 2 (archetypes)"):
+            arche = effort.archetypes(base, p.depth, p.crossing, lvl)
+            t2 = effort.archetype_table({"this campaign": arche})
+            t2 = pd.concat([t2, effort.PAPER_TABLE2.rename(index=lambda s: f"{s} (paper)")])
+            t2["total"] = t2["total"].astype("Int64")
+            t2.index.name = "collection"
+
+        with prog.step("effort/gain grids"):
+            summ, grids = effort.effort_gain_summary(base, p.gains, p.depth, p.crossing, lvl)
+            pairs = panels = None
+            if "nDCG" in grids:          # Figure 11: CRP next to DCG for telling pairs
+                pairs = effort.most_telling(grids["nDCG"], k=2)
+                panels = effort.crp_dcg_panels(base, list(zip(pairs["run"], pairs["topic"])),
+                                               depth=p.depth, rel_level=lvl)
+
+        with prog.step("tables 3-4 (correlations)"):
+            means = system_means(top, measures, rel_level=lvl)
+            tau = correlation_matrix(means)
+
+        with prog.step("figure 13 (pool downsampling)"):
+            down = pool_downsampling(top, measures, levels=p.levels, seed=p.seed,
+                                     repeats=p.repeats, rel_level=lvl, progress_bar=prog.inner)
+            wide = down.pivot_table(index="measure", columns="level", values="tau", sort=False)
+            wide = wide[sorted(wide.columns, reverse=True)]
+            wide.columns = [f"{c:g}%" for c in wide.columns]
+            judged = down.drop_duplicates("level").set_index("level")["judged"]
+
+        with prog.step("figure 14 (bootstrap discriminative power)"):
+            mats = matrices(top, measures, rel_level=lvl)
+            dp, curves = bootstrap_power(mats, level=p.level, trials=p.samples, seed=p.seed,
+                                         progress_bar=prog.inner)
+            dp = dp.assign(dp_percent=100 * dp["dp"])
+            n = max(len(c) for c in curves.values())
+            asl = pd.DataFrame({k: np.pad(v, (0, n - len(v)), constant_values=np.nan)
+                                for k, v in curves.items()})
+        timings = {k: prog.timings[k] for k in STEPS}
+
+    return TwistAnalysis(
+        params=p, campaign=CampaignFacts.of(campaign, lvl), kept_runs=tuple(top.runs),
+        table2=t2, table2_curves=arche, effort_gain=summ, grids=grids,
+        grid_tables={g: eg.table() for g, eg in grids.items()}, figure11_pairs=pairs,
+        figure11=panels, means=means, tables3_4=tau, figure13=down, figure13_tau=wide,
+        figure13_judged=judged, figure14=dp, figure14_curves=curves, figure14_asl=asl,
+        timings=timings)

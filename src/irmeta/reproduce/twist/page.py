@@ -1,0 +1,205 @@
+"""The Twist reproduction page: :func:`render` draws and writes a
+:class:`~irmeta.reproduce.twist.analysis.TwistAnalysis`; it computes nothing.
+
+The prose of the page is the ``TEXT`` block below; one function per section picks the
+analysis' numbers and lays them out.
+"""
+
+from __future__ import annotations
+
+from irmeta.reproduce._common import Progress, Reproduction
+from irmeta.reproduce._session import Session, campaign_rows
+from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
+
+__all__ = ["STEPS", "render"]
+
+#: the steps of :func:`render` (progress bar and run-time table)
+STEPS = ("draw figures 7-11", "draw figure 13", "draw figure 14", "render")
+
+# ---------------------------------------------------------------------- prose
+TITLE = "Reproduction: Twist, the effort of reading a ranking"
+TEXT = {
+    "table2": ("Table 2: archetypes of the CRP curves",
+               "Share (percent) of the (run, topic) curves of {which} in each archetype, on "
+               "the topics where Twist@{n} is defined (0 < RB ≤ {n}); crossing rule '{c}'. "
+               "The paper's rows are its Table 2 (TREC 10, 14, 20, 21)."),
+    "grids": ("Figures 7-11: effort/gain grids and CRP curves",
+              "Each point is one (run, topic) of {which}: Twist (x; 1 = no avoidable effort) "
+              "against a gain measure (y). Dotted lines: Twist quarters and the gain "
+              "quartiles. Diagonal = share of points in the cells where effort and gain "
+              "agree (blue); high-high = high gain at high effort (orange, top two gain rows "
+              "x left two Twist columns)."),
+    "tables3_4": ("Tables 3-4: Kendall's τ between the measures",
+                  "Kendall's τ (tau-b) between the rankings of the best {n} of {R} runs by "
+                  "MAP under each pair of measures (means over the campaign topic set; "
+                  "Twist's undefined topics left out of its mean). Table 3 of the paper is "
+                  "the AP row; Table 4 the Twist row."),
+    "figure13": ("Figure 13: robustness to incomplete judgments",
+                 "Stratified random subsets of the qrels (per topic and grade, at least 1 "
+                 "relevant and 10 non-relevant documents per topic; smaller pools are "
+                 "subsets of larger ones), {r} sampling(s) averaged; Kendall's τ between the "
+                 "ranking of the kept runs on the full and on the reduced qrels. Share of "
+                 "qrels rows kept: {k}."),
+    "figure14": ("Figure 14: discriminative power (paired bootstrap)",
+                 "Sakai's paired bootstrap test (B = {b}) on every pair of the kept runs: the "
+                 "achieved significance level (ASL) of each pair, pairs sorted by ASL; DP = "
+                 "share of pairs with ASL < {a}; Δ = the largest (1 − {a}) quantile of the "
+                 "null bootstrap distribution of |mean difference|, the difference needed "
+                 "for significance."),
+}
+FIGURE11 = ("Figure 11: CRP (left) and DCG (right) of the two (run, topic) pairs of the top "
+            "nDCG quartile with the most effort and the two with the least; the vertical "
+            "line is the recall base.")
+PADDED = ("The runs are {d} documents deep; Twist@{n} pads them (non-relevant) and is "
+          "undefined on topics with more than {n} relevant documents.")
+
+
+def _which(a: TwistAnalysis) -> str:
+    """The runs of Table 2 and the grids, in words."""
+    if a.params.filter_all:
+        return f"the best {len(a.kept_runs)} of {a.campaign.runs} runs by MAP"
+    return f"all {a.campaign.runs} runs"
+
+
+# ---------------------------------------------------------------------- sections
+def _table2(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.report.html import markup as html
+    p = a.params
+    title, intro = TEXT["table2"]
+    sec = S.section("table2", title, html(intro, which=_which(a), n=p.depth, c=p.crossing))
+    sec.add(S.table("table2", a.table2, index=True, digits=2, compact=True, sortable=False,
+                    caption="Percent of curves per archetype."))
+    S.tables["table2_curves"] = a.table2_curves
+    row = a.table2.iloc[0]
+    summary.append(f"Table 2: typical A {row['typical_A']:.1f}%, typical B "
+                   f"{row['typical_B']:.1f}%, excellent {row['excellent']:.1f}% of "
+                   f"{int(row['total'])} curves.")
+
+
+def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
+    from irmeta.report.html import markup as html
+    fig, _ = plot_effort_gain(a.grids, None, ncols=2, seed=a.params.seed)
+    title, intro = TEXT["grids"]
+    sec = S.section("grids", title, html(intro, which=_which(a)))
+    sec.add(S.figure("grids_effort_gain", fig, caption="Effort/gain grids.", width=760))
+    sec.add(S.table("effort_gain", a.effort_gain.reset_index(), digits=3, compact=True,
+                    caption="Points, diagonal and high-high shares (percent), quartile cut "
+                            "points of each gain."))
+    for gain, table in a.grid_tables.items():
+        S.tsv(f"grid_{grid_slug(gain)}",
+              table.reset_index().rename(columns={"index": "gain quartile"}), kept=table)
+    if a.figure11 is not None:
+        fig, _ = plot_crp_dcg_panels(a.figure11, None, full_scale=True)
+        sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=html(FIGURE11)))
+        sec.add(S.table("figure11_pairs", a.figure11_pairs, digits=3, compact=True,
+                        sortable=False, caption="The pairs of Figure 11."))
+    summ = a.effort_gain
+    summary.append("Effort/gain: diagonal " + ", ".join(
+        f"{g} {v:.1f}%" for g, v in summ["diagonal %"].items()) + "; high-high " +
+        ", ".join(f"{g} {v:.1f}%" for g, v in summ["high_high %"].items()) + ".")
+
+
+def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.report.html import markup as html
+    title, intro = TEXT["tables3_4"]
+    sec = S.section("tables3_4", title,
+                    html(intro, n=len(a.kept_runs), R=a.campaign.runs))
+    tau = a.tables3_4
+    sec.add(S.table("tables3_4", tau.reset_index(), digits=3, compact=True, sortable=False,
+                    caption="Kendall's τ matrix."))
+    m = a.means.copy()
+    m.index.name = "run"
+    sec.add(S.table("means", m.reset_index(), digits=4, compact=True, max_rows=12,
+                    caption="Mean of each measure per run (the runs kept)."))
+    summary.append("Table 4: τ(Twist, ·) = " + ", ".join(
+        f"{g} {tau.loc[a.twist, g]:.3f}" for g in a.params.gains) + ".")
+
+
+def _figure13(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.plot.meta import downsampling_plot
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
+    fig = downsampling_plot(a.figure13, title="Pool downsampling")
+    wide = a.figure13_tau
+    title, intro = TEXT["figure13"]
+    sec = S.section("figure13", title, html(
+        intro, r=a.params.repeats,
+        k=", ".join(f"{lv:g}% → {v:.3f}" for lv, v in a.figure13_judged.items() if lv < 100)))
+    sec.add(Row([S.figure("figure13_downsampling", fig, caption="τ against the pool kept.",
+                          width=480),
+                 S.table("figure13", wide.reset_index(), digits=3, compact=True,
+                         tsv=a.figure13, caption="τ per measure and pool size.")]))
+    S.tables["figure13"] = a.figure13
+    last = wide.columns[-1]
+    summary.append(f"Figure 13: τ at {last} of the pool: " + ", ".join(
+        f"{mname} {v:.3f}" for mname, v in wide[last].items()) + ".")
+
+
+def _figure14(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.plot.meta import asl_plot
+    from irmeta.report.html import Row
+    from irmeta.report.html import markup as html
+    p = a.params
+    fig = asl_plot(a.figure14_curves, level=p.level, summary=a.figure14,
+                   title="ASL curves (paired bootstrap)")
+    title, intro = TEXT["figure14"]
+    sec = S.section("figure14", title, html(intro, b=f"{p.samples:,}", a=f"{p.level:g}"))
+    sec.add(Row([S.figure("figure14_asl", fig, caption="ASL curves.", width=520),
+                 S.table("figure14", a.figure14, digits=3, compact=True,
+                         caption="Significant pairs, DP and Δ per measure.")]))
+    S.tsv("figure14_asl", a.figure14_asl)
+    summary.append("Figure 14: DP " + ", ".join(
+        f"{r.measure} {100 * r.dp:.1f}%" for r in a.figure14.itertuples()) + ".")
+
+
+#: (step, section writers) in page order; Table 2 is written with the grids
+SECTIONS = (("draw figures 7-11", (_table2, _grids)), ("draw figure 13", (_tables3_4, _figure13)),
+            ("draw figure 14", (_figure14,)))
+
+
+# ---------------------------------------------------------------------- render
+def render(analysis: TwistAnalysis, output, *, inputs: list[tuple[str, str]] | None = None,
+           command: str | None = None, progress: bool | None | Progress = None,
+           formats=("png", "svg"), dpi: int = 150) -> Reproduction:
+    """Write the page of ``analysis`` into the folder ``output``.
+
+    Parameters
+    ----------
+    analysis : TwistAnalysis
+        From :func:`irmeta.reproduce.twist.analyse`.
+    output : path
+        The output folder (``index.html`` and ``index_files/``).
+    inputs : list of (input, value), optional
+        Rows added to the inputs table (file names, ...).
+    command : str, optional
+        The command line shown at the end of the page.
+    progress, formats, dpi
+        Progress bar; figure files written (PNG always); PNG resolution.
+
+    Returns
+    -------
+    Reproduction
+        ``tables``: ``table2``, ``table2_curves``, ``effort_gain``, ``grid_<gain>``,
+        ``figure11_pairs``, ``tables3_4``, ``means``, ``figure13``, ``figure14``,
+        ``figure14_asl``, ``inputs``, ``parameters``, ``timings``.
+    """
+    a = analysis
+    p, c = a.params, a.campaign
+    with Progress.use(progress, "twist", len(STEPS)) as prog:
+        S = Session("twist", output, TITLE, progress=prog, formats=formats, dpi=dpi)
+        summary: list[str] = []
+        for step, writers in SECTIONS:
+            with S.step(step):
+                for write in writers:
+                    write(S, a, summary)
+        kept = a.kept_runs
+        inputs = list(inputs or []) + campaign_rows(c) + [
+            ("runs kept (top by MAP)", f"{len(kept)} of {c.runs}: " + ", ".join(kept[:6])
+             + (" …" if len(kept) > 6 else ""))]
+        notes = [PADDED.format(d=c.depth, n=p.depth)] if c.depth < p.depth else []
+        return S.finish(analysis=a, inputs=inputs, command=command,
+                        subtitle=f"{c.runs} runs ({len(kept)} kept by MAP for the "
+                                 f"meta-evaluation), {c.analysed_topics} topics, "
+                                 f"Twist@{p.depth}",
+                        summary=summary, notes=notes)
