@@ -76,6 +76,11 @@ def test_nrg_table1_from_the_analysis(nrg_table1):
     assert nrg_table1.figure2.y.equals(nrg_table1.values["NRG best_per_group"])
     assert nrg_table1.figure1b.y.name == "NRG others@10"
     assert nrg_table1.groups_given and nrg_table1.num_groups == 2
+    # Figure 5: TaSC@10 with the best run of the other group as the prior:
+    # (1 - nDCG@10 of that run) * nDCG@10, and every run has the same nDCG@10 here
+    ndcg = nrg_table1.values["nDCG@10"].iloc[0]
+    np.testing.assert_allclose(nrg_table1.figure5.y, (1 - ndcg) * ndcg, rtol=1e-12)
+    assert nrg_table1.figure5.y.name == "TaSC best_per_group@10"
 
 
 @pytest.mark.slow

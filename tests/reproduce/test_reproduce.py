@@ -129,7 +129,7 @@ def nrg_out(tmp_path_factory):
 def test_nrg_values_match_api(nrg_out, demo):
     from irmeta.explain import unique_contributions
     campaign, groups = demo
-    _check_page(nrg_out, ["Figure 1", "Figure 2", "Figure 3", "Figure 4"])
+    _check_page(nrg_out, ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5"])
     values = _tsv(nrg_out, "values").set_index("run")
     assert list(values.index) == list(campaign.runs)
     res = irmeta.evaluate(campaign, measures=["nDCG@10", "NRG(base=nDCG,prior=best_per_group)",

@@ -61,6 +61,7 @@ def measures(p: NRGParams) -> dict[str, str]:
         f"NRG(P) best_per_group@{K}": f"NRG(base=P,prior=best_per_group)@{K}",
         f"unique best_per_group@{K}": f"NRG(base=unique,prior=best_per_group)@{K}",
         f"P_rare@{k}": f"P_rare(alpha={float(p.alpha):g})@{k}",
+        f"TaSC best_per_group@{k}": f"TaSC(prior=best_per_group)@{k}",
     }
 
 
@@ -87,6 +88,8 @@ class NRGAnalysis:
       as the prior; ``figure1b``: NRG with every other run as the prior against
       ``nDCG@k``; ``figure2``: full-depth NRG, prior = the best run of every other
       group; ``figure3``: NRG from ``P@K`` with that prior; ``figure4``: ``P_rare(alpha)@k``;
+      ``figure5``: TaSC@k (Arabzadeh et al.) with the best run of every other group as
+      the prior (the paper's appendix C);
     * ``unique_contributions``: Figure 3's table, the relevant documents each run alone
       has in its top K (every other run as the prior), summed over topics, most first;
     * ``groups_given``: False when every run is its own group (then ``best_per_group``
@@ -106,6 +109,7 @@ class NRGAnalysis:
     figure3: RunValues
     unique_contributions: pd.DataFrame
     figure4: RunValues
+    figure5: RunValues
     timings: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -142,7 +146,7 @@ def _run_values(values: pd.DataFrame, x: str, y: str) -> RunValues:
 def analyse(campaign: Campaign, params: NRGParams | None = None, *,
             groups: Mapping[str, str] | None = None,
             progress: bool | None | Progress = None) -> NRGAnalysis:
-    """Compute the NRG paper's Figures 1-4 and the tables behind them for ``campaign``.
+    """Compute the NRG paper's Figures 1-5 and the tables behind them for ``campaign``.
 
     Parameters
     ----------
@@ -207,4 +211,5 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
         figure3=_run_values(values, base, f"NRG(P) best_per_group@{K}"),
         unique_contributions=uct,
         figure4=_run_values(values, base, f"P_rare@{p.k}"),
+        figure5=_run_values(values, base, f"TaSC best_per_group@{p.k}"),
         timings=timings)

@@ -16,7 +16,8 @@ from irmeta.reproduce.nrg.analysis import NRGAnalysis, RunValues
 __all__ = ["STEPS", "render"]
 
 #: the steps of :func:`render` (progress bar and run-time table)
-STEPS = ("draw figure 1", "draw figure 2", "draw figure 3", "draw figure 4", "render")
+STEPS = ("draw figure 1", "draw figure 2", "draw figure 3", "draw figure 4", "draw figure 5",
+         "render")
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024)"
@@ -45,6 +46,14 @@ TEXT = {
     "figure4": ("Figure 4: rareness-based precision against nDCG",
                 "P_rare(α={a})@{k} (Türkmen et al.): rarity of a document over all the "
                 "runs, the scored one included — no prior set."),
+    "figure5": ("Figure 5: TaSC against nDCG",
+                "TaSC@{k} (Arabzadeh et al., SIGIR 2023; the NRG paper's appendix C): per "
+                "topic (1 − the best nDCG@{k} of the prior runs) × the run's nDCG@{k}, the "
+                "prior of a run being the best run of every other group, as the caption of "
+                "the paper's Figure 5 says (the authors' script keeps the run's own group; "
+                "see docs/paper-deviations.md). Like rareness-based precision, TaSC follows "
+                "nDCG closely: it looks at aggregated scores, not at which documents a run "
+                "found."),
 }
 NO_GROUPS = ("No groups file: every run is its own group, so the prior 'best_per_group' is "
              "every other run (the same as 'others').")
@@ -146,9 +155,23 @@ def _figure4(S: Session, a: NRGAnalysis, summary: list) -> None:
     sec.add(S.figure("figure4_p_rare", fig, caption="P_rare against nDCG.", width=620))
 
 
+def _figure5(S: Session, a: NRGAnalysis, summary: list) -> None:
+    from irmeta.report.html import markup as html
+    k = a.params.k
+    fig = _scatter(a.figure5, f"TaSC@{k}, prior = best run of each other group",
+                   "TaSC (task subspace coverage)", a.params.label_top, diagonal=True)
+    title, intro = TEXT["figure5"]
+    sec = S.section("figure5", title, html(intro, k=k))
+    sec.add(S.figure("figure5_tasc", fig, caption="TaSC against nDCG.", width=620))
+    summary.append(f"Figure 5: τ(TaSC, {a.base}) = {a.tau_with_base(a.figure5.y.name):.3f}, "
+                   f"τ(NRG best_per_group, {a.base}) = "
+                   f"{a.tau_with_base(a.figure2.y.name):.3f}.")
+
+
 #: (step, section writer) in page order; the values section is written with Figure 1
 SECTIONS = (("draw figure 1", (_values, _figure1)), ("draw figure 2", (_figure2,)),
-            ("draw figure 3", (_figure3,)), ("draw figure 4", (_figure4,)))
+            ("draw figure 3", (_figure3,)), ("draw figure 4", (_figure4,)),
+            ("draw figure 5", (_figure5,)))
 
 
 # ---------------------------------------------------------------------- render
