@@ -63,6 +63,9 @@ def test_leaderboard_matches_evaluate(demo_report, demo_campaign):
     # sorted by AP, best first
     assert lb["AP"].is_monotonic_decreasing
     assert rep.leaderboard.index.tolist() == lb.index.tolist()
+    # the page shows the analysis the report returns
+    assert rep.leaderboard is rep.analysis.leaderboard.table
+    np.testing.assert_allclose(lb["AP"], rep.analysis.leaderboard.table["AP"])
 
 
 def test_unique_documents_slow_loop(demo_report, demo_campaign):
