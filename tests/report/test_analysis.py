@@ -58,9 +58,11 @@ def _slow_ranks(values) -> list[float]:
 def test_sections_are_frozen_data_only(analysis):
     """Every section is a frozen dataclass of frames, library results and numbers: no
     HTML, no matplotlib figure."""
-    for name in ("inputs", "leaderboard", "highlights", "innovation", "nrg", "effort",
-                 "topics", "trust"):
-        sec = getattr(analysis, name)
+    sections = [getattr(analysis, name) for name in (
+        "inputs", "leaderboard", "highlights", "innovation", "nrg", "effort", "topics",
+        "trust")]
+    for sec in [*sections, analysis.effort.findings, analysis.topics.aggregation]:
+        name = type(sec).__name__
         assert dataclasses.is_dataclass(sec) and sec.__dataclass_params__.frozen, name
         for f in dataclasses.fields(sec):
             value = getattr(sec, f.name)
@@ -166,18 +168,19 @@ def test_nrg_section(analysis):
 def test_effort_section(analysis, demo_campaign):
     from irmeta import effort
     sec: EffortSection = analysis.effort
-    assert sec.defined and sec.gain == "AP"
+    assert sec.gain == "AP" and sec.findings is not None
+    f = sec.findings
     want = effort.effort_gain(demo_campaign, "AP", depth=1000)
-    pd.testing.assert_frame_equal(sec.grid.counts, want.counts)
-    assert sec.shares.to_numpy().sum() == pytest.approx(100.0)
+    pd.testing.assert_frame_equal(f.grid.counts, want.counts)
+    assert f.shares.to_numpy().sum() == pytest.approx(100.0)
     arche = effort.archetypes(demo_campaign, 1000)
-    assert sec.archetypes.loc["all runs", "total"] == len(arche) == 30 * 50
-    per_run = sec.archetypes.drop(index="all runs")
+    assert f.archetypes.loc["all runs", "total"] == len(arche) == 30 * 50
+    per_run = f.archetypes.drop(index="all runs")
     assert per_run["total"].to_dict() == arche.groupby("run").size().to_dict()
     assert np.allclose(per_run[list(effort.ARCHETYPES)].sum(axis=1), 100.0)
-    pairs = list(zip(sec.telling["run"], sec.telling["topic"]))
-    assert [(p.run, p.topic) for p in sec.panels] == pairs
-    for p, q in zip(sec.panels, effort.crp_dcg_panels(demo_campaign, pairs, depth=1000)):
+    pairs = list(zip(f.telling["run"], f.telling["topic"]))
+    assert [(p.run, p.topic) for p in f.panels] == pairs
+    for p, q in zip(f.panels, effort.crp_dcg_panels(demo_campaign, pairs, depth=1000)):
         assert (p.twist, p.rb, p.crossing) == (q.twist, q.rb, q.crossing)
 
 
@@ -185,16 +188,18 @@ def test_topics_section(analysis, demo_campaign):
     from irmeta.aggregate import gawm
     from irmeta.stats import kendall_tau
     sec: TopicsSection = analysis.topics
+    a = sec.aggregation
+    assert sec.measure == "AP" and a is not None
     m = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
-    pd.testing.assert_frame_equal(sec.matrix, m.dropna(axis=1), check_names=False)
+    pd.testing.assert_frame_equal(a.matrix, m.dropna(axis=1), check_names=False)
     g = gawm(m)
-    s = sec.systems.set_index("run")
+    s = a.systems.set_index("run")
     np.testing.assert_allclose(s["GAWM E_s"].reindex(m.index), g.E_s)
     np.testing.assert_allclose(s["MAP"].reindex(m.index), m.mean(axis=1))
-    assert sec.topics["weight W_t"].sum() == pytest.approx(1.0)
-    assert sec.moved == int((s["rank MAP"] != s["rank GAWM"]).sum())
-    assert sec.tau == pytest.approx(kendall_tau(m.mean(axis=1), g.E_s))
-    assert sec.bars.system_bars[0][0] == "MAP"
+    assert a.topics["weight W_t"].sum() == pytest.approx(1.0)
+    assert a.moved == int((s["rank MAP"] != s["rank GAWM"]).sum())
+    assert a.tau == pytest.approx(kendall_tau(m.mean(axis=1), g.E_s))
+    assert a.bars.system_bars[0][0] == "MAP" and a.gawm.converged
 
 
 def test_trust_section(analysis):

@@ -58,9 +58,9 @@ from irmeta.errors import ParameterError
 from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
 
-__all__ = ["CampaignAnalysis", "EffortSection", "Highlights", "InnovationSection",
-           "InputsSection", "Leaderboard", "NRGSection", "TopicsSection", "TrustSection",
-           "analyse_campaign"]
+__all__ = ["CampaignAnalysis", "EffortFindings", "EffortSection", "Highlights",
+           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection",
+           "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
 
 
 # ---------------------------------------------------------------------- sections
@@ -142,55 +142,66 @@ class NRGSection:
 
 
 @dataclass(frozen=True)
-class EffortSection:
-    """Twist@``depth`` against the gain measure ``gain``.
+class EffortFindings:
+    """What the effort section shows when Twist is defined on some topic.
 
-    ``defined``: False when Twist is undefined on every topic (then every other field
-    but ``depth`` and ``gain`` is None). ``grid``: the effort/gain grid; ``telling``:
-    :func:`irmeta.effort.most_telling` (one pair per kind); ``shares``: the grid's
-    percentages (rows: gain quartile, highest first); ``archetypes``: percent of curves
-    per archetype, first row ``all runs``, then one row per run with its ``total``;
-    ``panels``: the CRP / DCG curves of the telling pairs. ``seed``: of the point
-    subsample drawn when the grid has more than 20,000 points.
+    ``grid``: the effort/gain grid; ``telling``: :func:`irmeta.effort.most_telling` (one
+    pair per kind); ``shares``: the grid's percentages (rows: gain quartile, highest
+    first); ``archetypes``: percent of curves per archetype, first row ``all runs``, then
+    one row per run with its ``total``; ``panels``: the CRP / DCG curves of the telling
+    pairs.
     """
+
+    grid: EffortGain
+    telling: pd.DataFrame
+    shares: pd.DataFrame
+    archetypes: pd.DataFrame
+    panels: tuple[CrpDcgPanel, ...]
+
+
+@dataclass(frozen=True)
+class EffortSection:
+    """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
+    is undefined on every topic. ``seed``: of the point subsample drawn when the grid
+    has more than 20,000 points."""
 
     depth: int
     gain: str
-    defined: bool
     seed: int
-    grid: EffortGain | None = None
-    telling: pd.DataFrame | None = None
-    shares: pd.DataFrame | None = None
-    archetypes: pd.DataFrame | None = None
-    panels: tuple[CrpDcgPanel, ...] | None = None
+    findings: EffortFindings | None
+
+
+@dataclass(frozen=True)
+class TopicAggregation:
+    """GAWM and HITS on a runs x topics matrix.
+
+    ``matrix``: the matrix, topics with an undefined value dropped; ``gawm`` (axioms A,
+    arithmetic means), ``hits``; ``map``: per-run mean of the matrix; ``bars``: the heat
+    map's orders and side bars (:func:`irmeta.aggregate.analyses.heatmap_bars`).
+    ``systems``: per run MAP, GAWM E_s, HITS A(s), W_s, their ranks and ``rank change``
+    (rank MAP - rank GAWM), by GAWM rank; ``topics``: per topic the relevant documents,
+    AAP, E_t, W_t, A(t) and the standard deviation over runs, by weight. ``moved``: runs
+    whose rank changes; ``tau``: Kendall's tau between the MAP and GAWM rankings.
+    """
+
+    matrix: pd.DataFrame
+    gawm: GAWMResult
+    hits: HITSResult
+    map: pd.Series
+    bars: HeatmapBars
+    systems: pd.DataFrame
+    topics: pd.DataFrame
+    moved: int
+    tau: float
 
 
 @dataclass(frozen=True)
 class TopicsSection:
-    """GAWM and HITS on the runs x topics matrix of ``measure``.
-
-    ``enough``: False when fewer than 2 runs or topics have defined values (then only
-    ``measure`` is set). ``matrix``: the matrix, topics with an undefined value
-    dropped; ``gawm`` (axioms A, arithmetic means), ``hits``; ``map``: per-run mean of
-    the matrix; ``bars``: the heat map's orders and side bars
-    (:func:`irmeta.aggregate.analyses.heatmap_bars`). ``systems``: per run MAP, GAWM
-    E_s, HITS A(s), W_s, their ranks and ``rank change`` (rank MAP - rank GAWM), by
-    GAWM rank; ``topics``: per topic the relevant documents, AAP, E_t, W_t, A(t) and
-    the standard deviation over runs, by weight. ``moved``: runs whose rank changes;
-    ``tau``: Kendall's tau between the MAP and GAWM rankings.
-    """
+    """The runs x topics matrix of ``measure`` aggregated (``aggregation``), None when
+    fewer than 2 runs or topics have defined values."""
 
     measure: str
-    enough: bool
-    matrix: pd.DataFrame | None = None
-    gawm: GAWMResult | None = None
-    hits: HITSResult | None = None
-    map: pd.Series | None = None
-    bars: HeatmapBars | None = None
-    systems: pd.DataFrame | None = None
-    topics: pd.DataFrame | None = None
-    moved: int = 0
-    tau: float = float("nan")
+    aggregation: TopicAggregation | None
 
 
 @dataclass(frozen=True)
@@ -298,7 +309,8 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
                    reference=reference, prior_runs=prior_runs, inputs=inputs, clock=clock)
 
 
-def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, func: str):
+def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, func: str
+                 ) -> tuple[dict[str, str], bool, str, tuple[str, ...] | None]:
     """Validate the inputs of a report; returns ``(groups, own_groups, prior,
     prior_runs)``: the group of every run (its own name without ``groups``), whether
     none were given, the NRG prior set (``auto`` resolved) and the explicit prior runs
@@ -310,8 +322,8 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
                              f"got {campaign.num_runs}")
     require_campaign(campaign, opts.rel_level, func)
     own_groups = not groups
-    groups = {r: r for r in campaign.runs} if own_groups else dict(groups)
-    missing = [r for r in campaign.runs if r not in groups]
+    group_of = {r: r for r in campaign.runs} if own_groups else dict(groups)
+    missing = [r for r in campaign.runs if r not in group_of]
     if missing:
         raise ParameterError(f"{func}: no group for run(s) {', '.join(missing[:5])}")
     prior = opts.nrg_prior
@@ -326,7 +338,7 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
                  "others" if own_groups else "best_per_group")
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError(f"{func}: reference must be a Campaign (irmeta.load_campaign)")
-    return groups, own_groups, prior, prior_runs
+    return group_of, own_groups, prior, prior_runs
 
 
 def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
@@ -346,7 +358,7 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
     if "trust" not in opts.skip:
         with clock.step("trust: start (tests in a child)"):
             job = Job(trust_tests, trust_matrices(results, columns), opts,
-                      background=opts.background > 0)
+                      background=bool(opts.background))
     try:
         sections: dict = {}
         for name in SECTIONS:
@@ -523,7 +535,7 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, False, opts.seed)
+        return EffortSection(N, gain_label, opts.seed, None)
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
@@ -542,8 +554,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     both.index.name = "run"
     panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
                                    rel_level=opts.rel_level)
-    return EffortSection(N, gain_label, True, opts.seed, grid, tell, shares, both,
-                         tuple(panels))
+    return EffortSection(N, gain_label, opts.seed,
+                         EffortFindings(grid, tell, shares, both, tuple(panels)))
 
 
 # ---------------------------------------------------------------------- topics
@@ -566,7 +578,7 @@ def topics(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
         name, matrix = res.names[0], res.matrix(0)
     matrix = matrix.dropna(axis=1, how="any")
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-        return TopicsSection(name, False)
+        return TopicsSection(name, None)
     # non-convergence is stated in the report (TopicsSection.gawm.converged): no warning
     g = gawm(matrix, "A", "arithmetic", "arithmetic", warn=False)
     h = hits(matrix)
@@ -588,9 +600,10 @@ def topics(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
     topic_frame = topic_frame.sort_values(["weight W_t", "topic"], ascending=[False, True])
     bars = heatmap_bars(matrix, "A", ("arithmetic",), results={"arithmetic": g},
                         hits_result=h)
-    return TopicsSection(name, True, matrix, g, h, MAP, bars, systems, topic_frame,
-                         moved=int((systems["rank change"] != 0).sum()),
-                         tau=kendall_tau(MAP, g.E_s.reindex(MAP.index)))
+    return TopicsSection(name, TopicAggregation(
+        matrix, g, h, MAP, bars, systems, topic_frame,
+        moved=int((systems["rank change"] != 0).sum()),
+        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))))
 
 
 # ---------------------------------------------------------------------- trust
@@ -630,11 +643,10 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
     lo = off.idxmin() if len(off) else None
     most_different = (lo[0], lo[1], float(off.min())) if lo else None
     dp, stab = tests
-    common = dict(level=opts.level, bootstrap=opts.bootstrap, trials=opts.trials,
-                  fuzziness=opts.fuzziness,
-                  analysed_topics=int(campaign.topic_set(opts.rel_level).sum()))
+    topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:
-        return TrustSection(tau, most_different, False, dp, dp, 0, **common)
+        return TrustSection(tau, most_different, False, dp, dp, 0, opts.level, opts.bootstrap,
+                            opts.trials, opts.fuzziness, topics)
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
         stab, on="measure", how="left")
@@ -643,7 +655,8 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
                                   "stability_ties": "stability ties", "bv_error": "BV error",
                                   "bv_ties": "BV ties", "bv_swaps": "BV swaps"})
     return TrustSection(tau, most_different, True, dp, table,
-                        int(dp["pairs"].iloc[0]) if len(dp) else 0, **common)
+                        int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level, opts.bootstrap,
+                        opts.trials, opts.fuzziness, topics)
 
 
 # ---------------------------------------------------------------------- inputs

@@ -16,7 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 import pandas as pd
 
@@ -65,9 +65,10 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     active = [s for s in SECTIONS if s not in opts.skip]
     bar = _progress(2 + len(active) + ("trust" in active), opts.progress)
     clock = StepClock(bar)
-    w = ReportWriter(output, title or "Campaign report", background=opts.background)
+    background = opts.background or 0                     # validate() set it
+    w = ReportWriter(output, title or "Campaign report", background=background)
     try:
-        with _one_blas_thread(opts.background):
+        with _one_blas_thread(background):
             analysis = analyse(campaign, opts, groups=groups, own_groups=own_groups,
                                prior=prior, reference=reference, prior_runs=prior_runs,
                                inputs=inputs, clock=clock)
@@ -122,9 +123,9 @@ def _write_block(view, w: ReportWriter):
 
 
 #: section id -> its renderer (called with the section's analysis)
-_BUILDERS = {"leaderboard": render.leaderboard, "innovation": render.innovation,
-             "nrg": render.nrg, "effort": render.effort, "topics": render.topics,
-             "trust": render.trust}
+_BUILDERS: dict[str, Callable[[Any], render.SectionView]] = {
+    "leaderboard": render.leaderboard, "innovation": render.innovation, "nrg": render.nrg,
+    "effort": render.effort, "topics": render.topics, "trust": render.trust}
 
 
 def _progress(total: int, enabled: bool | None):

@@ -230,23 +230,24 @@ def effort(sec: EffortSection) -> SectionView:
     from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
 
     view = SectionView("effort", TITLES["effort"], prose("effort_intro", depth=sec.depth))
-    if not sec.defined:
+    f = sec.findings
+    if f is None:
         view.blocks.append(Text(prose("effort_undefined")))
         return view
-    tell = sec.telling
+    tell = f.telling
     pairs = list(zip(tell["run"], tell["topic"]))
-    grid_fig, _ = plot_effort_gain(sec.grid, None, highlight=pairs, seed=sec.seed)
-    curves_fig, _ = plot_crp_dcg_panels(list(sec.panels))
+    grid_fig, _ = plot_effort_gain(f.grid, None, highlight=pairs, seed=sec.seed)
+    curves_fig, _ = plot_crp_dcg_panels(list(f.panels))
     listing = "; ".join(f"{r} / topic {t} ({k})"
                         for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
     view.blocks += [
         FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
                    caption=prose("effort_grid_caption", gain=sec.gain)),
-        TableView("effort_gain_shares", sec.shares, dict(
+        TableView("effort_gain_shares", f.shares, dict(
             index=True, digits=1, sortable=False, compact=True,
-            caption=prose("effort_shares_caption", diagonal=sec.grid.diagonal,
-                          high_high=sec.grid.high_high))),
-        TableView("effort_archetypes", sec.archetypes, dict(
+            caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
+                          high_high=f.grid.high_high))),
+        TableView("effort_archetypes", f.archetypes, dict(
             index=True, digits={a: 1 for a in ARCHETYPES}, max_rows=1,
             caption=prose("effort_archetypes_caption"))),
         FigureView("effort_crp_dcg", curves_fig, alt="CRP and DCG curves", width=760,
@@ -261,31 +262,32 @@ def topics(sec: TopicsSection) -> SectionView:
 
     name = sec.measure
     view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name))
-    if not sec.enough:
+    a = sec.aggregation
+    if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
         return view
-    heatmap, _ = plot_heatmap_bars(sec.bars, None, title=f"{name}: runs x topics")
-    slope = rank_slope(sec.map, sec.gawm.E_s, left_label=f"MAP ({name})",
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics")
+    slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
                        right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
-    arrows = [_arrow(d) for d in sec.systems["rank change"]]
+    arrows = [_arrow(d) for d in a.systems["rank change"]]
     view.blocks += [
         FigureView("topics_heatmap", heatmap, alt="score matrix heat map", width=900,
                    caption=prose("topics_heatmap_caption", measure=name)),
         FigureView("topics_rank_map_gawm", slope, alt="ranks under MAP and GAWM", width=520,
-                   caption=prose("topics_slope_caption", moved=sec.moved,
-                                 runs=len(sec.systems), tau=sec.tau)),
-        TableView("topics_systems", sec.systems, dict(
+                   caption=prose("topics_slope_caption", moved=a.moved,
+                                 runs=len(a.systems), tau=a.tau)),
+        TableView("topics_systems", a.systems, dict(
             max_rows=15,
             digits={"MAP": 4, "GAWM E_s": 4, "HITS A(s)": 3, "weight W_s": 4,
                     "rank MAP": 0, "rank GAWM": 0, "rank HITS": 0, "rank change": 0},
-            classes={"rank change": [a[1] for a in arrows]},
-            caption=prose("topics_systems_caption", converged=sec.gawm.converged,
-                          iterations=sec.gawm.iterations))),
-        TableView("topics_weights", sec.topics, dict(
+            classes={"rank change": [cls for _, cls in arrows]},
+            caption=prose("topics_systems_caption", converged=a.gawm.converged,
+                          iterations=a.gawm.iterations))),
+        TableView("topics_weights", a.topics, dict(
             max_rows=12,
             digits={"AAP": 3, "ease E_t": 3, "weight W_t": 4, "HITS A(t)": 3,
                     "std over runs": 3},
-            caption=prose("topics_weights_caption", uniform=1 / sec.matrix.shape[1])))]
+            caption=prose("topics_weights_caption", uniform=1 / a.matrix.shape[1])))]
     return view
 
 
