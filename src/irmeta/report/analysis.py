@@ -43,7 +43,7 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, cast
 
 import numpy as np
 import pandas as pd
@@ -399,11 +399,12 @@ def ranks(values: pd.Series) -> pd.Series:
 def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                 rare_k: int) -> Leaderboard:
     """The :class:`Leaderboard` of evaluated ``results`` (one measure per column)."""
-    means = {}
+    per_column = {}
     for i, col in enumerate(columns):
         m = results.matrix(i)
-        means[col.label] = m.sum(axis=1) if col.kind == "sum" else m.mean(axis=1, skipna=True)
-    means = pd.DataFrame(means)
+        per_column[col.label] = (m.sum(axis=1) if col.kind == "sum"
+                                 else m.mean(axis=1, skipna=True))
+    means = pd.DataFrame(per_column)
     rank = means.apply(ranks)
     order = means["AP"].sort_values(ascending=False, kind="stable").index
     table = pd.DataFrame({"run": list(order)}, index=list(order))
@@ -421,25 +422,25 @@ def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
     ap = m["AP"]
-    best = ap.idxmax()
+    best = str(ap.idxmax())
     nrg = m[f"NRG@{nrg_k}"]
     most_new = None
     if nrg.notna().any():
-        b = nrg.idxmax()
+        b = str(nrg.idxmax())
         most_new = (b, int(board.ranks["AP"][b]))
     uniq = m[f"unique@{board.rare_k}"]
     most_unique = None
     if uniq.max() > 0:
-        b = uniq.idxmax()
+        b = str(uniq.idxmax())
         most_unique = (b, int(uniq[b]))
     moved = None
     deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != "AP"}
     if deltas:
         frame = pd.DataFrame(deltas)
-        col = frame.max().idxmax()
-        run = frame[col].idxmax()
+        col = str(frame.max().idxmax())
+        run = str(frame[col].idxmax())
         if frame[col][run] > 0:
-            moved = (run, col, int(lb.loc[run, "rank AP"]), int(lb.loc[run, f"rank {col}"]))
+            moved = (run, col, int(lb["rank AP"][run]), int(lb[f"rank {col}"][run]))
     return Highlights(best, float(ap[best]), nrg_k, most_new, most_unique, moved)
 
 
@@ -640,8 +641,10 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
     # tau is NaN (undefined) where a measure ties every run (identical runs, one topic
     # without a relevant document for anyone): the most different pair is among the rest
     off = tau.where(~np.eye(len(tau), dtype=bool)).stack().dropna()
-    lo = off.idxmin() if len(off) else None
-    most_different = (lo[0], lo[1], float(off.min())) if lo else None
+    most_different = None
+    if len(off):
+        a, b = cast(tuple, off.idxmin())
+        most_different = (str(a), str(b), float(off.to_numpy().min()))
     dp, stab = tests
     topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:

@@ -143,5 +143,5 @@ def _one_blas_thread(background: int):
     demo report on 2 cores). Without background figures, nothing changes."""
     if not background:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     return threadpool_limits(limits=1, user_api="blas")
