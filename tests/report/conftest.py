@@ -3,8 +3,6 @@ bootstrap / trial counts (the content, not the statistics, is under test)."""
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 SMALL = {"bootstrap": 100, "trials": 100, "alphas": (0.0, 0.5, 1.0)}
@@ -24,10 +22,8 @@ def demo_report(tmp_path_factory, demo_campaign):
     out = tmp_path_factory.mktemp("demo-report") / "report.html"
     opts = ReportOptions(progress=False, **SMALL)
     paths = demo_paths()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rep = campaign_report(demo_campaign, out, groups=demo_groups(), options=opts,
-                              inputs={"qrels": paths.qrels, "runs": paths.runs,
-                                      "groups": paths.groups},
-                              command="irmeta report --demo --bootstrap 100 --trials 100")
+    rep = campaign_report(demo_campaign, out, groups=demo_groups(), options=opts,
+                          inputs={"qrels": paths.qrels, "runs": paths.runs,
+                                  "groups": paths.groups},
+                          command="irmeta report --demo --bootstrap 100 --trials 100")
     return rep, opts

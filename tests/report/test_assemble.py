@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -64,6 +63,9 @@ def test_leaderboard_matches_evaluate(demo_report, demo_campaign):
     # sorted by AP, best first
     assert lb["AP"].is_monotonic_decreasing
     assert rep.leaderboard.index.tolist() == lb.index.tolist()
+    # the page shows the analysis the report returns
+    assert rep.leaderboard is rep.analysis.leaderboard.table
+    np.testing.assert_allclose(lb["AP"], rep.analysis.leaderboard.table["AP"])
 
 
 def test_unique_documents_slow_loop(demo_report, demo_campaign):
@@ -132,10 +134,8 @@ def test_skip_and_seed_reproduce(tmp_path, demo_campaign):
     outs = []
     sub = demo_campaign.select_runs(list(range(0, 30, 3)))
     for k, seed in enumerate((3, 3, 4)):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            rep = campaign_report(sub, tmp_path / f"r{k}.html",
-                                  options=ReportOptions(seed=seed, **opts))
+        rep = campaign_report(sub, tmp_path / f"r{k}.html",
+                              options=ReportOptions(seed=seed, **opts))
         outs.append((tmp_path / f"r{k}_files" / "trust_measures.tsv").read_bytes())
     page = rep.path.read_text(encoding="utf-8")
     assert "Skipped (--skip effort)." in page and 'id="effort_gain"' not in page
@@ -153,10 +153,8 @@ def test_small_campaign_edge_cases(tmp_path):
             {"1": {"b": 3.0, "a": 2.0}, "2": {"e": 2.0, "d": 1.0}},
             {"1": {"y": 1.0}, "2": {"z": 1.0}, "3": {"f": 1.0}}]
     c = irmeta.load_campaign(qrels, runs, names=["r1", "r2", "r3"])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        rep = campaign_report(c, tmp_path / "small.html", groups={"r1": "g", "r2": "g", "r3": "h"},
-                              options=ReportOptions(progress=False, bootstrap=20, trials=10))
+    rep = campaign_report(c, tmp_path / "small.html", groups={"r1": "g", "r2": "g", "r3": "h"},
+                          options=ReportOptions(progress=False, bootstrap=20, trials=10))
     page = rep.path.read_text(encoding="utf-8")
     assert all(f'<section id="{s}">' in page for s in SECTIONS)
     lb = _tsv(rep, "leaderboard").set_index("run")
@@ -203,11 +201,11 @@ def test_background_figures_same_files(tmp_path, demo_campaign):
 
 
 def test_background_default_follows_the_cpus(monkeypatch):
-    import irmeta.report.assemble as asm
-    monkeypatch.setattr(asm.os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    import irmeta.report.options as opt
+    monkeypatch.setattr(opt.os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
     opts = ReportOptions()
     assert opts.validate().background == 4 and opts.background is None   # not modified
-    monkeypatch.setattr(asm.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(opt.os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert ReportOptions().validate().background == 1
     assert ReportOptions(background=0).validate().background == 0
     with pytest.raises(ParameterError, match="background"):

@@ -20,8 +20,12 @@ QUICK = ["--no-progress", "--bootstrap", "20", "--trials", "10",
 
 
 def _run(args):
+    if args[0] == "report":
+        return main(args)           # the report emits no warning on these campaigns
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        # irmeta reproduce gawm on a constant matrix: numpy's "All-NaN slice" from the
+        # reproduction's code (src/irmeta/reproduce, rewritten separately, issue 15)
+        warnings.filterwarnings("ignore", "All-NaN slice encountered", RuntimeWarning)
         return main(args)
 
 

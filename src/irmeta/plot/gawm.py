@@ -46,6 +46,15 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
 
     bars = heatmap_bars(matrix, axioms, means, results=results, hits_result=hits_result,
                         func="plot_matrix_heatmap")
+    return plot_heatmap_bars(bars, path, title=title or f"score matrix with GAWM (axioms "
+                             f"{axioms}) and HITS side bars")
+
+
+def plot_heatmap_bars(bars, path=None, *, title: str = ""):
+    """Draw Figure 3 from :func:`irmeta.aggregate.analyses.heatmap_bars` (see
+    :func:`plot_matrix_heatmap`, which computes them from a matrix): the matrix in the
+    bars' orders, the system bars on the right, the topic bars below, ``title`` on top.
+    Saved as PNG and SVG when ``path`` is given; returns ``(figure, written paths)``."""
     P, runs, rows, cols = bars.values, bars.runs, bars.row_order, bars.col_order
     sys_bars, top_bars = bars.system_bars, bars.topic_bars
 
@@ -93,7 +102,8 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
     corner = fig.add_subplot(gs[1, 1])
     corner.axis("off")
     fig.colorbar(image, ax=corner, fraction=0.9, aspect=8, label="score")
-    fig.suptitle(title or f"score matrix with GAWM (axioms {axioms}) and HITS side bars")
+    if title:
+        fig.suptitle(title)
     written = style.save(fig, path) if path is not None else []
     return fig, written
 

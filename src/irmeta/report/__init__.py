@@ -2,30 +2,30 @@
 figures also as PNG and SVG) that evaluates a whole campaign.
 
 * :func:`campaign_report` / :class:`ReportOptions` — the ``irmeta report`` content
-  (:mod:`irmeta.report.assemble`);
+  (:mod:`irmeta.report.assemble`: analyse, render, write);
+* :func:`analyse_campaign` / :class:`CampaignAnalysis` — every number of the report,
+  computed, one dataclass per section (:mod:`irmeta.report.analysis`); the renderers
+  of the sections are in :mod:`irmeta.report.render`, their prose in the templates;
 * :class:`ReportWriter`, :class:`Section`, :class:`Table`, :class:`Figure`, :class:`Text`
   — the rendering machinery (:mod:`irmeta.report.html`), reusable for other reports.
 """
 
-from irmeta.report.assemble import (
-                                    SECTIONS,
-                                    CampaignReport,
-                                    ReportOptions,
-                                    campaign_report,
-                                    leaderboard_columns,
-)
+from irmeta.report.analysis import CampaignAnalysis, analyse_campaign
+from irmeta.report.assemble import CampaignReport, campaign_report
+from irmeta.report.columns import leaderboard_columns
 from irmeta.report.html import (
-                                    Figure,
-                                    ReportWriter,
-                                    Row,
-                                    Section,
-                                    Table,
-                                    Text,
-                                    fmt_number,
-                                    markup,
-                                    save_figure,
+    Figure,
+    ReportWriter,
+    Row,
+    Section,
+    Table,
+    Text,
+    fmt_number,
+    markup,
+    save_figure,
 )
+from irmeta.report.options import SECTIONS, ReportOptions
 
-__all__ = ["SECTIONS", "CampaignReport", "Figure", "ReportOptions", "ReportWriter", "Section",
-           "Row", "Table", "Text", "campaign_report", "fmt_number", "leaderboard_columns", "markup",
-           "save_figure"]
+__all__ = ["SECTIONS", "CampaignAnalysis", "CampaignReport", "Figure", "ReportOptions",
+           "ReportWriter", "Row", "Section", "Table", "Text", "analyse_campaign",
+           "campaign_report", "fmt_number", "leaderboard_columns", "markup", "save_figure"]

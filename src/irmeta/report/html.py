@@ -217,8 +217,8 @@ class ReportWriter:
         """
         frame = frame.reset_index() if index else frame
         path = self.write_tsv(name, frame if tsv is None else tsv)
-        notes = {k: list(v) for k, v in (notes or {}).items()}
-        classes = {k: list(v) for k, v in (classes or {}).items()}
+        note_of = {k: list(v) for k, v in (notes or {}).items()}
+        class_of = {k: list(v) for k, v in (classes or {}).items()}
         cols = list(frame.columns)
         shown = frame if max_rows is None else frame.head(max_rows)
         numeric = [pd.api.types.is_numeric_dtype(frame[c])
@@ -227,6 +227,7 @@ class ReportWriter:
         rows = []
         for i, rec in enumerate(shown.itertuples(index=False, name=None)):
             row = []
+            sort: Any
             for c, v, isnum in zip(cols, rec, numeric):
                 d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
                 if isinstance(v, (float, np.floating)) and isnum:
@@ -238,8 +239,8 @@ class ReportWriter:
                     text = ("" if v is None or (isinstance(v, float) and math.isnan(v))
                             else fmt_number(v))
                     sort = text
-                row.append(Cell(text, sort, notes[c][i] if c in notes else "",
-                                classes[c][i] if c in classes else ""))
+                row.append(Cell(text, sort, note_of[c][i] if c in note_of else "",
+                                class_of[c][i] if c in class_of else ""))
             rows.append(row)
         labels = labels or {}
         tips = tips or {}

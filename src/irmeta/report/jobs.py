@@ -53,6 +53,8 @@ class Job:
         """The function's return value (waits for the child); its exception is raised
         again here."""
         if self._value is None:
+            if self._fd is None or self._pid is None:
+                raise RuntimeError("Job: the result was cancelled")
             with os.fdopen(self._fd, "rb") as src:
                 data = src.read()
             self._fd = None

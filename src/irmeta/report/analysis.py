@@ -1,0 +1,701 @@
+"""What the campaign report shows, computed: :func:`analyse_campaign` evaluates a
+:class:`~irmeta.data.campaign.Campaign` through the library (``evaluate``, ``explain``,
+``effort``, ``aggregate``, ``stats``) into a :class:`CampaignAnalysis` — one frozen
+dataclass per section holding DataFrames, library result objects and numbers, no HTML
+and no figure. :mod:`irmeta.report.render` draws it; every number of the page is
+computed here.
+
+Sections (``SECTIONS``; each can be skipped, see :class:`ReportOptions`):
+
+1. ``leaderboard`` (:class:`Leaderboard`) — every run under classic measures (AP, P@10,
+   nDCG@10, RR, bpref, R@1000) and context measures (P_rare@K and AP_rare@K at alpha
+   0.5 and 1, NRG(base=nDCG)@10, unique relevant documents
+   ``NRG(base=unique,prior=others)@K`` summed over topics, Twist@N), each with the run's
+   rank (competition ranking, 1 = best) and the rank change against AP. Means over the
+   *campaign topic set* (qrels topics with a relevant document; a run lacking one scores
+   an empty ranking there); undefined values (Twist) left out of the mean. Always
+   computed (the other sections and the summary use it); ``skip`` only hides it.
+2. ``innovation`` (:class:`InnovationSection`) — Kendall's tau (and tau_AP) between P@K
+   / AP@K and their rareness versions over a grid of alpha
+   (:func:`irmeta.stats.alpha_sweep`); per run, the relevant documents in its top K that
+   no other run has in its top K, with examples.
+3. ``nrg`` (:class:`NRGSection`) — NRG@10 against nDCG@10 per run; the runs adding the
+   most unseen relevant material.
+4. ``effort`` (:class:`EffortSection`) — Twist against a gain measure on the 4x4 grid
+   (:func:`irmeta.effort.effort_gain`), archetypes (:func:`irmeta.effort.archetypes`),
+   CRP and DCG of the most telling (run, topic) pairs
+   (:func:`irmeta.effort.most_telling`, :func:`irmeta.effort.crp_dcg_panels`).
+5. ``topics`` (:class:`TopicsSection`) — GAWM (axioms A, arithmetic means) and HITS on
+   the systems x topics matrix of one measure (default AP): topic weights and ease,
+   system authorities, ranking under MAP vs GAWM.
+6. ``trust`` (:class:`TrustSection`) — discriminative power (Sakai's paired bootstrap,
+   ``bootstrap`` samples), stability under topic subsampling (the innovation paper's
+   fuzziness stability and the Buckley-Voorhees error rate, ``trials`` trials), Kendall's
+   tau between the rankings of every pair of reported measures. The tests run in a forked
+   child (:class:`irmeta.report.jobs.Job`) while the other sections are computed.
+
+Every random step uses ``seed`` (``numpy.random.default_rng``), so an analysis is
+reproduced exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import Mapping, cast
+
+import numpy as np
+import pandas as pd
+
+from irmeta.aggregate.analyses import HeatmapBars
+from irmeta.aggregate.gawm import GAWMResult
+from irmeta.aggregate.hits import HITSResult
+from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
+from irmeta.effort import CrpDcgPanel, EffortGain
+from irmeta.errors import ParameterError
+from irmeta.report.columns import Column, leaderboard_columns
+from irmeta.report.options import SECTIONS, ReportOptions
+
+__all__ = ["CampaignAnalysis", "EffortFindings", "EffortSection", "Highlights",
+           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection",
+           "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
+
+
+# ---------------------------------------------------------------------- sections
+@dataclass(frozen=True)
+class Leaderboard:
+    """Every run under every column of :func:`leaderboard_columns`.
+
+    ``means``: runs (campaign order) x column labels, the mean over the campaign topic
+    set (topics with an undefined value left out), or the sum for ``kind="sum"``
+    columns. ``ranks``: competition ranks of ``means`` (1 + runs with a strictly larger
+    value; NaN stays NaN). ``table``: one row per run, best AP first, indexed by run:
+    ``run``, ``group`` (only when groups were given), then per column its value,
+    ``rank <label>`` and, except AP, ``delta <label>`` = rank under AP - rank under it
+    (positive = the run moves up). ``rare_k``: K of the unique-document column.
+    """
+
+    columns: tuple[Column, ...]
+    means: pd.DataFrame
+    ranks: pd.DataFrame
+    table: pd.DataFrame
+    own_groups: bool
+    rare_k: int
+
+
+@dataclass(frozen=True)
+class Highlights:
+    """The summary at the top of the page, from the leaderboard: the best run by AP;
+    the run with the highest NRG (and its AP rank), None when NRG is undefined for
+    every run; the run with most unique relevant documents, None when no run has one;
+    the largest rank change against AP (``moved``: run, measure label, rank under AP,
+    rank under the measure), None when no run moves."""
+
+    best_run: str
+    best_ap: float
+    nrg_k: int
+    most_new: tuple[str, int] | None
+    most_unique: tuple[str, int] | None
+    moved: tuple[str, str, int, int] | None
+
+
+@dataclass(frozen=True)
+class InnovationSection:
+    """Rareness and unique documents at cutoff ``rare_k``.
+
+    ``sweep``: :func:`irmeta.stats.alpha_sweep` (``baseline, measure, alpha, kendall,
+    tau_ap``); ``lowest_tau``: its smallest Kendall tau per baseline. ``documents``:
+    every unique relevant document (:func:`irmeta.explain.unique_documents`).
+    ``unique``: one row per run (most unique documents first): ``run``, ``group`` (with
+    groups), ``unique`` (count), ``topics`` (with at least one), ``share`` (unique /
+    relevant documents the run retrieved in its top K; NaN when it retrieved none),
+    ``examples``. ``runs_with_unique``: runs with at least one; ``num_runs``: all runs.
+    """
+
+    rare_k: int
+    sweep: pd.DataFrame
+    lowest_tau: pd.Series
+    documents: pd.DataFrame
+    unique: pd.DataFrame
+    runs_with_unique: int
+    num_runs: int
+
+
+@dataclass(frozen=True)
+class NRGSection:
+    """NRG@``k`` (prior set ``prior``: ``others``, ``best_per_group``, ``earlier`` or
+    ``list``) against nDCG@``k``.
+
+    ``points``: per run (campaign order) ``nDCG``, ``NRG`` and ``group``.
+    ``table``: per run ``run``, ``group`` (with groups), nDCG@k, NRG@k, ``NRG / nDCG``
+    (NaN where nDCG is 0), both ranks and the unique@K count; highest NRG first.
+    """
+
+    k: int
+    rare_k: int
+    prior: str
+    own_groups: bool
+    points: pd.DataFrame
+    table: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class EffortFindings:
+    """What the effort section shows when Twist is defined on some topic.
+
+    ``grid``: the effort/gain grid; ``telling``: :func:`irmeta.effort.most_telling` (one
+    pair per kind); ``shares``: the grid's percentages (rows: gain quartile, highest
+    first); ``archetypes``: percent of curves per archetype, first row ``all runs``, then
+    one row per run with its ``total``; ``panels``: the CRP / DCG curves of the telling
+    pairs.
+    """
+
+    grid: EffortGain
+    telling: pd.DataFrame
+    shares: pd.DataFrame
+    archetypes: pd.DataFrame
+    panels: tuple[CrpDcgPanel, ...]
+
+
+@dataclass(frozen=True)
+class EffortSection:
+    """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
+    is undefined on every topic. ``seed``: of the point subsample drawn when the grid
+    has more than 20,000 points."""
+
+    depth: int
+    gain: str
+    seed: int
+    findings: EffortFindings | None
+
+
+@dataclass(frozen=True)
+class TopicAggregation:
+    """GAWM and HITS on a runs x topics matrix.
+
+    ``matrix``: the matrix, topics with an undefined value dropped; ``gawm`` (axioms A,
+    arithmetic means), ``hits``; ``map``: per-run mean of the matrix; ``bars``: the heat
+    map's orders and side bars (:func:`irmeta.aggregate.analyses.heatmap_bars`).
+    ``systems``: per run MAP, GAWM E_s, HITS A(s), W_s, their ranks and ``rank change``
+    (rank MAP - rank GAWM), by GAWM rank; ``topics``: per topic the relevant documents,
+    AAP, E_t, W_t, A(t) and the standard deviation over runs, by weight. ``moved``: runs
+    whose rank changes; ``tau``: Kendall's tau between the MAP and GAWM rankings.
+    """
+
+    matrix: pd.DataFrame
+    gawm: GAWMResult
+    hits: HITSResult
+    map: pd.Series
+    bars: HeatmapBars
+    systems: pd.DataFrame
+    topics: pd.DataFrame
+    moved: int
+    tau: float
+
+
+@dataclass(frozen=True)
+class TopicsSection:
+    """The runs x topics matrix of ``measure`` aggregated (``aggregation``), None when
+    fewer than 2 runs or topics have defined values."""
+
+    measure: str
+    aggregation: TopicAggregation | None
+
+
+@dataclass(frozen=True)
+class TrustSection:
+    """How far the measures can be relied on.
+
+    ``tau``: Kendall's tau between the rankings of the runs by every pair of leaderboard
+    columns (NaN where a measure ties every run); ``most_different``: the pair with the
+    lowest tau and its value, None when every tau is undefined. ``tested``: False when no
+    measure has 2 topics with a defined value for every run (then ``power`` and
+    ``measures`` are empty). ``power``: :func:`irmeta.stats.bootstrap_power` sorted by
+    discriminative power; ``measures``: power joined with
+    :func:`irmeta.stats.stability_table`, columns renamed as shown; ``pairs``: run pairs
+    compared. ``level``, ``bootstrap``, ``trials``, ``fuzziness``: the options used;
+    ``analysed_topics``: topics with a relevant document.
+    """
+
+    tau: pd.DataFrame
+    most_different: tuple[str, str, float] | None
+    tested: bool
+    power: pd.DataFrame
+    measures: pd.DataFrame
+    pairs: int
+    level: float
+    bootstrap: int
+    trials: int
+    fuzziness: float
+    analysed_topics: int
+
+
+@dataclass(frozen=True)
+class InputsSection:
+    """What the report was computed from. ``files``: (label, value) pairs of the named
+    inputs (campaign, qrels file, run files, groups file), as given; ``groups``: number
+    of groups, None when none were given; ``relevant_per_topic``: mean relevant
+    documents per analysed topic (NaN without one); ``prior_runs``: the explicit NRG
+    prior set (``nrg_prior == "list"``); ``reference_runs``: rarity reference runs, None
+    without; ``dropped_topics``: run topics absent from the qrels, None when none were
+    dropped; ``parameters``: (name, value) of every option, as printed."""
+
+    files: tuple[tuple[str, str], ...]
+    runs: int
+    groups: int | None
+    qrels_topics: int
+    analysed_topics: int
+    judged: int
+    relevant: int
+    relevant_per_topic: float
+    rel_level: int
+    depth: int
+    nrg_prior: str
+    prior_runs: tuple[str, ...] | None
+    reference_runs: int | None
+    dropped_topics: int | None
+    parameters: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class CampaignAnalysis:
+    """Everything the campaign report shows (see the module doc). ``options``: the
+    validated options; a section named in ``options.skip`` is None (the leaderboard is
+    always computed)."""
+
+    options: ReportOptions
+    inputs: InputsSection
+    leaderboard: Leaderboard
+    highlights: Highlights
+    innovation: InnovationSection | None
+    nrg: NRGSection | None
+    effort: EffortSection | None
+    topics: TopicsSection | None
+    trust: TrustSection | None
+
+
+# ---------------------------------------------------------------------- entry point
+def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *,
+                     groups: Mapping[str, str] | None = None,
+                     reference: Campaign | None = None, prior_runs=None,
+                     inputs: Mapping[str, object] | None = None,
+                     clock=None) -> CampaignAnalysis:
+    """Compute every section of the campaign report.
+
+    Parameters
+    ----------
+    campaign : the runs and qrels (:func:`irmeta.load_campaign`); at least 2 runs.
+    options : :class:`ReportOptions` (default ``ReportOptions()``), validated here.
+    groups : run -> group (NRG prior ``best_per_group``); without it every run is its
+        own group.
+    reference : rarity reference runs of P_rare / AP_rare (:func:`irmeta.evaluate`).
+    prior_runs : an explicit NRG prior set (used when ``options.nrg_prior`` is ``auto``).
+    inputs : what to name as the inputs (``{"qrels": path, "runs": [paths],
+        "groups": path, "campaign": name}``).
+    clock : a :class:`irmeta.report.html.StepClock` timing the steps (campaign_report's
+        progress bar); None: untimed.
+
+    Returns
+    -------
+    CampaignAnalysis
+        One dataclass per section; skipped sections are None.
+    """
+    opts = (options or ReportOptions()).validate()
+    groups, own_groups, prior, prior_runs = check_inputs(
+        campaign, opts, groups, reference, prior_runs, "analyse_campaign")
+    return analyse(campaign, opts, groups=groups, own_groups=own_groups, prior=prior,
+                   reference=reference, prior_runs=prior_runs, inputs=inputs, clock=clock)
+
+
+def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, func: str
+                 ) -> tuple[dict[str, str], bool, str, tuple[str, ...] | None]:
+    """Validate the inputs of a report; returns ``(groups, own_groups, prior,
+    prior_runs)``: the group of every run (its own name without ``groups``), whether
+    none were given, the NRG prior set (``auto`` resolved) and the explicit prior runs
+    as a tuple (or None)."""
+    if not isinstance(campaign, Campaign):
+        raise ParameterError(f"{func}: campaign must be a Campaign (irmeta.load_campaign)")
+    if campaign.num_runs < 2:
+        raise ParameterError(f"{func}: a campaign report needs at least 2 runs, "
+                             f"got {campaign.num_runs}")
+    require_campaign(campaign, opts.rel_level, func)
+    own_groups = not groups
+    group_of = {r: r for r in campaign.runs} if own_groups else dict(groups)
+    missing = [r for r in campaign.runs if r not in group_of]
+    if missing:
+        raise ParameterError(f"{func}: no group for run(s) {', '.join(missing[:5])}")
+    prior = opts.nrg_prior
+    if prior_runs is not None:
+        prior_runs = tuple(prior_runs)
+        unknown = [r for r in prior_runs if r not in campaign.runs]
+        if unknown:
+            raise ParameterError(f"{func}: prior_runs names unknown run(s) "
+                                 f"{', '.join(unknown[:5])}")
+    if prior == "auto":
+        prior = ("list" if prior_runs is not None else
+                 "others" if own_groups else "best_per_group")
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError(f"{func}: reference must be a Campaign (irmeta.load_campaign)")
+    return group_of, own_groups, prior, prior_runs
+
+
+def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
+            prior: str, reference, prior_runs, inputs, clock=None) -> CampaignAnalysis:
+    """:func:`analyse_campaign` on checked inputs (:func:`check_inputs`)."""
+    from irmeta.evaluation import evaluate
+    from irmeta.report.jobs import Job
+
+    clock = clock or _Untimed()
+    columns = leaderboard_columns(opts, prior)
+    context = {"reference": reference, "prior_runs": prior_runs}
+    with clock.step("evaluate"):
+        results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
+                           rel_level=opts.rel_level, complete=True, **context)
+        board = leaderboard(results, columns, groups, own_groups, opts.rare_k)
+    job = None
+    if "trust" not in opts.skip:
+        with clock.step("trust: start (tests in a child)"):
+            job = Job(trust_tests, trust_matrices(results, columns), opts,
+                      background=bool(opts.background))
+    try:
+        sections: dict = {}
+        for name in SECTIONS:
+            if name in opts.skip or name in ("leaderboard", "trust"):
+                continue
+            with clock.step(name):
+                sections[name] = _ANALYSES[name](campaign, opts, results, board, groups,
+                                                 prior, context)
+        if job is not None:
+            with clock.step("trust: significance and stability"):
+                tests = job.result()
+            job = None
+            sections["trust"] = trust(campaign, opts, board, tests)
+    finally:
+        if job is not None:
+            job.cancel()                                   # an error above: stop the child
+    return CampaignAnalysis(
+        options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_k),
+        inputs=inputs_section(campaign, opts, groups, own_groups, prior, prior_runs,
+                              reference, inputs),
+        **{name: sections.get(name) for name in SECTIONS if name != "leaderboard"})
+
+
+class _Untimed:
+    """A clock that times nothing (:func:`analyse_campaign` without a progress bar)."""
+
+    def step(self, name: str):
+        return contextlib.nullcontext()
+
+
+def ranks(values: pd.Series) -> pd.Series:
+    """Competition ranks, 1 = largest (1 + the number of strictly larger values); NaN
+    stays NaN."""
+    return values.rank(ascending=False, method="min")
+
+
+# ---------------------------------------------------------------------- leaderboard
+def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
+                rare_k: int) -> Leaderboard:
+    """The :class:`Leaderboard` of evaluated ``results`` (one measure per column)."""
+    per_column = {}
+    for i, col in enumerate(columns):
+        m = results.matrix(i)
+        per_column[col.label] = (m.sum(axis=1) if col.kind == "sum"
+                                 else m.mean(axis=1, skipna=True))
+    means = pd.DataFrame(per_column)
+    rank = means.apply(ranks)
+    order = means["AP"].sort_values(ascending=False, kind="stable").index
+    table = pd.DataFrame({"run": list(order)}, index=list(order))
+    if not own_groups:
+        table["group"] = [groups[r] for r in order]
+    for label in means.columns:
+        table[label] = means[label].reindex(order).to_numpy()
+        table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
+        if label != "AP":
+            table[f"delta {label}"] = (rank["AP"] - rank[label]).reindex(order).to_numpy()
+    return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k)
+
+
+def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
+    """The summary facts of a leaderboard (see :class:`Highlights`)."""
+    m, lb = board.means, board.table
+    ap = m["AP"]
+    best = str(ap.idxmax())
+    nrg = m[f"NRG@{nrg_k}"]
+    most_new = None
+    if nrg.notna().any():
+        b = str(nrg.idxmax())
+        most_new = (b, int(board.ranks["AP"][b]))
+    uniq = m[f"unique@{board.rare_k}"]
+    most_unique = None
+    if uniq.max() > 0:
+        b = str(uniq.idxmax())
+        most_unique = (b, int(uniq[b]))
+    moved = None
+    deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != "AP"}
+    if deltas:
+        frame = pd.DataFrame(deltas)
+        col = str(frame.max().idxmax())
+        run = str(frame[col].idxmax())
+        if frame[col][run] > 0:
+            moved = (run, col, int(lb["rank AP"][run]), int(lb[f"rank {col}"][run]))
+    return Highlights(best, float(ap[best]), nrg_k, most_new, most_unique, moved)
+
+
+def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
+    """Drop the ``group`` column when no groups were given (it would repeat the run)."""
+    return frame.drop(columns="group") if own_groups and "group" in frame else frame
+
+
+# ---------------------------------------------------------------------- innovation
+def innovation(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+               groups: dict, prior: str, context: dict) -> InnovationSection:
+    """The :class:`InnovationSection`: rareness curves and unique documents."""
+    from irmeta import stats
+    from irmeta.explain import unique_contributions, unique_documents
+
+    c, K = campaign, opts.rare_k
+    sweep = stats.alpha_sweep(c, {f"P@{K}": f"P_rare(alpha={{alpha}})@{K}",
+                                  f"AP@{K}": f"AP_rare(alpha={{alpha}})@{K}"},
+                              alphas=opts.alphas, methods=("kendall", "tau_ap"),
+                              rel_level=opts.rel_level, complete=True, **context)
+    # unique relevant documents: in the run's top K, grade >= rel, no other run's top K
+    docs = unique_documents(c, K, rel_level=opts.rel_level)
+    counts = unique_contributions(c, K, rel_level=opts.rel_level, per_topic=True)
+    per = counts["unique"].to_numpy().reshape(c.num_runs, c.num_topics)
+    found = counts["relevant_retrieved"].to_numpy().reshape(c.num_runs, c.num_topics)
+    rows = []
+    for r, run in enumerate(c.runs):
+        total = int(per[r].sum())
+        rel_total = int(found[r].sum())
+        rows.append({"run": run, "group": groups[run], "unique": total,
+                     "topics": int((per[r] > 0).sum()),
+                     "share": total / rel_total if rel_total else np.nan,
+                     "examples": _examples(c, docs[docs["run"] == run], per[r], opts.examples)
+                     if total else ""})
+    table = _no_group(board.own_groups, pd.DataFrame(rows).sort_values(
+        ["unique", "run"], ascending=[False, True]))
+    return InnovationSection(K, sweep, sweep.groupby("baseline")["kendall"].min(), docs,
+                             table, int((table["unique"] > 0).sum()), c.num_runs)
+
+
+def _examples(c: Campaign, docs: pd.DataFrame, per_topic: np.ndarray, n: int) -> str:
+    """Up to ``n`` topics of one run with most unique documents, per topic up to ``n``
+    documents, highest grade first: ``topic T: doc (rank r, grade g), ... +more; ...``."""
+    out = []
+    for t in np.argsort(-per_topic, kind="stable")[:n]:
+        if per_topic[t] == 0:
+            break
+        dt = docs[docs["topic"] == c.topics[t]].sort_values(["grade", "rank"],
+                                                            ascending=[False, True])
+        items = ", ".join(f"{x.docid} (rank {x.rank}, grade {x.grade})"
+                          for x in dt.head(n).itertuples())
+        more = f" +{len(dt) - n}" if len(dt) > n else ""
+        out.append(f"topic {c.topics[t]}: {items}{more}")
+    return "; ".join(out)
+
+
+# ---------------------------------------------------------------------- NRG
+def nrg(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+        groups: dict, prior: str, context: dict) -> NRGSection:
+    """The :class:`NRGSection` from the leaderboard's means."""
+    k, m = opts.nrg_k, board.means
+    x, y = m[f"nDCG@{k}"], m[f"NRG@{k}"]
+    grp = pd.Series([groups[r] for r in m.index], index=m.index)
+    ratio = y / x.where(x > 0)
+    uniq = m[f"unique@{opts.rare_k}"]
+    table = pd.DataFrame({"run": m.index, "group": grp.values, f"nDCG@{k}": x.values,
+                          f"NRG@{k}": y.values, "NRG / nDCG": ratio.values,
+                          f"rank nDCG@{k}": ranks(x).values, f"rank NRG@{k}": ranks(y).values,
+                          f"unique@{opts.rare_k}": uniq.values})
+    table = _no_group(board.own_groups,
+                      table.sort_values([f"NRG@{k}", "run"], ascending=[False, True]))
+    points = pd.DataFrame({"nDCG": x, "NRG": y, "group": grp})
+    return NRGSection(k, opts.rare_k, prior, board.own_groups, points, table)
+
+
+# ---------------------------------------------------------------------- effort
+def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+                   groups: dict, prior: str, context: dict) -> EffortSection:
+    """The :class:`EffortSection`: grid, archetypes and the most telling curves."""
+    from irmeta import effort
+
+    c, N = campaign, opts.twist_depth
+    labels = [col.measure for col in board.columns]
+    tv = results.values[:, [col.label for col in board.columns].index("Twist")]
+    if opts.gain in labels:
+        gv = results.values[:, labels.index(opts.gain)]
+        gain_label = board.columns[labels.index(opts.gain)].label
+    else:
+        from irmeta.evaluation import compute
+        from irmeta.measures.spec import EvalContext
+        ms, vals = compute(c, [opts.gain], EvalContext(rel_level=opts.rel_level))
+        gv, gain_label = vals[:, 0], ms[0].display
+    keep = c.topic_set(opts.rel_level)
+    tv = np.where(keep[None, :], tv, np.nan)
+    if np.isnan(tv).all():
+        return EffortSection(N, gain_label, opts.seed, None)
+    grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
+    tell = effort.most_telling(grid, k=1)
+    shares = grid.table(percent=True)
+    shares.index.name = f"{gain_label} quartile"
+    arche = effort.archetypes(c, N, rel_level=opts.rel_level)
+    arche = arche[arche["topic"].isin(np.asarray(c.topics, dtype=object)[keep])]
+    overall = effort.archetype_table({"campaign": arche})
+    per_run = (pd.crosstab(arche["run"], arche["archetype"])
+               .reindex(columns=list(effort.ARCHETYPES), fill_value=0))
+    per_run = per_run.reindex(list(c.runs)).fillna(0).astype(int)
+    per_run = per_run.assign(total=per_run.sum(axis=1))
+    percent = 100.0 * per_run[list(effort.ARCHETYPES)].div(
+        per_run["total"].where(per_run["total"] > 0), axis=0)
+    both = pd.concat([overall.rename(index={"campaign": "all runs"}),
+                      per_run[["total"]].join(percent)])
+    both.index.name = "run"
+    panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
+                                   rel_level=opts.rel_level)
+    return EffortSection(N, gain_label, opts.seed,
+                         EffortFindings(grid, tell, shares, both, tuple(panels)))
+
+
+# ---------------------------------------------------------------------- topics
+def topics(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+           groups: dict, prior: str, context: dict) -> TopicsSection:
+    """The :class:`TopicsSection`: GAWM and HITS on the ``matrix_measure`` matrix."""
+    from irmeta.aggregate import gawm, hits
+    from irmeta.aggregate.analyses import heatmap_bars
+    from irmeta.stats import kendall_tau
+
+    c = campaign
+    labels = [col.measure for col in board.columns]
+    if opts.matrix_measure in labels:
+        i = labels.index(opts.matrix_measure)
+        name, matrix = board.columns[i].label, results.matrix(i)
+    else:
+        from irmeta.evaluation import evaluate
+        res = evaluate(c, measures=[opts.matrix_measure], rel_level=opts.rel_level,
+                       groups=groups, complete=True)
+        name, matrix = res.names[0], res.matrix(0)
+    matrix = matrix.dropna(axis=1, how="any")
+    if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+        return TopicsSection(name, None)
+    # non-convergence is stated in the report (TopicsSection.gawm.converged): no warning
+    g = gawm(matrix, "A", "arithmetic", "arithmetic", warn=False)
+    h = hits(matrix)
+    MAP = matrix.mean(axis=1)
+    systems = pd.DataFrame({"run": matrix.index, "group": [groups[r] for r in matrix.index],
+                            "MAP": MAP.values, "rank MAP": ranks(MAP).values,
+                            "GAWM E_s": g.E_s.values, "rank GAWM": ranks(g.E_s).values,
+                            "HITS A(s)": h.authority_s.values,
+                            "rank HITS": ranks(h.authority_s).values,
+                            "weight W_s": g.W_s.values})
+    systems["rank change"] = systems["rank MAP"] - systems["rank GAWM"]
+    systems = _no_group(board.own_groups, systems.sort_values(["rank GAWM", "run"]))
+    nrel = pd.Series(c.num_rel(opts.rel_level), index=list(c.topics)).reindex(matrix.columns)
+    topic_frame = pd.DataFrame({"topic": matrix.columns, "relevant": nrel.values.astype(int),
+                                "AAP": matrix.mean(axis=0).values, "ease E_t": g.E_t.values,
+                                "weight W_t": g.W_t.values,
+                                "HITS A(t)": h.authority_t.values,
+                                "std over runs": matrix.std(axis=0, ddof=0).values})
+    topic_frame = topic_frame.sort_values(["weight W_t", "topic"], ascending=[False, True])
+    bars = heatmap_bars(matrix, "A", ("arithmetic",), results={"arithmetic": g},
+                        hits_result=h)
+    return TopicsSection(name, TopicAggregation(
+        matrix, g, h, MAP, bars, systems, topic_frame,
+        moved=int((systems["rank change"] != 0).sum()),
+        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))))
+
+
+# ---------------------------------------------------------------------- trust
+def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
+    """``{label: systems x topics matrix}`` of the leaderboard columns, topics with an
+    undefined value left out; measures with fewer than 2 topics left are dropped."""
+    mats = {}
+    for i, col in enumerate(columns):
+        mat = results.matrix(i).dropna(axis=1, how="any")
+        if mat.shape[1] >= 2:
+            mats[col.label] = mat
+    return mats
+
+
+def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Discriminative power (paired bootstrap) and stability of every measure: the
+    slowest part of the report, run in a forked child by :func:`analyse`."""
+    from irmeta import stats
+    if not mats:  # fewer than 2 topics: the section says why these tests are left out
+        return pd.DataFrame(), pd.DataFrame()
+    dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
+                                  seed=opts.seed, progress_bar=False)
+    stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
+                                 seed=opts.seed, classic=True, progress_bar=False)
+    return dp, stab
+
+
+def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
+          tests: tuple[pd.DataFrame, pd.DataFrame]) -> TrustSection:
+    """The :class:`TrustSection` from the leaderboard and :func:`trust_tests`."""
+    from irmeta import stats
+
+    tau = stats.correlation_matrix(board.means, method="kendall")
+    # tau is NaN (undefined) where a measure ties every run (identical runs, one topic
+    # without a relevant document for anyone): the most different pair is among the rest
+    off = tau.where(~np.eye(len(tau), dtype=bool)).stack().dropna()
+    most_different = None
+    if len(off):
+        a, b = cast(tuple, off.idxmin())
+        most_different = (str(a), str(b), float(off.to_numpy().min()))
+    dp, stab = tests
+    topics = int(campaign.topic_set(opts.rel_level).sum())
+    if dp.empty:
+        return TrustSection(tau, most_different, False, dp, dp, 0, opts.level, opts.bootstrap,
+                            opts.trials, opts.fuzziness, topics)
+    dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
+    table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
+        stab, on="measure", how="left")
+    table = table.rename(columns={"dp": "disc. power", "significant": "significant pairs",
+                                  "delta": "Δ needed", "stability": "stability",
+                                  "stability_ties": "stability ties", "bv_error": "BV error",
+                                  "bv_ties": "BV ties", "bv_swaps": "BV swaps"})
+    return TrustSection(tau, most_different, True, dp, table,
+                        int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level, opts.bootstrap,
+                        opts.trials, opts.fuzziness, topics)
+
+
+# ---------------------------------------------------------------------- inputs
+def inputs_section(campaign: Campaign, opts: ReportOptions, groups: dict, own_groups: bool,
+                   prior: str, prior_runs, reference, inputs) -> InputsSection:
+    """The :class:`InputsSection`: the campaign's size and the options."""
+    c = campaign
+    keep = c.topic_set(opts.rel_level)
+    nrel = c.num_rel(opts.rel_level)
+    inputs = dict(inputs or {})
+    files = []
+    if inputs.get("campaign"):
+        files.append(("campaign", str(inputs["campaign"])))
+    if inputs.get("qrels"):
+        files.append(("qrels file", os.path.basename(str(inputs["qrels"]))))
+    if inputs.get("runs"):
+        names = [os.path.basename(str(p)) for p in inputs["runs"]]
+        files.append(("run files", ", ".join(names[:4])
+                      + (f", … ({len(names)} files)" if len(names) > 4 else "")))
+    if inputs.get("groups"):
+        files.append(("groups file", os.path.basename(str(inputs["groups"]))))
+    dropped = getattr(c, "dropped_topics", None)
+    return InputsSection(
+        files=tuple(files), runs=c.num_runs,
+        groups=None if own_groups else len(set(groups.values())),
+        qrels_topics=c.num_topics, analysed_topics=int(keep.sum()),
+        judged=len(c.judged.grades), relevant=int(nrel.sum()),
+        relevant_per_topic=float(nrel[keep].mean()) if keep.any() else float("nan"),
+        rel_level=opts.rel_level, depth=c.depth, nrg_prior=prior,
+        prior_runs=prior_runs if prior == "list" else None,
+        reference_runs=None if reference is None else reference.num_runs,
+        dropped_topics=sum(dropped.values()) if dropped else None,
+        parameters=tuple(opts.items()))
+
+
+#: section name -> function computing it (``leaderboard`` and ``trust`` are computed
+#: apart: every section uses the first, the second runs in a child process)
+_ANALYSES = {"innovation": innovation, "nrg": nrg, "effort": effort_section,
+             "topics": topics}

@@ -1,0 +1,361 @@
+"""The campaign report's renderers: one function per section draws that section's
+analysis (:mod:`irmeta.report.analysis`) as a :class:`SectionView` — its tables
+(DataFrames with their display options), figures (drawn by :mod:`irmeta.plot` and
+:mod:`irmeta.report.figures` from computed results) and paragraphs. The prose comes
+from ``templates/prose.html.j2`` (:func:`prose`); the HTML of tables and figures from
+``templates/blocks.html.j2``. :func:`irmeta.report.assemble.campaign_report` hands the
+views to the :class:`~irmeta.report.html.ReportWriter`, which writes the TSV, PNG and
+SVG files and the page.
+
+A renderer computes no number the page shows: it formats, orders columns and chooses
+what to draw.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from markupsafe import Markup
+
+from irmeta.report.analysis import (
+    EffortSection,
+    Highlights,
+    InnovationSection,
+    InputsSection,
+    Leaderboard,
+    NRGSection,
+    TopicsSection,
+    TrustSection,
+)
+from irmeta.report.html import Row, Text
+
+__all__ = ["TITLES", "DataView", "FigureView", "SectionView", "TableView", "effort",
+           "innovation", "inputs", "leaderboard", "nrg", "prose", "skipped", "subtitle",
+           "summary", "topics", "trust"]
+
+#: section id -> heading
+TITLES = {"inputs": "Inputs and parameters", "leaderboard": "Leaderboard",
+          "innovation": "Innovation: relevant documents few runs found",
+          "nrg": "Relative effectiveness: what is new in each run (NRG)",
+          "effort": "Effort: how much reading the ranking costs (Twist)",
+          "topics": "Topics and systems: weighted aggregation (GAWM, HITS)",
+          "trust": "Trust: how far the measures can be relied on"}
+
+
+# ---------------------------------------------------------------------- views
+@dataclass
+class TableView:
+    """A table of the page: ``frame`` shown with ``options`` (the keyword arguments of
+    :meth:`irmeta.report.html.ReportWriter.table`: caption, digits, notes, tips ...)
+    and written as ``<name>.tsv``."""
+
+    name: str
+    frame: pd.DataFrame
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FigureView:
+    """A figure of the page (a matplotlib figure, saved as PNG and SVG); ``data``, when
+    given, is written as ``<name>.tsv`` and linked next to the image files."""
+
+    name: str
+    figure: Any
+    caption: Markup | str = ""
+    alt: str = ""
+    width: int | None = None
+    data: pd.DataFrame | None = None
+    data_index: bool = False
+
+
+@dataclass
+class DataView:
+    """A TSV file next to the page that no block shows (e.g. every unique document)."""
+
+    name: str
+    frame: pd.DataFrame
+    index: bool = False
+
+
+@dataclass
+class SectionView:
+    """One section: anchor ``id``, ``title``, ``intro`` and its blocks in page order
+    (:class:`TableView`, :class:`FigureView`, :class:`DataView`,
+    :class:`~irmeta.report.html.Text`, :class:`~irmeta.report.html.Row` of views)."""
+
+    id: str
+    title: str
+    intro: Markup | str = ""
+    blocks: list = field(default_factory=list)
+    skipped: Markup | str = ""
+
+
+# ---------------------------------------------------------------------- prose
+@functools.lru_cache(maxsize=1)
+def _prose_macros():
+    from irmeta.report.html import environment
+    return environment().get_template("prose.html.j2").module
+
+
+def prose(macro: str, /, **values) -> Markup:
+    """The macro ``macro`` of ``templates/prose.html.j2`` with ``values`` (escaped), its
+    words joined by single spaces (the template's line breaks are layout only)."""
+    return Markup(" ".join(getattr(_prose_macros(), macro)(**values).split()))
+
+
+def subtitle(sec: InputsSection) -> Markup:
+    """The line under the page title: runs, groups, analysed topics, judgements."""
+    return prose("subtitle", runs=sec.runs, groups=sec.groups, topics=sec.analysed_topics,
+                 judged=sec.judged)
+
+
+def summary(h: Highlights) -> list[Markup]:
+    """The summary box: best run, most new material, most unique documents, largest
+    rank change (the last three when they exist)."""
+    out = [prose("summary_best", run=h.best_run, ap=h.best_ap)]
+    if h.most_new:
+        out.append(prose("summary_most_new", k=h.nrg_k, run=h.most_new[0],
+                         ap_rank=h.most_new[1]))
+    if h.most_unique:
+        out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
+    if h.moved:
+        run, measure, rank_ap, rank_measure = h.moved
+        out.append(prose("summary_moved", run=run, measure=measure, rank_ap=rank_ap,
+                         rank_measure=rank_measure))
+    return out
+
+
+def skipped(name: str) -> SectionView:
+    """A section left out with ``--skip``."""
+    return SectionView(name, TITLES[name], skipped=prose("skipped", name=name))
+
+
+def _arrow(delta: float) -> tuple[str, str]:
+    """Text and CSS class of a rank change (positive = moved up)."""
+    if not np.isfinite(delta):
+        return "", ""
+    d = int(delta)
+    if d > 0:
+        return f"▲{d}", "up"
+    if d < 0:
+        return f"▼{-d}", "down"
+    return "=", ""
+
+
+# ---------------------------------------------------------------------- sections
+def leaderboard(lb: Leaderboard) -> SectionView:
+    """Values with the rank (and its change against AP) in small print under each."""
+    t = lb.table
+    labels = list(lb.means.columns)
+    frame = pd.DataFrame({"#": t["rank AP"].astype(int).to_numpy(), "run": t["run"].to_numpy()})
+    if "group" in t:
+        frame["group"] = t["group"].to_numpy()
+    notes, classes = {}, {}
+    for c in labels:
+        frame[c] = t[c].to_numpy()
+        deltas = t[f"delta {c}"] if c != "AP" else pd.Series(np.nan, index=t.index)
+        texts, css = [], []
+        for r, delta in zip(t[f"rank {c}"], deltas):
+            if not np.isfinite(r):
+                texts.append("")
+                css.append("")
+                continue
+            arrow, cls = ("", "") if c == "AP" else _arrow(delta)
+            texts.append(f"#{int(r)} {arrow}".strip())
+            css.append(" ".join(x for x in (cls, "best" if r == 1 else "") if x))
+        notes[c], classes[c] = texts, css
+    tips = {c.label: c.tip + f"  [{c.measure}]" for c in lb.columns}
+    tips.update({"#": "rank by AP", "group": "the run's group (--groups)"})
+    digits = {c: 3 for c in labels}
+    digits[f"unique@{lb.rare_k}"] = 0
+    return SectionView("leaderboard", TITLES["leaderboard"], prose("leaderboard_intro"), [
+        TableView("leaderboard", frame, dict(
+            digits=digits, notes=notes, classes=classes, tips=tips, tsv=t, stacked=True,
+            caption=prose("leaderboard_caption", k=lb.rare_k)))])
+
+
+def innovation(sec: InnovationSection) -> SectionView:
+    """The tau-against-alpha curves and the unique documents per run."""
+    from irmeta.plot.meta import alpha_sweep_plot
+
+    K = sec.rare_k
+    table = sec.unique
+    return SectionView("innovation", TITLES["innovation"], prose("innovation_intro", k=K), [
+        FigureView("innovation_tau_alpha",
+                   alpha_sweep_plot(sec.sweep, method="kendall", threshold=0.9),
+                   alt="Kendall tau against alpha", width=520, data=sec.sweep,
+                   caption=prose("innovation_sweep_caption", k=K,
+                                 lowest=list(sec.lowest_tau.items()))),
+        DataView("unique_documents", sec.documents),
+        TableView("innovation_unique", table, dict(
+            digits={"share": 3}, max_rows=max(sec.runs_with_unique, 5),
+            classes={"examples": ["wrap"] * len(table)},
+            labels={"unique": f"unique rel. @{K}", "topics": "topics",
+                    "share": "share of its rel."},
+            tips={"unique": f"relevant documents in the run's top {K} that no other run "
+                            f"has in its top {K}",
+                  "topics": "topics with at least one such document",
+                  "share": "unique / relevant documents the run retrieved in its top K",
+                  "examples": "topics with the most such documents; per topic the "
+                              "highest-graded documents first"},
+            caption=prose("innovation_unique_caption", n=sec.runs_with_unique,
+                          runs=sec.num_runs)))])
+
+
+def nrg(sec: NRGSection) -> SectionView:
+    """NRG against nDCG per run, and the runs with the highest NRG."""
+    from irmeta.report.figures import scatter_by_group
+
+    k, p = sec.k, sec.points
+    fig = scatter_by_group(p["nDCG"], p["NRG"], p["group"], xlabel=f"nDCG@{k}",
+                           ylabel=f"NRG@{k}", diagonal=False, label_top=5)
+    return SectionView("nrg", TITLES["nrg"], prose("nrg_intro", k=k, prior=sec.prior), [
+        FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
+                   caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
+        TableView("nrg_top", sec.table, dict(
+            max_rows=10,
+            digits={f"unique@{sec.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
+            tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
+                                "already shown"},
+            caption=prose("nrg_table_caption", k=k)))])
+
+
+def effort(sec: EffortSection) -> SectionView:
+    """The effort/gain grid, its shares, the archetypes, the telling CRP/DCG curves."""
+    from irmeta.effort import ARCHETYPES
+    from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
+
+    view = SectionView("effort", TITLES["effort"], prose("effort_intro", depth=sec.depth))
+    f = sec.findings
+    if f is None:
+        view.blocks.append(Text(prose("effort_undefined")))
+        return view
+    tell = f.telling
+    pairs = list(zip(tell["run"], tell["topic"]))
+    grid_fig, _ = plot_effort_gain(f.grid, None, highlight=pairs, seed=sec.seed)
+    curves_fig, _ = plot_crp_dcg_panels(list(f.panels))
+    listing = "; ".join(f"{r} / topic {t} ({k})"
+                        for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
+    view.blocks += [
+        FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
+                   caption=prose("effort_grid_caption", gain=sec.gain)),
+        TableView("effort_gain_shares", f.shares, dict(
+            index=True, digits=1, sortable=False, compact=True,
+            caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
+                          high_high=f.grid.high_high))),
+        TableView("effort_archetypes", f.archetypes, dict(
+            index=True, digits={a: 1 for a in ARCHETYPES}, max_rows=1,
+            caption=prose("effort_archetypes_caption"))),
+        FigureView("effort_crp_dcg", curves_fig, alt="CRP and DCG curves", width=760,
+                   caption=prose("effort_curves_caption", pairs=listing))]
+    return view
+
+
+def topics(sec: TopicsSection) -> SectionView:
+    """The heat map, the MAP/GAWM slope chart, the runs and the topics tables."""
+    from irmeta.plot.gawm import plot_heatmap_bars
+    from irmeta.report.figures import rank_slope
+
+    name = sec.measure
+    view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name))
+    a = sec.aggregation
+    if a is None:
+        view.blocks.append(Text(prose("topics_too_small")))
+        return view
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics")
+    slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
+                       right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
+    arrows = [_arrow(d) for d in a.systems["rank change"]]
+    view.blocks += [
+        FigureView("topics_heatmap", heatmap, alt="score matrix heat map", width=900,
+                   caption=prose("topics_heatmap_caption", measure=name)),
+        FigureView("topics_rank_map_gawm", slope, alt="ranks under MAP and GAWM", width=520,
+                   caption=prose("topics_slope_caption", moved=a.moved,
+                                 runs=len(a.systems), tau=a.tau)),
+        TableView("topics_systems", a.systems, dict(
+            max_rows=15,
+            digits={"MAP": 4, "GAWM E_s": 4, "HITS A(s)": 3, "weight W_s": 4,
+                    "rank MAP": 0, "rank GAWM": 0, "rank HITS": 0, "rank change": 0},
+            classes={"rank change": [cls for _, cls in arrows]},
+            caption=prose("topics_systems_caption", converged=a.gawm.converged,
+                          iterations=a.gawm.iterations))),
+        TableView("topics_weights", a.topics, dict(
+            max_rows=12,
+            digits={"AAP": 3, "ease E_t": 3, "weight W_t": 4, "HITS A(t)": 3,
+                    "std over runs": 3},
+            caption=prose("topics_weights_caption", uniform=1 / a.matrix.shape[1])))]
+    return view
+
+
+def trust(sec: TrustSection) -> SectionView:
+    """Discriminative power, stability and the Kendall tau matrix of the measures."""
+    from irmeta.report.figures import bars, correlation_heatmap
+
+    tau = FigureView("trust_kendall_tau",
+                     correlation_heatmap(sec.tau,
+                                         title="Kendall's τ between the rankings of the runs"),
+                     alt="Kendall tau matrix", width=620, data=sec.tau, data_index=True,
+                     caption=prose("trust_tau_caption", most_different=sec.most_different))
+    view = SectionView("trust", TITLES["trust"], prose("trust_intro"))
+    if not sec.tested:
+        view.blocks += [Text(prose("trust_untested", topics=sec.analysed_topics)), tau]
+        return view
+    fig = bars(sec.power.set_index("measure")["dp"],
+               xlabel=f"share of run pairs with p < {sec.level:g}",
+               title=f"discriminative power (paired bootstrap, B = {sec.bootstrap})")
+    view.blocks += [
+        FigureView("trust_discriminative_power", fig, alt="discriminative power", width=560,
+                   caption=prose("trust_power_caption", pairs=sec.pairs,
+                                 bootstrap=sec.bootstrap, level=sec.level)),
+        TableView("trust_measures", sec.measures, dict(
+            digits={"disc. power": 3, "Δ needed": 3, "stability": 3,
+                    "stability ties": 3, "BV error": 3, "BV ties": 3, "BV swaps": 3},
+            tips={"disc. power": "share of run pairs significantly different",
+                  "Δ needed": "largest difference in means a pair needed to be "
+                              "significant (bootstrap)",
+                  "stability": f"fuzziness stability (Türkmen et al.): {sec.trials} "
+                               f"random halves of the topics; higher = more stable",
+                  "stability ties": f"share of decisions where two runs differ by at "
+                                    f"most {sec.fuzziness:g}",
+                  "BV error": "Buckley-Voorhees error rate over pairs of disjoint topic "
+                              "halves; lower = more stable",
+                  "BV swaps": "share of (pair, trial) where the two halves disagree"},
+            caption=prose("trust_measures_caption", trials=sec.trials,
+                          fuzziness=sec.fuzziness))),
+        tau]
+    return view
+
+
+def inputs(sec: InputsSection) -> SectionView:
+    """The inputs and the parameters, side by side."""
+    rows = list(sec.files) + [
+        ("runs", f"{sec.runs}"),
+        ("groups", "none given: every run is its own group" if sec.groups is None
+         else f"{sec.groups}"),
+        ("qrels topics", f"{sec.qrels_topics}"),
+        ("topics with a relevant document (analysed)", f"{sec.analysed_topics}"),
+        ("judged documents", f"{sec.judged:,}"),
+        (f"relevant documents (grade ≥ {sec.rel_level})",
+         f"{sec.relevant:,} ({sec.relevant_per_topic:.1f} per analysed topic)"
+         if sec.analysed_topics else "0"),
+        ("ranking depth (longest run)", f"{sec.depth}"),
+        ("NRG prior set", sec.nrg_prior if sec.nrg_prior != "list" else
+         "list: " + ", ".join(sec.prior_runs or ())),
+    ]
+    if sec.reference_runs is not None:
+        rows.append(("rarity reference runs (P_rare, AP_rare)", f"{sec.reference_runs}"))
+    if sec.dropped_topics is not None:
+        rows.append(("run topics absent from the qrels (ignored)", f"{sec.dropped_topics}"))
+    frame = pd.DataFrame(rows, columns=["input", "value"])
+    params = pd.DataFrame(list(sec.parameters), columns=["parameter", "value"])
+    return SectionView("inputs", TITLES["inputs"], prose("inputs_intro"), [
+        Row([TableView("inputs", frame, dict(caption=prose("inputs_caption"), sortable=False,
+                                              compact=True,
+                                              classes={"value": ["wrap"] * len(frame)})),
+             TableView("parameters", params, dict(
+                 sortable=False, compact=True, caption=prose("parameters_caption")))]),
+        Text(prose("inputs_topic_set", topics=sec.analysed_topics))])

@@ -1,0 +1,267 @@
+"""The campaign report's numbers, read from the analysis objects
+(:func:`irmeta.report.analyse_campaign`) and checked against the library functions and
+slow reference loops — no HTML or TSV parsed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+from markupsafe import Markup
+
+import irmeta
+from irmeta.errors import ParameterError
+from irmeta.report import CampaignAnalysis, ReportOptions, analyse_campaign
+from irmeta.report.analysis import (
+    EffortSection,
+    InnovationSection,
+    Leaderboard,
+    NRGSection,
+    TopicsSection,
+    TrustSection,
+)
+from tests.report.conftest import SMALL
+
+K = 100
+
+
+@pytest.fixture(scope="module")
+def analysis(demo_campaign) -> CampaignAnalysis:
+    from irmeta.demo import demo_groups, demo_paths
+    paths = demo_paths()
+    return analyse_campaign(demo_campaign, ReportOptions(progress=False, **SMALL),
+                            groups=demo_groups(),
+                            inputs={"qrels": paths.qrels, "runs": paths.runs,
+                                    "groups": paths.groups})
+
+
+@pytest.fixture(scope="module")
+def grades() -> dict[tuple[str, str], int]:
+    """(topic, docid) -> grade, read from the demo qrels file without irmeta."""
+    from irmeta.demo import demo_paths
+    out = {}
+    with open(demo_paths().qrels, encoding="utf-8") as lines:
+        for line in lines:
+            topic, _, docid, grade = line.split()
+            out[(topic, docid)] = int(grade)
+    return out
+
+
+def _slow_ranks(values) -> list[float]:
+    """Competition ranks by definition: 1 + the number of strictly larger values."""
+    v = np.asarray(values, dtype=float)
+    return [np.nan if np.isnan(x) else 1.0 + float(np.sum(v > x)) for x in v]
+
+
+def test_sections_are_frozen_data_only(analysis):
+    """Every section is a frozen dataclass of frames, library results and numbers: no
+    HTML, no matplotlib figure."""
+    sections = [getattr(analysis, name) for name in (
+        "inputs", "leaderboard", "highlights", "innovation", "nrg", "effort", "topics",
+        "trust")]
+    for sec in [*sections, analysis.effort.findings, analysis.topics.aggregation]:
+        name = type(sec).__name__
+        assert dataclasses.is_dataclass(sec) and sec.__dataclass_params__.frozen, name
+        for f in dataclasses.fields(sec):
+            value = getattr(sec, f.name)
+            assert not isinstance(value, Markup), (name, f.name)
+            assert not hasattr(value, "savefig"), (name, f.name)
+            if isinstance(value, str):
+                assert "<" not in value, (name, f.name)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        analysis.leaderboard.rare_k = 5
+
+
+def test_leaderboard_means_are_evaluate(analysis, demo_campaign):
+    lb: Leaderboard = analysis.leaderboard
+    measures = [c.measure for c in lb.columns]
+    from irmeta.demo import demo_groups
+    res = irmeta.evaluate(demo_campaign, measures=measures, complete=True,
+                          groups=demo_groups())
+    want = res.aggregate().set_axis([c.label for c in lb.columns], axis=1)
+    means = [c.label for c in lb.columns if c.kind == "mean"]
+    assert len(means) == 12
+    pd.testing.assert_frame_equal(lb.means[means], want.reindex(lb.means.index)[means],
+                                  check_names=False, check_exact=False, rtol=1e-12)
+    # the unique column is a count: a sum over topics, as explain.unique_contributions
+    np.testing.assert_allclose(lb.means[f"unique@{K}"],
+                               res.matrix(11).sum(axis=1))
+    from irmeta.explain import unique_contributions
+    uc = unique_contributions(demo_campaign, K)["unique"]
+    assert lb.means[f"unique@{K}"].astype(int).to_dict() == uc.astype(int).to_dict()
+
+
+def test_leaderboard_ranks_and_order(analysis):
+    lb = analysis.leaderboard
+    t = lb.table
+    for label in lb.means.columns:
+        assert t[f"rank {label}"].tolist() == pytest.approx(_slow_ranks(t[label]), nan_ok=True)
+        if label != "AP":
+            assert (t[f"delta {label}"] == t["rank AP"] - t[f"rank {label}"]).all()
+    assert t["AP"].is_monotonic_decreasing
+    assert t.index.tolist() == t["run"].tolist()
+    assert "group" in t                                     # groups were given
+    assert analysis.highlights.best_run == t.index[0]
+    assert analysis.highlights.best_ap == pytest.approx(t["AP"].iloc[0])
+
+
+def test_highlights_largest_rank_change(analysis):
+    h, t = analysis.highlights, analysis.leaderboard.table
+    run, label, rank_ap, rank_m = h.moved
+    deltas = t[[c for c in t.columns if c.startswith("delta ")]].abs()
+    assert abs(rank_ap - rank_m) == deltas.to_numpy().max()
+    assert (rank_ap, rank_m) == (t.loc[run, "rank AP"], t.loc[run, f"rank {label}"])
+    nrg = analysis.leaderboard.means["NRG@10"]
+    assert h.most_new == (nrg.idxmax(), int(t.loc[nrg.idxmax(), "rank AP"]))
+
+
+def test_innovation_sweep_is_alpha_sweep(analysis, demo_campaign):
+    from irmeta.stats import alpha_sweep
+    sec: InnovationSection = analysis.innovation
+    want = alpha_sweep(demo_campaign, alphas=SMALL["alphas"], complete=True)
+    pd.testing.assert_frame_equal(sec.sweep, want)
+    assert sec.lowest_tau.to_dict() == want.groupby("baseline")["kendall"].min().to_dict()
+
+
+def test_unique_documents_slow_count(analysis, demo_campaign, grades):
+    """Per run: relevant documents in its top K that no other run has in its top K,
+    counted by a plain loop over the rankings."""
+    c, sec = demo_campaign, analysis.innovation
+    tops = {(r, t): c.ranking(c.run_index(r), c.topic_index(t))[:K]
+            for r in c.runs for t in c.topics}
+    count = dict.fromkeys(c.runs, 0)
+    found = dict.fromkeys(c.runs, 0)
+    docs = set()
+    for (run, topic), ranking in tops.items():
+        others = set().union(*(tops[(o, topic)] for o in c.runs if o != run))
+        for rank, doc in enumerate(ranking, 1):
+            if grades.get((topic, doc), 0) >= 1:
+                found[run] += 1
+                if doc not in others:
+                    count[run] += 1
+                    docs.add((run, topic, doc, rank))
+    table = sec.unique.set_index("run")
+    assert table["unique"].to_dict() == count
+    share = pd.Series({r: count[r] / found[r] if found[r] else np.nan for r in c.runs})
+    np.testing.assert_allclose(table["share"].reindex(share.index), share)
+    assert sec.runs_with_unique == sum(v > 0 for v in count.values())
+    got = {(d.run, str(d.topic), d.docid, int(d.rank))
+           for d in sec.documents.itertuples()}
+    assert got == docs
+    assert table["unique"].is_monotonic_decreasing
+
+
+def test_nrg_section(analysis):
+    sec: NRGSection = analysis.nrg
+    m = analysis.leaderboard.means
+    assert sec.prior == "best_per_group" and not sec.own_groups
+    t = sec.table.set_index("run")
+    np.testing.assert_allclose(t["NRG@10"], m["NRG@10"].reindex(t.index))
+    ratio = m["NRG@10"] / m["nDCG@10"].where(m["nDCG@10"] > 0)
+    np.testing.assert_allclose(t["NRG / nDCG"], ratio.reindex(t.index))
+    assert t["rank NRG@10"].tolist() == _slow_ranks(m["NRG@10"].reindex(t.index))
+    assert t["NRG@10"].is_monotonic_decreasing
+
+
+def test_effort_section(analysis, demo_campaign):
+    from irmeta import effort
+    sec: EffortSection = analysis.effort
+    assert sec.gain == "AP" and sec.findings is not None
+    f = sec.findings
+    want = effort.effort_gain(demo_campaign, "AP", depth=1000)
+    pd.testing.assert_frame_equal(f.grid.counts, want.counts)
+    assert f.shares.to_numpy().sum() == pytest.approx(100.0)
+    arche = effort.archetypes(demo_campaign, 1000)
+    assert f.archetypes.loc["all runs", "total"] == len(arche) == 30 * 50
+    per_run = f.archetypes.drop(index="all runs")
+    assert per_run["total"].to_dict() == arche.groupby("run").size().to_dict()
+    assert np.allclose(per_run[list(effort.ARCHETYPES)].sum(axis=1), 100.0)
+    pairs = list(zip(f.telling["run"], f.telling["topic"]))
+    assert [(p.run, p.topic) for p in f.panels] == pairs
+    for p, q in zip(f.panels, effort.crp_dcg_panels(demo_campaign, pairs, depth=1000)):
+        assert (p.twist, p.rb, p.crossing) == (q.twist, q.rb, q.crossing)
+
+
+def test_topics_section(analysis, demo_campaign):
+    from irmeta.aggregate import gawm
+    from irmeta.stats import kendall_tau
+    sec: TopicsSection = analysis.topics
+    a = sec.aggregation
+    assert sec.measure == "AP" and a is not None
+    m = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    pd.testing.assert_frame_equal(a.matrix, m.dropna(axis=1), check_names=False)
+    g = gawm(m)
+    s = a.systems.set_index("run")
+    np.testing.assert_allclose(s["GAWM E_s"].reindex(m.index), g.E_s)
+    np.testing.assert_allclose(s["MAP"].reindex(m.index), m.mean(axis=1))
+    assert a.topics["weight W_t"].sum() == pytest.approx(1.0)
+    assert a.moved == int((s["rank MAP"] != s["rank GAWM"]).sum())
+    assert a.tau == pytest.approx(kendall_tau(m.mean(axis=1), g.E_s))
+    assert a.bars.system_bars[0][0] == "MAP" and a.gawm.converged
+
+
+def test_trust_section(analysis):
+    from irmeta import stats
+    sec: TrustSection = analysis.trust
+    lb = analysis.leaderboard
+    pd.testing.assert_frame_equal(sec.tau, stats.correlation_matrix(lb.means))
+    assert sec.tested and sec.pairs == 30 * 29 // 2 and len(sec.measures) == 13
+    assert sec.measures["disc. power"].between(0, 1).all()
+    assert sec.measures["disc. power"].is_monotonic_decreasing
+    a, b, v = sec.most_different
+    assert v == pytest.approx(sec.tau.loc[a, b]) and v == pytest.approx(np.nanmin(sec.tau))
+    assert (sec.bootstrap, sec.trials) == (SMALL["bootstrap"], SMALL["trials"])
+
+
+def test_trust_tests_are_the_stats_functions(demo_campaign):
+    """The trust numbers equal bootstrap_power / stability_table on the leaderboard's
+    matrices (a smaller campaign, few samples)."""
+    from irmeta import stats
+    from irmeta.report.analysis import trust_matrices
+    from irmeta.report.columns import leaderboard_columns
+    sub = demo_campaign.select_runs(list(range(0, 30, 6)))
+    opts = ReportOptions(progress=False, bootstrap=30, trials=20, background=0,
+                         skip=frozenset({"innovation", "nrg", "effort", "topics"}))
+    sec = analyse_campaign(sub, opts).trust
+    cols = leaderboard_columns(opts.validate(), "others")
+    res = irmeta.evaluate(sub, measures=[c.measure for c in cols], complete=True)
+    mats = trust_matrices(res, cols)
+    dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress_bar=False)
+    stab = stats.stability_table(mats, trials=20, seed=0, progress_bar=False)
+    got = sec.measures.set_index("measure")
+    np.testing.assert_allclose(got["disc. power"], dp.set_index("measure")["dp"].reindex(got.index))
+    np.testing.assert_allclose(got["stability"],
+                               stab.set_index("measure")["stability"].reindex(got.index))
+
+
+def test_inputs_section(analysis, demo_campaign):
+    sec = analysis.inputs
+    c = demo_campaign
+    assert (sec.runs, sec.qrels_topics, sec.judged) == (30, c.num_topics, 7458)
+    assert sec.groups == 9 and sec.nrg_prior == "best_per_group"
+    assert sec.analysed_topics == int(c.topic_set(1).sum())
+    assert sec.relevant == int(c.num_rel(1).sum())
+    assert dict(sec.files)["qrels file"] == "qrels.txt"
+    assert dict(sec.parameters)["bootstrap"] == str(SMALL["bootstrap"])
+
+
+def test_skipped_sections_are_none(demo_campaign):
+    sub = demo_campaign.select_runs([0, 1, 2])
+    a = analyse_campaign(sub, ReportOptions(skip=frozenset({"innovation", "effort", "topics",
+                                                            "trust"})))
+    assert a.innovation is a.effort is a.topics is a.trust is None
+    assert a.leaderboard is not None and a.nrg is not None
+    assert a.nrg.prior == "others" and a.nrg.own_groups and "group" not in a.nrg.table
+
+
+def test_analyse_campaign_checks_its_inputs(demo_campaign):
+    with pytest.raises(ParameterError, match="analyse_campaign: campaign must be a Campaign"):
+        analyse_campaign("qrels.txt")
+    with pytest.raises(ParameterError, match="analyse_campaign: .*at least 2 runs"):
+        analyse_campaign(demo_campaign.select_runs([0]))
+    with pytest.raises(ParameterError, match="no group for run"):
+        analyse_campaign(demo_campaign, groups={"lexA-bm25": "a"})
+    with pytest.raises(ParameterError, match="bootstrap must be a positive integer"):
+        analyse_campaign(demo_campaign, ReportOptions(bootstrap=0))

@@ -1,0 +1,46 @@
+"""The renderers' prose (templates/prose.html.j2): escaped values, single spaces, and
+every macro the renderers call exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from markupsafe import Markup
+
+from irmeta.report import render
+
+
+def test_prose_escapes_values_and_joins_lines():
+    text = render.prose("summary_best", run="<run&1>", ap=0.56789)
+    assert isinstance(text, Markup)
+    assert text == "Best run by AP: <strong>&lt;run&amp;1&gt;</strong> (AP 0.568)."
+    intro = render.prose("leaderboard_intro")
+    assert "\n" not in intro and "  " not in intro
+    assert "<strong>Click a column header to sort</strong>" in intro
+
+
+def test_prose_conditional_parts():
+    assert render.prose("subtitle", runs=3, groups=None, topics=2, judged=12345) == \
+        "3 runs · 2 topics with relevant documents · 12,345 judged documents"
+    assert render.prose("subtitle", runs=3, groups=2, topics=2, judged=5).startswith(
+        "3 runs from 2 groups · 2 topics")
+    own = render.prose("nrg_scatter_caption", k=10, own_groups=True)
+    assert own.startswith("One point per run, coloured by group (no groups given: one "
+                          "colour per run); the five runs with the highest NRG@10")
+    assert render.prose("nrg_scatter_caption", k=10, own_groups=False).startswith(
+        "One point per run, coloured by group; the five")
+    # no most different pair: the caption ends with its last sentence, no stray space
+    assert render.prose("trust_tau_caption", most_different=None).endswith("every run.")
+    assert render.prose("trust_tau_caption", most_different=("AP", "RR", 0.25)).endswith(
+        "The most different pair here: AP vs RR (τ = 0.250).")
+    assert render.prose("innovation_sweep_caption", k=100,
+                        lowest=[("AP@100", 0.5), ("P@100", 0.25)]).count(
+        "here its lowest value is AP@100: 0.500, P@100: 0.250. The TSV") == 1
+
+
+def test_every_called_macro_exists():
+    source = Path(render.__file__).read_text(encoding="utf-8")
+    called = set(re.findall(r'prose\("([a-z_]+)"', source))
+    macros = set(dir(render._prose_macros()))
+    assert called and called <= macros, called - macros
