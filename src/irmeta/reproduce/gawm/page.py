@@ -53,7 +53,7 @@ def _loto_summary(mean_tau: pd.Series) -> str:
     if not mean_tau.notna().any():
         return ("Figure 6: leave-one-topic-out τ is undefined for every aggregator (each "
                 "held-out topic ties all systems, e.g. identical or constant scores).")
-    best = mean_tau.idxmax()
+    best = str(mean_tau.idxmax())
     return (f"Figure 6: best predictor of a held-out topic: {best} "
             f"(mean τ {mean_tau[best]:.4f}; MAP {mean_tau.iloc[0]:.4f}).")
 

@@ -12,6 +12,7 @@ one call of :mod:`irmeta.stats` (see :class:`InnovationAnalysis`); Figure 1 is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -293,6 +294,11 @@ class InnovationAnalysis:
         return int(self.table3["undefined"].sum())
 
 
+def _pairs(columns: pd.Index) -> list[tuple[Any, Any]]:
+    """The labels of a two-level column index as pairs (pandas types them as Hashable)."""
+    return [cast(tuple[Any, Any], c) for c in columns]
+
+
 def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             figure1: bool = True,
             progress: bool | None | Progress = None) -> InnovationAnalysis:
@@ -344,7 +350,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
                                 alphas=p.alphas, methods=("kendall", "tau_ap"), rel_level=lvl)
             wide = sweep.pivot_table(index="alpha", columns="baseline",
                                      values=["kendall", "tau_ap"], sort=False)
-            wide.columns = [f"{m} {b}" for m, b in wide.columns]
+            wide.columns = [f"{m} {b}" for m, b in _pairs(wide.columns)]
             wide = wide.reset_index()
 
         with prog.step("table 1 (discriminative power)"):
@@ -355,7 +361,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
                                 values="significant", sort=False).reindex(measures)
             t1.columns = [
                 f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
-                f" {100 * (1 - lv):g}%" for t, lv in t1.columns]
+                f" {100 * (1 - lv):g}%" for t, lv in _pairs(t1.columns)]
             t1 = t1.astype(int).reset_index()
             t1.insert(1, "alpha", [_alpha_of(m) for m in t1["measure"]])
 
@@ -380,7 +386,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
                                          alphas=p.figure1_alphas, max_d=p.figure1_max_d,
                                          points=p.figure1_points)
                 ranks = f1.pivot_table(index="D", columns=["system", "alpha"], values="rank")
-                ranks.columns = [f"{s} α={a:g}" for s, a in ranks.columns]
+                ranks.columns = [f"{s} α={a:g}" for s, a in _pairs(ranks.columns)]
                 ranks = ranks.reset_index()
         timings = {s: prog.timings[s] for s in run_steps}
 

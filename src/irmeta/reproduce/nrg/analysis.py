@@ -119,7 +119,7 @@ class NRGAnalysis:
 
     def tau_with_base(self, label: str) -> float:
         """Kendall's tau-b between the run means of ``label`` and of the base metric."""
-        return float(self.correlations.set_index("measure").loc[label].iloc[1])
+        return float(self.correlations.set_index("measure")[f"Kendall τ with {self.base}"][label])
 
     def top_runs(self, figure: RunValues, n: int = 5) -> pd.DataFrame:
         """The ``n`` runs with the highest ``y`` of ``figure``: ``run, group, value,

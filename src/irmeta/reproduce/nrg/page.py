@@ -80,7 +80,7 @@ def _chronological_plot(fig1a: RunValues):
 
 def _scatter(v: RunValues, ylabel: str, title: str, label_top: int, diagonal: bool = True):
     from irmeta.report.figures import scatter_by_group
-    return scatter_by_group(v.x, v.y, v.group, xlabel=v.x.name, ylabel=ylabel, title=title,
+    return scatter_by_group(v.x, v.y, v.group, xlabel=str(v.x.name), ylabel=ylabel, title=title,
                             label_top=label_top, diagonal=diagonal)
 
 
@@ -111,7 +111,7 @@ def _figure1(S: Session, a: NRGAnalysis, summary: list) -> None:
     summary.append(f"Figure 1a: NRG with the earlier runs as the prior falls from "
                    f"{nrg_e.iloc[0]:.3f} (first run) to a median of "
                    f"{nrg_e.iloc[1:].median():.3f} for the others; τ(NRG others, {a.base}) = "
-                   f"{a.tau_with_base(a.figure1b.y.name):.3f}.")
+                   f"{a.tau_with_base(str(a.figure1b.y.name)):.3f}.")
 
 
 def _figure2(S: Session, a: NRGAnalysis, summary: list) -> None:
@@ -163,9 +163,9 @@ def _figure5(S: Session, a: NRGAnalysis, summary: list) -> None:
     title, intro = TEXT["figure5"]
     sec = S.section("figure5", title, html(intro, k=k))
     sec.add(S.figure("figure5_tasc", fig, caption="TaSC against nDCG.", width=620))
-    summary.append(f"Figure 5: τ(TaSC, {a.base}) = {a.tau_with_base(a.figure5.y.name):.3f}, "
+    summary.append(f"Figure 5: τ(TaSC, {a.base}) = {a.tau_with_base(str(a.figure5.y.name)):.3f}, "
                    f"τ(NRG best_per_group, {a.base}) = "
-                   f"{a.tau_with_base(a.figure2.y.name):.3f}.")
+                   f"{a.tau_with_base(str(a.figure2.y.name)):.3f}.")
 
 
 #: (step, section writer) in page order; the values section is written with Figure 1

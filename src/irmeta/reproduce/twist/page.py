@@ -89,7 +89,7 @@ def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
     for gain, table in a.grid_tables.items():
         S.tsv(f"grid_{grid_slug(gain)}",
               table.reset_index().rename(columns={"index": "gain quartile"}), kept=table)
-    if a.figure11 is not None:
+    if a.figure11 is not None and a.figure11_pairs is not None:
         fig, _ = plot_crp_dcg_panels(a.figure11, None, full_scale=True)
         sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=html(FIGURE11)))
         sec.add(S.table("figure11_pairs", a.figure11_pairs, digits=3, compact=True,
@@ -125,7 +125,8 @@ def _figure13(S: Session, a: TwistAnalysis, summary: list) -> None:
     title, intro = TEXT["figure13"]
     sec = S.section("figure13", title, html(
         intro, r=a.params.repeats,
-        k=", ".join(f"{lv:g}% → {v:.3f}" for lv, v in a.figure13_judged.items() if lv < 100)))
+        k=", ".join(f"{lv:g}% → {v:.3f}"
+                for lv, v in zip(a.figure13_judged.index, a.figure13_judged) if lv < 100)))
     sec.add(Row([S.figure("figure13_downsampling", fig, caption="τ against the pool kept.",
                           width=480),
                  S.table("figure13", wide.reset_index(), digits=3, compact=True,
@@ -150,7 +151,7 @@ def _figure14(S: Session, a: TwistAnalysis, summary: list) -> None:
                          caption="Significant pairs, DP and Δ per measure.")]))
     S.tsv("figure14_asl", a.figure14_asl)
     summary.append("Figure 14: DP " + ", ".join(
-        f"{r.measure} {100 * r.dp:.1f}%" for r in a.figure14.itertuples()) + ".")
+        f"{m} {100 * dp:.1f}%" for m, dp in zip(a.figure14["measure"], a.figure14["dp"])) + ".")
 
 
 #: (step, section writers) in page order; Table 2 is written with the grids
