@@ -37,6 +37,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -98,6 +99,8 @@ class Campaign:
     max_docs: int | None = None
     sources: tuple[str | None, ...] = ()
     dropped_topics: dict[str, int] = field(default_factory=dict)
+    #: subtopic judgments laid out for this campaign (irmeta.data.subtopics), or None
+    subtopics: Any = None
 
     # ------------------------------------------------------------------ shape
     @property
@@ -218,7 +221,7 @@ class Campaign:
                        self.length[idx], self.doc_fp[idx], self.judged,
                        tuple(self.docids[i] for i in idx), self.starts[idx], self.max_docs,
                        tuple(self.sources[i] for i in idx) if self.sources else (),
-                       self.dropped_topics)
+                       self.dropped_topics, self.subtopics)
         if "_interned" in self.__dict__:
             dc, jc, ct, n = self._interned
             sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
@@ -235,7 +238,7 @@ class Campaign:
         grades[valid] = _GradeIndex(judged).lookup(topic_of_cell[valid], self.doc_fp[valid])
         sub = Campaign(self.runs, self.topics, grades, self.length, self.doc_fp, judged,
                        self.docids, self.starts, self.max_docs, self.sources,
-                       self.dropped_topics)
+                       self.dropped_topics, self.subtopics)
         return sub
 
 

@@ -151,8 +151,15 @@ def _resolve_names(runs: list[Run], from_file: list[bool]) -> None:
 
 def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
                   float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                  warn_dropped: bool = True) -> Campaign:
-    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`."""
+                  warn_dropped: bool = True, subtopic_qrels=None) -> Campaign:
+    """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`.
+
+    ``subtopic_qrels``: diversity judgments (``topic subtopic docid grade``: a path, a
+    DataFrame or :class:`~irmeta.data.subtopics.SubtopicQrels`) for the diversity measures
+    (``alpha_nDCG@k``, ``ERR_IA@k`` ...; ``docs/diversity.md``). With them ``qrels`` may be
+    None: the ad hoc qrels are then derived from them (each document's highest grade over
+    its subtopics).
+    """
     from irmeta import validate
     fn = "load_campaign"
     if isinstance(runs, Campaign):
@@ -163,9 +170,20 @@ def load_campaign(qrels, runs, *, names=None, max_docs: int | None = None,
     dedupe = validate.flag(dedupe, "dedupe", fn)
     split_tags = validate.flag(split_tags, "split_tags", fn)
     _check_stdin_once(qrels, runs)
-    q = load_qrels(qrels)
+    subtopics = None
+    if subtopic_qrels is not None:
+        from irmeta.io.subtopics import load_subtopic_qrels
+        subtopics = load_subtopic_qrels(subtopic_qrels)
+    if qrels is None and subtopics is None:
+        raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive them from)")
+    q = subtopics.to_qrels() if qrels is None else load_qrels(qrels)
     rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
-    return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)
+    campaign = build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe,
+                              warn_dropped=warn_dropped)
+    if subtopics is not None:
+        from irmeta.data.subtopics import subtopic_table
+        campaign.subtopics = subtopic_table(subtopics, campaign.topics)
+    return campaign
 
 
 def read_groups(path, runs: Sequence[str] | None = None) -> dict[str, str]:
