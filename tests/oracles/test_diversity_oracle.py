@@ -169,3 +169,28 @@ def test_select_runs_keeps_the_subtopics():
     sub = campaign.select_runs([campaign.runs[-1]])
     part = irmeta.evaluate(sub, measures=["alpha_nDCG@10"], complete=True).values
     np.testing.assert_array_equal(part[0], whole[-1])
+
+
+def test_cli_reads_subtopics(tmp_path, capsys):
+    from irmeta.cli.main import main
+    div = tmp_path / "div.qrels"
+    div.write_text("1 1 a 1\n1 2 a 1\n1 2 b 1\n1 1 c 0\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 3 r\n1 Q0 c 2 2 r\n1 Q0 b 3 1 r\n")
+    code = main(["eval", "--subtopics", str(div), str(div), str(run),
+                 "-m", "StRecall@1", "-m", "P_IA@3"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "StRecall@1            \tall\t1.0000" in out
+    assert "P_IA@3                \tall\t0.5000" in out
+
+
+def test_evaluate_accepts_ir_measures_objects():
+    ir_measures = pytest.importorskip("ir_measures")
+    frame, runs, _ = random_diversity(2)
+    res = irmeta.evaluate(None, runs, [ir_measures.alpha_nDCG @ 10, ir_measures.ERR_IA @ 20],
+                          subtopic_qrels=frame, complete=True)
+    again = irmeta.evaluate(None, runs, ["alpha_nDCG@10", "ERR_IA@20"], subtopic_qrels=frame,
+                            complete=True)
+    assert res.names == ["alpha_nDCG@10", "ERR_IA@20"]
+    np.testing.assert_array_equal(res.values, again.values)

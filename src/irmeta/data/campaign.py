@@ -276,7 +276,8 @@ def _check_qrels_duplicates(qrels: Qrels, order, tidx, fp) -> None:
             f"document {decode_id(qrels.docids[b].as_py())!r} is judged twice for this topic "
             f"(also on line {qrels.line(a)})", path=qrels.source, line=qrels.line(b),
             topic=str(qrels.topic_ids[qrels.topic_codes[b]]),
-            expected="one judgment per (topic, document)")
+            expected="one judgment per (topic, document); subtopic (diversity) qrels go to "
+                     "subtopic_qrels= / --subtopics")
 
 
 class _GradeIndex:
