@@ -88,10 +88,11 @@ def load_cli_campaign(qrels, runs, options: dict):
               else None)
     reference = None
     if options.get("reference_runs"):
-        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
+        reference = load_campaign(adhoc, expand_paths(options["reference_runs"]),
                                   max_docs=options.get("max_docs"),
                                   float32=options.get("float32", False),
-                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+                                  dedupe=options.get("dedupe", False), warn_dropped=False,
+                                  subtopic_qrels=subtopics)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
