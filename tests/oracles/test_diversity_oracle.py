@@ -194,3 +194,40 @@ def test_evaluate_accepts_ir_measures_objects():
                             complete=True)
     assert res.names == ["alpha_nDCG@10", "ERR_IA@20"]
     np.testing.assert_array_equal(res.values, again.values)
+
+
+def dl21_subtopics(qrels_path, seed: int = 0) -> pd.DataFrame:
+    """DL21's judgments spread over 1-2 of 4 synthetic subtopics per document (seeded):
+    real runs and grades, invented intents (no public subtopic qrels are in shared data)."""
+    qrels = pd.read_csv(qrels_path, sep=r"\s+", header=None,
+                        names=["query_id", "iteration", "doc_id", "relevance"],
+                        dtype={"query_id": str, "doc_id": str})
+    rng = np.random.default_rng(seed)
+    rows = []
+    for row in qrels.itertuples():
+        for s in rng.choice(4, size=int(rng.integers(1, 3)), replace=False):
+            rows.append((row.query_id, str(s + 1), row.doc_id, row.relevance))
+    return pd.DataFrame(rows, columns=["query_id", "subtopic_id", "doc_id", "relevance"])
+
+
+@pytest.mark.slow
+def test_equal_to_pyndeval_on_dl21_runs(dl21):
+    """Every DL21 run and topic, with synthetic subtopics, in irmeta's order."""
+    ir_measures = pytest.importorskip("ir_measures")
+    pytest.importorskip("pyndeval")
+    frame = dl21_subtopics(dl21[0])
+    campaign = irmeta.load_campaign(None, dl21[1], subtopic_qrels=frame, warn_dropped=False)
+    names = ["alpha_nDCG@20", "ERR_IA@20", "nERR_IA@10", "NRBP", "nNRBP", "AP_IA", "P_IA@10",
+             "StRecall@20", "alpha_nDCG(rel=2)@10"]
+    res = irmeta.evaluate(campaign, measures=names)
+    qrels = frame.rename(columns={"subtopic_id": "iteration"})
+    for r in range(campaign.num_runs):
+        run = {topic: {d: float(5000 - i) for i, d in enumerate(campaign.ranking(r, t))}
+               for t, topic in enumerate(campaign.topics) if campaign.length[r, t]}
+        for j, name in enumerate(names):
+            parsed = ir_measures.parse_measure(name)
+            got = {m.query_id: m.value for m in ir_measures.iter_calc([parsed], qrels, run)}
+            for t, topic in enumerate(campaign.topics):
+                if res.evaluated[r, t]:
+                    assert res.values[r, j, t] == pytest.approx(got[topic], abs=1e-9), \
+                        (campaign.runs[r], topic, name)

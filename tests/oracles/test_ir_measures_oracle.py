@@ -128,6 +128,28 @@ def test_equal_to_ir_measures_on_dl21(dl21, dl21_campaign):
                         (campaign.runs[r], topic, theirs)
 
 
+@pytest.mark.slow
+def test_equal_to_ir_measures_on_ehealth(ehealth, ehealth_campaign):
+    """Every CLEF eHealth 2016 run and topic (grades 0-2)."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = {}
+    for q in ir_measures.read_trec_qrels(str(ehealth[0])):
+        qrels.setdefault(q.query_id, {})[q.doc_id] = q.relevance
+    measures = [("Judged@10", "Judged@10", 0), ("ERR@20", "ERR@20", 5.1e-6),
+                ("INST(T=3)", "INST(T=3.0,max_rel=2)", 1e-12),
+                ("INSQ(T=3)", "INSQ(T=3.0,max_rel=2)", 1e-12),
+                ("SDCG@10", "SDCG(max_rel=2)@10", 1e-12), ("Compat", "Compat", 1e-12)]
+    campaign = ehealth_campaign
+    res = irmeta.evaluate(campaign, measures=[m for m, _, _ in measures])
+    for r in range(campaign.num_runs):
+        for j, (_, theirs, tol) in enumerate(measures):
+            got = _provider_values(qrels, campaign, r, theirs)
+            for t, topic in enumerate(campaign.topics):
+                if res.evaluated[r, t]:
+                    assert res.values[r, j, t] == pytest.approx(got[topic], abs=tol), \
+                        (campaign.runs[r], topic, theirs)
+
+
 def test_err_grade_above_max_rel_is_refused():
     qrels = {"1": {"a": 5, "b": 1}}
     run = {"r": {"1": {"a": 1.0}}}

@@ -113,7 +113,7 @@ def inst(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
 
 def sdcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """SDCG@k = sum_{i<=k} g_i / log2(i+1) / sum_{i<=k} 1 / log2(i+1) (k <= 1000)."""
-    k = min(measure.cutoff, CWL_DEPTH)
+    k = min(int(measure.cutoff or CWL_DEPTH), CWL_DEPTH)   # @k is required
     disc = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
     w = disc / disc.sum()
 

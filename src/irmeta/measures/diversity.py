@@ -271,27 +271,28 @@ def ap_ia(campaign, measure, ctx):
     return _counting(campaign, measure, ctx, fn)
 
 
-_DIV = dict(family="diversity", validate=_check)
-register(MeasureDef("alpha_DCG", "alpha-DCG (Clarke et al. 2008), ndeval's collection-"
-                    "independent normalisation", alpha_dcg, (REL, ALPHA), **_DIV,
-                    formula="sum_{i<=k} gain_i/log2(i+1) / sum_{i<=k} S(1-a)^(i-1)/log2(i+1)"))
-register(MeasureDef("alpha_nDCG", "alpha-nDCG (Clarke et al. 2008; ndeval)", alpha_ndcg,
-                    (REL, ALPHA), **_DIV, formula="alpha-DCG@k(run) / alpha-DCG@k(ideal)"))
-register(MeasureDef("ERR_IA", "intent-aware ERR (Chapelle et al. 2009), ndeval's "
-                    "collection-independent normalisation", err_ia, (REL,), **_DIV,
-                    formula="sum_{i<=k} gain_i/i / sum_{i<=k} S 2^-(i-1)/i"))
-register(MeasureDef("nERR_IA", "intent-aware ERR normalised by the ideal ranking (ndeval)",
-                    nerr_ia, (REL,), **_DIV, formula="ERR-IA@k(run) / ERR-IA@k(ideal)"))
-register(MeasureDef("NRBP", "novelty- and rank-biased precision (Clarke et al. 2009; ndeval)",
-                    nrbp, (REL, ALPHA, BETA), cutoff="none", **_DIV,
-                    formula="(1-(1-a)b)/S * sum_i b^(i-1) gain_i"))
-register(MeasureDef("nNRBP", "NRBP normalised by the ideal ranking (ndeval)", nnrbp,
-                    (REL, ALPHA, BETA), cutoff="none", **_DIV,
-                    formula="NRBP(run) / NRBP(ideal)"))
-register(MeasureDef("P_IA", "intent-aware precision (ndeval P-IA@k)", p_ia, (REL,), **_DIV,
-                    formula="sum_{i<=k} sum_s rel_is / (k S)"))
-register(MeasureDef("StRecall", "subtopic recall (ndeval strec@k)", st_recall, (REL,), **_DIV,
-                    formula="|{s covered in the top k}| / S"))
-register(MeasureDef("AP_IA", "intent-aware average precision (ndeval MAP-IA)", ap_ia, (REL,),
-                    cutoff="none", aliases=("MAP_IA",), **_DIV,
-                    formula="1/S sum_{s} 1/N_s sum_i rel_is P_s@i"))
+def _declare(name: str, description: str, kernel, params: tuple, formula: str,
+             cutoff: str = "optional", aliases: tuple[str, ...] = ()) -> None:
+    register(MeasureDef(name, description, kernel, params, cutoff=cutoff, family="diversity",
+                        validate=_check, formula=formula, aliases=aliases))
+
+
+_declare("alpha_DCG", "alpha-DCG (Clarke et al. 2008), ndeval's collection-independent "
+         "normalisation", alpha_dcg, (REL, ALPHA),
+         "sum_{i<=k} gain_i/log2(i+1) / sum_{i<=k} S(1-a)^(i-1)/log2(i+1)")
+_declare("alpha_nDCG", "alpha-nDCG (Clarke et al. 2008; ndeval)", alpha_ndcg, (REL, ALPHA),
+         "alpha-DCG@k(run) / alpha-DCG@k(ideal)")
+_declare("ERR_IA", "intent-aware ERR (Chapelle et al. 2009), ndeval's collection-independent "
+         "normalisation", err_ia, (REL,), "sum_{i<=k} gain_i/i / sum_{i<=k} S 2^-(i-1)/i")
+_declare("nERR_IA", "intent-aware ERR normalised by the ideal ranking (ndeval)", nerr_ia,
+         (REL,), "ERR-IA@k(run) / ERR-IA@k(ideal)")
+_declare("NRBP", "novelty- and rank-biased precision (Clarke et al. 2009; ndeval)", nrbp,
+         (REL, ALPHA, BETA), "(1-(1-a)b)/S * sum_i b^(i-1) gain_i", cutoff="none")
+_declare("nNRBP", "NRBP normalised by the ideal ranking (ndeval)", nnrbp, (REL, ALPHA, BETA),
+         "NRBP(run) / NRBP(ideal)", cutoff="none")
+_declare("P_IA", "intent-aware precision (ndeval P-IA@k)", p_ia, (REL,),
+         "sum_{i<=k} sum_s rel_is / (k S)")
+_declare("StRecall", "subtopic recall (ndeval strec@k)", st_recall, (REL,),
+         "|{s covered in the top k}| / S")
+_declare("AP_IA", "intent-aware average precision (ndeval MAP-IA)", ap_ia, (REL,),
+         "1/S sum_{s} 1/N_s sum_i rel_is P_s@i", cutoff="none", aliases=("MAP_IA",))

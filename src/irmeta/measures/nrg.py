@@ -113,7 +113,7 @@ class Base:
     name: str
     seen: np.ndarray          # float64 [w]: seen(i) for the priors' factors 1 - seen(pos)
     key: tuple                # identifies ``seen`` for memoisation
-    definition: BaseDef | None = None
+    definition: BaseDef       # the declaration it was resolved from
 
     def contribution_at(self, residual: np.ndarray, rank0: np.ndarray) -> np.ndarray:
         """``G(d_i|P) * seen(i)`` for residual gains at 0-based ranks ``rank0``, with the
@@ -121,9 +121,9 @@ class Base:
         ``log2(i + 1)``, RBP multiplies by ``(1 - p) * p^(i-1)``)."""
         w = len(self.seen)
         d = self.definition
-        if d is not None and d.divides:
+        if d.divides:
             return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))[rank0]
-        if d is not None and d.norm == "rbp":
+        if d.norm == "rbp":
             p = self.key[1]
             return residual * ((1.0 - p) * p ** np.arange(w))[rank0]
         return residual * self.seen[rank0]
