@@ -246,6 +246,9 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     else:
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
+        if qrels is None and subtopic_qrels is None:
+            raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
+                                 "them from)")
         if not isinstance(runs, _RUN_KINDS) or isinstance(runs, Campaign):
             raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
                                  f"of those, got {type(runs).__name__}")

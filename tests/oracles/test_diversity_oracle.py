@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import irmeta
-from irmeta.errors import InputError, MeasureError
+from irmeta.errors import InputError, MeasureError, ParameterError
 from tests.oracles.classic_reference import trec_order
 from tests.oracles.diversity_reference import measures as reference
 
@@ -231,3 +231,19 @@ def test_equal_to_pyndeval_on_dl21_runs(dl21):
                 if res.evaluated[r, t]:
                     assert res.values[r, j, t] == pytest.approx(got[topic], abs=1e-9), \
                         (campaign.runs[r], topic, name)
+
+
+@pytest.mark.parametrize("call,error,text", [
+    (lambda r: irmeta.load_campaign(None, r, subtopic_qrels={"1": {}}), InputError,
+     "cannot read subtopic qrels from dict"),
+    (lambda r: irmeta.load_campaign(None, r), ParameterError, "qrels is required"),
+    (lambda r: irmeta.evaluate(None, r, ["AP"]), ParameterError, "evaluate: qrels is required"),
+    (lambda r: irmeta.evaluate(irmeta.load_campaign({"1": {"a": 1}}, r), measures=["AP"],
+                               subtopic_qrels="x"), ParameterError, "already built"),
+    (lambda r: irmeta.load_campaign(None, r, subtopic_qrels=pd.DataFrame(
+        {"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})), InputError,
+     "no subtopic column"),
+])
+def test_bad_subtopic_input_is_a_typed_error(call, error, text):
+    with pytest.raises(error, match=text):
+        call({"r": {"1": {"a": 1.0}}})
