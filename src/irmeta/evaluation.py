@@ -295,7 +295,8 @@ def compute(campaign: Campaign, measures: str | Measure | Iterable[str | Measure
 #: keyword arguments of :func:`evaluate` that other functions forward with a Campaign
 CONTEXT_ARGS = ("complete", "groups", "reference", "prior_runs")
 #: arguments that shape how files are read; they cannot apply to a built Campaign
-_READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": False}
+_READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": False,
+                 "subtopic_qrels": None}
 #: what ``runs`` may be (one of them, or a list / tuple / dict of them)
 _RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
 
@@ -305,7 +306,7 @@ def evaluate(qrels: Any, runs: Any = None,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
              names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
              groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
-             prior_runs: Iterable[str] | None = None) -> Results:
+             prior_runs: Iterable[str] | None = None, subtopic_qrels: Any = None) -> Results:
     """Evaluate runs against qrels.
 
     ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
@@ -318,6 +319,9 @@ def evaluate(qrels: Any, runs: Any = None,
     relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per
     topic (``-M``). ``float32``: read scores as 32-bit floats (trec_eval 9.x ties).
     ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+    ``subtopic_qrels``: diversity judgments (``topic subtopic docid grade``) for the
+    diversity measures (``docs/diversity.md``); with them ``qrels`` may be None.
+    ``measures`` may also hold ``ir_measures`` measure objects (``ir_measures.ERR@20``).
 
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
@@ -359,7 +363,8 @@ def evaluate(qrels: Any, runs: Any = None,
     (30, 1, 50)
     """
     fn = "evaluate"
-    given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe}
+    given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe,
+             "subtopic_qrels": subtopic_qrels}
     if isinstance(qrels, Campaign):
         if runs is not None:
             raise ParameterError(f"{fn}: runs must be None when qrels is a Campaign "
@@ -373,6 +378,9 @@ def evaluate(qrels: Any, runs: Any = None,
     else:
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
+        if qrels is None and subtopic_qrels is None:
+            raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
+                                 "them from)")
         if not isinstance(runs, _RUN_KINDS) or isinstance(runs, Campaign):
             raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
                                  f"of those, got {type(runs).__name__}")
@@ -383,7 +391,7 @@ def evaluate(qrels: Any, runs: Any = None,
         float32 = validate.flag(float32, "float32", fn)
         dedupe = validate.flag(dedupe, "dedupe", fn)
         campaign = load_campaign(qrels, runs, names=names, max_docs=max_docs,
-                                 float32=float32, dedupe=dedupe)
+                                 float32=float32, dedupe=dedupe, subtopic_qrels=subtopic_qrels)
     complete = validate.flag(complete, "complete", fn)
     rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
     if reference is not None and not isinstance(reference, Campaign):

@@ -14,7 +14,8 @@ three names, NaN is not in any range.
 ``flag``           ``True`` / ``False``
 ``choice``         one of a fixed set of strings
 ``strings``        a sequence of strings; one string is ONE item, never its characters
-``measure_list``   measure strings / :class:`~irmeta.measures.spec.Measure` objects
+``measure_list``   measure strings / :class:`~irmeta.measures.spec.Measure` objects /
+                   ir_measures measure objects (converted to their string form)
 ``keywords``       keyword arguments a function forwards: unknown names are errors
 ``campaign``       a built Campaign
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -147,9 +149,11 @@ def measure_list(value: Any, func: str, name: str = "measures") -> list[Any]:
     from irmeta.measures.spec import Measure
     if isinstance(value, (str, Measure)):
         return [value]
+    if is_ir_measures_measure(value):
+        return [ir_measures_string(value)]
     if isinstance(value, (bytes, bytearray, dict)) or not isinstance(value, Iterable):
         raise _fail(func, name, "a measure string or a sequence of them", value)
-    items = list(value)
+    items = [ir_measures_string(v) if is_ir_measures_measure(v) else v for v in value]
     if not items:
         raise _fail(func, name, "at least one measure", value)
     for item in items:
@@ -157,6 +161,20 @@ def measure_list(value: Any, func: str, name: str = "measures") -> list[Any]:
             raise ParameterError(f"{func}: {name} must hold measure strings, got "
                                  f"{_show(item)} in {_show(value)}")
     return items
+
+
+def is_ir_measures_measure(value: Any) -> bool:
+    """Whether ``value`` is a measure object of the ``ir_measures`` package (checked by
+    its class's module, so ir_measures need not be installed to ask)."""
+    return any(getattr(c, "__module__", "").startswith("ir_measures.")
+               and c.__name__ == "Measure" for c in type(value).__mro__)
+
+
+def ir_measures_string(value: Any) -> str:
+    """An ir_measures measure as irmeta's measure string: its ``str`` form, which is the
+    same ``Name(p=v,...)@k`` syntax, with Python quotes around string values removed
+    (``nDCG(dcg='exp-log2')@10`` -> ``nDCG(dcg=exp-log2)@10``)."""
+    return re.sub(r"'([^']*)'", r"\1", str(value))
 
 
 def keywords(given: Iterable[str], accepted: Collection[str], func: str) -> None:

@@ -94,20 +94,25 @@ def ap_rare(rankings, qrels, run, topic, k, alpha, variant="standard", depth=Non
 # ----------------------------------------------------------------- NRG
 def seen(base, i, p):
     """seen(i) for 1-based rank i."""
-    if base == "nDCG":
+    if base in ("nDCG", "DCG"):
         return 1.0 / math.log2(i + 1)
     if base == "RBP":
         return p ** (i - 1)
     return 1.0
 
 
-def gain(base, grade, gain_kind, level):
+def gain(base, grade, gain_kind, level, top_grade=None):
+    """G(d); ``gain_kind`` None is the base's default (grade for nDCG/DCG, else binary)."""
     if grade is None:
         return 0.0
-    if base != "nDCG" or gain_kind == "binary":
+    if gain_kind is None:
+        gain_kind = "grade" if base in ("nDCG", "DCG") else "binary"
+    if gain_kind == "binary":
         return 1.0 if grade >= level else 0.0
     if gain_kind == "exp":
         return 2.0 ** grade - 1.0 if grade > 0 else 0.0
+    if gain_kind == "scaled":
+        return max(grade, 0) / top_grade if top_grade else 0.0
     return float(grade) if grade > 0 else 0.0
 
 
@@ -121,17 +126,18 @@ def residual(base, doc, priors, rankings, topic, k, p):
     return prod
 
 
-def nrg_topic(rankings, qrels, run, topic, priors, base="nDCG", k=None, gain_kind="grade",
+def nrg_topic(rankings, qrels, run, topic, priors, base="nDCG", k=None, gain_kind=None,
               level=1, p=0.8):
+    top_grade = max(max(g.values()) for g in qrels.values())
     ranking = rankings[run].get(topic, [])
     kk = len(ranking) if k is None else k
     top = ranking[:kk]
     raw = 0.0
     for i, doc in enumerate(top, start=1):
-        g = gain(base, qrels[topic].get(doc), gain_kind, level)
+        g = gain(base, qrels[topic].get(doc), gain_kind, level, top_grade)
         raw += g * residual(base, doc, priors, rankings, topic, k, p) * seen(base, i, p)
     if base == "nDCG":
-        ideal = sorted((gain(base, g, gain_kind, level) *
+        ideal = sorted((gain(base, g, gain_kind, level, top_grade) *
                         residual(base, d, priors, rankings, topic, k, p)
                         for d, g in qrels[topic].items()), reverse=True)
         if k is not None:
@@ -166,7 +172,7 @@ def prior_sets(runs, kind, groups=None, listed=None, means=None):
     return out
 
 
-def nrg_all(rankings, qrels, topics, kind="others", base="nDCG", k=None, gain_kind="grade",
+def nrg_all(rankings, qrels, topics, kind="others", base="nDCG", k=None, gain_kind=None,
             level=1, p=0.8, groups=None, listed=None, topic_set=None):
     """{run: [value per topic]} for every run."""
     runs = list(rankings)

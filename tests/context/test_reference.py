@@ -69,6 +69,12 @@ NRG_CASES = [
     ("NRG(base=RBP,p=0.6)@10", dict(base="RBP", k=10, p=0.6)),
     ("NRG(base=RBP,p=0.9)", dict(base="RBP", k=None, p=0.9)),
     ("NRG(base=unique)@5", dict(base="unique", k=5)),
+    # bases declared as (gain, seen, normalisation) triples beyond the paper's four
+    ("NRG(base=DCG)@10", dict(base="DCG", k=10)),
+    ("NRG(base=DCG,gain=exp)", dict(base="DCG", k=None, gain_kind="exp")),
+    ("NRG(base=RBP,gain=scaled,p=0.7)@10", dict(base="RBP", k=10, gain_kind="scaled", p=0.7)),
+    ("NRG(base=RBP,gain=grade)", dict(base="RBP", k=None, gain_kind="grade")),
+    ("NRG(gain=scaled)@5", dict(k=5, gain_kind="scaled")),
 ]
 
 

@@ -13,11 +13,13 @@ import pytest
 import irmeta
 from irmeta.measures import kernel, registry
 from tests.oracles.test_classic_oracle import random_campaign
+from tests.oracles.test_diversity_oracle import random_diversity
 
 #: one parameterisation per family that needs more than its defaults
 EXAMPLES = {
     "P_rare": "P_rare(alpha=0.5)@10", "AP_rare": "AP_rare(alpha=0.5)@10",
-    "Success": "Success@5", "IPrec": "IPrec@0.5",
+    "Success": "Success@5", "IPrec": "IPrec@0.5", "SDCG": "SDCG@10",
+    "INST": "INST(T=2)", "Compat": "Compat(p=0.8)",
 }
 
 
@@ -34,8 +36,12 @@ def _every_measure() -> list[str]:
 
 @pytest.mark.parametrize("measure", _every_measure())
 def test_one_topic_per_block_gives_the_same_values(measure, monkeypatch):
-    qrels, runs = random_campaign(11, n_runs=4, n_topics=7, n_docs=30)
-    campaign = irmeta.load_campaign(qrels, runs)
+    if registry.get(measure.split("@")[0].split("(")[0]).family == "diversity":
+        frame, runs, _ = random_diversity(11, n_runs=4, n_topics=7, n_docs=30)
+        campaign = irmeta.load_campaign(None, runs, subtopic_qrels=frame)
+    else:
+        qrels, runs = random_campaign(11, n_runs=4, n_topics=7, n_docs=30)
+        campaign = irmeta.load_campaign(qrels, runs)
     whole = irmeta.evaluate(campaign, measures=[measure], complete=True).values
     monkeypatch.setattr(kernel, "CELLS_PER_BLOCK", 1)
     blocked = irmeta.evaluate(campaign, measures=[measure], complete=True).values

@@ -40,6 +40,11 @@ def campaign_options(fn):
                           "such as 'old/*.gz' (repeatable)."),
         click.option("--prior-runs", default=None, metavar="A,B,...",
                      help="Explicit NRG prior set: comma-separated run names."),
+        click.option("--subtopics", "subtopic_qrels", default=None, metavar="FILE",
+                     type=click.Path(exists=True, dir_okay=False),
+                     help="Subtopic (diversity) qrels, `topic subtopic docid grade`, for "
+                          "alpha_nDCG@k, ERR_IA@k, NRBP ... Give the same file as QRELS to "
+                          "derive the ad hoc qrels from it (docs/diversity.md)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -66,10 +71,13 @@ def load_cli_campaign(qrels, runs, options: dict):
     if not qrels or not runs:
         raise click.UsageError("give a QRELS file and at least one RUN file (or --demo)")
     names = split_names(options["names"]) if options.get("names") is not None else None
-    campaign = load_campaign(qrels, list(runs), names=names, max_docs=options.get("max_docs"),
+    subtopics = options.get("subtopic_qrels")
+    adhoc = None if subtopics is not None and _same_file(qrels, subtopics) else qrels
+    campaign = load_campaign(adhoc, list(runs), names=names, max_docs=options.get("max_docs"),
                              float32=options.get("float32", False),
                              dedupe=options.get("dedupe", False),
-                             split_tags=options.get("split_tags", False), warn_dropped=False)
+                             split_tags=options.get("split_tags", False), warn_dropped=False,
+                             subtopic_qrels=subtopics)
     if not options.get("complete"):
         require_common_topics(campaign, "")
     if campaign.dropped_topics:
@@ -80,10 +88,11 @@ def load_cli_campaign(qrels, runs, options: dict):
               else None)
     reference = None
     if options.get("reference_runs"):
-        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
+        reference = load_campaign(adhoc, expand_paths(options["reference_runs"]),
                                   max_docs=options.get("max_docs"),
                                   float32=options.get("float32", False),
-                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+                                  dedupe=options.get("dedupe", False), warn_dropped=False,
+                                  subtopic_qrels=subtopics)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
@@ -93,6 +102,15 @@ def load_cli_campaign(qrels, runs, options: dict):
     ctx = {"groups": groups, "reference": reference, "prior_runs": prior,
            "qrels": qrels, "runs": list(runs)}
     return campaign, ctx
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two CLI paths name the same file (the subtopic file given as QRELS too)."""
+    import os
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def expand_paths(values) -> list[str]:

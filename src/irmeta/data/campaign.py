@@ -38,7 +38,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -103,6 +103,8 @@ class Campaign:
     max_docs: int | None = None
     sources: tuple[str | None, ...] = ()
     dropped_topics: dict[str, int] = field(default_factory=dict)
+    #: subtopic judgments laid out for this campaign (irmeta.data.subtopics), or None
+    subtopics: Any = None
 
     # ------------------------------------------------------------------ shape
     @property
@@ -229,7 +231,7 @@ class Campaign:
                        self.length[idx], self.doc_fp[idx], self.judged,
                        tuple(self.docids[i] for i in idx), self.starts[idx], self.max_docs,
                        tuple(self.sources[i] for i in idx) if self.sources else (),
-                       self.dropped_topics)
+                       self.dropped_topics, self.subtopics)
         if "_interned" in self.__dict__:
             dc, jc, ct, n = self._interned
             sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
@@ -246,7 +248,7 @@ class Campaign:
         grades[valid] = _GradeIndex(judged).lookup(topic_of_cell[valid], self.doc_fp[valid])
         sub = Campaign(self.runs, self.topics, grades, self.length, self.doc_fp, judged,
                        self.docids, self.starts, self.max_docs, self.sources,
-                       self.dropped_topics)
+                       self.dropped_topics, self.subtopics)
         return sub
 
 
@@ -285,7 +287,8 @@ def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
             f"document {decode_id(qrels.docids[b].as_py())!r} is judged twice for this topic "
             f"(also on line {qrels.line(a)})", path=qrels.source, line=qrels.line(b),
             topic=str(qrels.topic_ids[qrels.topic_codes[b]]),
-            expected="one judgment per (topic, document)")
+            expected="one judgment per (topic, document); subtopic (diversity) qrels go to "
+                     "subtopic_qrels= / --subtopics")
 
 
 class _GradeIndex:

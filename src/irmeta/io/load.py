@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -153,7 +154,7 @@ def _resolve_names(runs: list[Run], from_file: list[bool]) -> None:
 def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = None,
                   max_docs: int | None = None,
                   float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                  warn_dropped: bool = True) -> Campaign:
+                  warn_dropped: bool = True, subtopic_qrels: Any = None) -> Campaign:
     """Read qrels and runs and build the :class:`~irmeta.data.campaign.Campaign`.
 
     Parameters
@@ -166,6 +167,11 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
         One name per run, overriding tags.
     max_docs : int, optional
         Keep the top ``max_docs`` documents per topic.
+    subtopic_qrels : path, DataFrame or SubtopicQrels, optional
+        Diversity judgments (``topic subtopic docid grade``) for the diversity measures
+        (``alpha_nDCG@k``, ``ERR_IA@k`` ...; ``docs/diversity.md``). With them ``qrels``
+        may be None: the ad hoc qrels are then derived from them (each document's highest
+        grade over its subtopics).
 
     Returns
     -------
@@ -198,9 +204,20 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
     dedupe = validate.flag(dedupe, "dedupe", fn)
     split_tags = validate.flag(split_tags, "split_tags", fn)
     _check_stdin_once(qrels, runs)
-    q = load_qrels(qrels)
+    subtopics = None
+    if subtopic_qrels is not None:
+        from irmeta.io.subtopics import load_subtopic_qrels
+        subtopics = load_subtopic_qrels(subtopic_qrels)
+    if qrels is None and subtopics is None:
+        raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive them from)")
+    q = load_qrels(qrels) if qrels is not None else subtopics.to_qrels()  # type: ignore[union-attr]
     rs = load_runs(runs, names, float32=float32, split_tags=split_tags)
-    return build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe, warn_dropped=warn_dropped)
+    campaign = build_campaign(q, rs, max_docs=max_docs, dedupe=dedupe,
+                              warn_dropped=warn_dropped)
+    if subtopics is not None:
+        from irmeta.data.subtopics import subtopic_table
+        campaign.subtopics = subtopic_table(subtopics, campaign.topics)
+    return campaign
 
 
 def read_groups(path: str | os.PathLike[str], runs: Sequence[str] | None = None) -> dict[str, str]:

@@ -9,16 +9,24 @@ residual gain
 where ``pos(d, R_j)`` is the rank of d in the top K of ``R_j`` and ``seen(pos) = 0``
 when d is not there. With an empty prior set NRG is the base metric.
 
-==========  =====================================  ====================  ==========================
-base        G(d)                                   seen(i), i <= K       N
-==========  =====================================  ====================  ==========================
-nDCG        grade (``gain=grade``), Rel (binary),  1 / log2(i + 1)       ideal: the topic's judged
-            2^grade - 1 (exp)                                            documents sorted by
-                                                                         residual gain, top K
-P           Rel                                    1                     K (no @K: run length)
-RBP(p)      Rel                                    p^(i-1)               1 / (1 - p)
-unique      Rel                                    1                     1
-==========  =====================================  ====================  ==========================
+==========  ==========================  ====================  ================================
+base        G(d) (``gain=``, default)   seen(i), i <= K       N
+==========  ==========================  ====================  ================================
+nDCG        graded (grade)              1 / log2(i + 1)       ideal: the topic's judged
+                                                              documents sorted by residual
+                                                              gain, top K
+DCG         graded (grade)              1 / log2(i + 1)       1
+P           Rel                         1                     K (no @K: run length)
+RBP(p)      graded (binary = Rel)       p^(i-1)               1 / (1 - p)
+unique      Rel                         1                     1
+==========  ==========================  ====================  ================================
+
+Each base is one declaration in :data:`BASES`: its gain kinds (the first is the default),
+its ``seen`` function and its normalisation — adding a base of this form is one entry.
+Graded gains (``gain=``): ``grade`` (max(grade, 0)), ``exp`` (2^grade - 1), ``binary``
+(Rel), ``scaled`` (max(grade, 0) / the highest grade of the qrels, in [0, 1]: graded RBP
+as Moffat & Zobel define it with gains in [0, 1]). ``DCG`` and graded ``RBP`` (irmeta
+extensions; the paper uses nDCG, P, RBP and unique) are unnormalised beyond their N.
 
 ``Rel(d) = 1`` iff grade >= ``rel`` (default: the evaluation's relevance level). Without
 ``@K`` whole rankings are used. NRG = 0 when N = 0 (a topic without relevant documents).
@@ -39,6 +47,7 @@ with J_t the judged documents of a topic, no loop over pairs of runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -49,53 +58,106 @@ from irmeta.measures.kernel import relevance_level, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
-BASES = ("nDCG", "P", "RBP", "unique")
 PRIORS = ("others", "best_per_group", "earlier", "list")
+GAIN_KINDS = ("grade", "binary", "exp", "scaled")
 
 
 # ------------------------------------------------------------------ bases
+def _log_seen(m: Measure, w: int) -> np.ndarray:
+    return 1.0 / np.log2(np.arange(2, w + 2, dtype=np.float64))
+
+
+def _geometric_seen(m: Measure, w: int) -> np.ndarray:
+    return float(m["p"]) ** np.arange(w, dtype=np.float64)
+
+
+def _flat_seen(m: Measure, w: int) -> np.ndarray:
+    return np.ones(w)
+
+
+@dataclass(frozen=True)
+class BaseDef:
+    """A base metric declared as a (gain, seen, normalisation) triple.
+
+    ``gains``: the gain kinds it accepts, the first being its default. ``seen(m, w)``:
+    seen(i) for ranks 1..w. ``norm``: ``ideal`` (the ideal ranking's sum of residual
+    gains times seen, top K), ``depth`` (K, or the run's length without @K), ``rbp``
+    (1 / (1 - p): the weight of rank i becomes (1 - p) p^(i-1), as the classic RBP
+    kernel multiplies) or ``one``. ``divides``: the contribution is computed as
+    ``G / log2(i + 1)`` (bit-identical to the classic nDCG kernel) instead of
+    ``G * seen(i)``."""
+
+    name: str
+    seen: Callable[[Measure, int], np.ndarray]
+    norm: str
+    gains: tuple[str, ...]
+    divides: bool = False
+    key_params: tuple[str, ...] = ()
+
+
+#: every NRG base, by name (module doc)
+BASES: dict[str, BaseDef] = {b.name: b for b in (
+    BaseDef("nDCG", _log_seen, "ideal", GAIN_KINDS, divides=True),
+    BaseDef("DCG", _log_seen, "one", GAIN_KINDS, divides=True),
+    BaseDef("P", _flat_seen, "depth", ("binary",)),
+    BaseDef("RBP", _geometric_seen, "rbp", ("binary", "grade", "exp", "scaled"),
+            key_params=("p",)),
+    BaseDef("unique", _flat_seen, "one", ("binary",)),
+)}
+
+
 @dataclass(frozen=True)
 class Base:
-    """A base metric as a triple (gain, seen, normalisation) over ranks 1..w."""
+    """A base metric resolved for one measure over ranks 1..w."""
 
     name: str
     seen: np.ndarray          # float64 [w]: seen(i) for the priors' factors 1 - seen(pos)
     key: tuple                # identifies ``seen`` for memoisation
+    definition: BaseDef       # the declaration it was resolved from
 
     def contribution_at(self, residual: np.ndarray, rank0: np.ndarray) -> np.ndarray:
         """``G(d_i|P) * seen(i)`` for residual gains at 0-based ranks ``rank0``, with the
         floating-point operations of irmeta's classic kernels (nDCG divides by
         ``log2(i + 1)``, RBP multiplies by ``(1 - p) * p^(i-1)``)."""
         w = len(self.seen)
-        if self.name == "nDCG":
+        d = self.definition
+        if d.divides:
             return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))[rank0]
-        if self.name == "RBP":
+        if d.norm == "rbp":
             p = self.key[1]
             return residual * ((1.0 - p) * p ** np.arange(w))[rank0]
-        return residual
+        return residual * self.seen[rank0]
 
 
 def base_of(m: Measure, w: int) -> Base:
     """The :class:`Base` of an NRG measure for ranks 1..w."""
-    name = m["base"]
-    if name == "nDCG":
-        seen = 1.0 / np.log2(np.arange(2, w + 2, dtype=np.float64))
-        return Base(name, seen, ("nDCG",))
-    if name == "RBP":
-        p = float(m["p"])
-        return Base(name, p ** np.arange(w, dtype=np.float64), ("RBP", p))
-    return Base(name, np.ones(w), ("flat",))
+    d = BASES[m["base"]]
+    seen = d.seen(m, w)
+    key = (("log",) if d.seen is _log_seen else ("flat",) if d.seen is _flat_seen
+           else (d.name,) + tuple(float(m[k]) for k in d.key_params))
+    return Base(d.name, seen, key, d)
+
+
+def gain_kind(m: Measure) -> str:
+    """The measure's gain kind: its ``gain=`` or its base's default."""
+    return m["gain"] or BASES[m["base"]].gains[0]
 
 
 def judged_gains(campaign: Campaign, m: Measure, level: int, lo: int, hi: int) -> np.ndarray:
-    """float64 gains ``G(d)`` of the qrels rows ``lo:hi``: grade (negative -> 0), binary
-    ``grade >= rel``, or ``2^grade - 1`` (grade > 0) for nDCG; binary for P, RBP, unique."""
+    """float64 gains ``G(d)`` of the qrels rows ``lo:hi`` for the measure's gain kind:
+    ``grade`` (negative -> 0), ``binary`` (grade >= rel), ``exp`` (2^grade - 1, grade > 0),
+    ``scaled`` (max(grade, 0) / the highest grade of the qrels)."""
     grades = campaign.judged.grades[lo:hi]
-    if m["base"] != "nDCG" or m["gain"] == "binary":
+    kind = gain_kind(m)
+    if kind == "binary":
         return (grades >= level).astype(np.float64)
-    if m["gain"] == "exp":
+    if kind == "exp":
         return np.where(grades > 0, np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0, 0.0)
-    return np.where(grades > 0, grades, 0).astype(np.float64)
+    graded = np.where(grades > 0, grades, 0).astype(np.float64)
+    if kind == "scaled":
+        top = campaign.judged.grades.max(initial=0)
+        return graded / float(top) if top > 0 else np.zeros(len(grades))
+    return graded
 
 
 # ------------------------------------------------------------------ prior plans
@@ -157,8 +219,9 @@ def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str
     keep = campaign.topic_set(relevance_level(m, ctx))
     means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
     best: dict[str, int] = {}
+    groups = ctx.groups or {}           # prior_plan checked that every run has a group
     for r, run in enumerate(campaign.runs):
-        g = ctx.groups[run]
+        g = groups[run]
         if g not in best or means[r] > means[best[g]]:
             best[g] = r
     return best
@@ -274,7 +337,7 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     contrib = base.contribution_at(residual_i, i_i)
     raw = np.bincount(cell, weights=contrib, minlength=R * Tb).reshape(R, Tb)
 
-    if base.name == "nDCG":
+    if base.definition.norm == "ideal":
         ideal_depth = max(1, int(nj.max(initial=0)) if k is None
                           else min(k, int(nj.max(initial=0))))
         disc = np.log2(np.arange(2, ideal_depth + 2, dtype=np.float64))
@@ -301,7 +364,7 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
             cand[r_i[mine], t_i[mine], pos[jb][mine]] = 0.0   # retrieved: use own value
             cand[r_i, t_i, L + i_i] = residual_i
             norm = seqsum(_sorted_desc_top(cand, ideal_depth) / disc)
-    elif base.name == "P":
+    elif base.definition.norm == "depth":
         norm = (campaign.length[:, t0:t1].astype(np.float64) if k is None
                 else np.full((R, Tb), float(k)))
     else:
@@ -309,7 +372,7 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
     if norm is None:
         values = raw
     else:
-        values = np.zeros((R, Tb))
+        values = np.zeros((R, Tb), dtype=np.float64)
         np.divide(raw, norm, out=values, where=norm > 0)
     if not cells:
         return values
@@ -336,19 +399,22 @@ def nrg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
 def _validate(m: Measure) -> None:
     if m["base"] == "RBP" and not 0.0 < m["p"] < 1.0:
         raise MeasureError(f"NRG: base=RBP needs p in (0, 1); got p={m['p']!r}")
-    if m["base"] != "nDCG" and m["gain"] != "grade":
-        raise MeasureError(f"NRG: gain={m['gain']} applies to base=nDCG only "
-                           f"(base={m['base']} uses binary relevance, rel=L)")
+    allowed = BASES[m["base"]].gains
+    if m["gain"] is not None and m["gain"] not in allowed:
+        raise MeasureError(f"NRG: base={m['base']} takes gain={' or '.join(allowed)}, "
+                           f"got gain={m['gain']}" + (" (it uses binary relevance, rel=L)"
+                                                      if allowed == ("binary",) else ""))
 
 
 register(MeasureDef(
     "NRG", "Normalized Residual Gain (SIGIR-AP 2024): the base metric with gains "
     "reduced by what the prior runs already showed", nrg,
-    (Param("base", "str", "nDCG", "base metric", choices=BASES),
+    (Param("base", "str", "nDCG", "base metric: " + ", ".join(BASES), choices=tuple(BASES)),
      Param("prior", "str", "others", "prior set: others, best_per_group (needs groups), "
            "earlier (campaign order), list (needs prior_runs / --prior-runs)", choices=PRIORS),
-     Param("gain", "str", "grade", "nDCG gain: grade, binary (grade >= rel), exp (2^grade-1)",
-           choices=("grade", "binary", "exp")),
+     Param("gain", "str", None, "gain: grade, binary (grade >= rel), exp (2^grade-1), scaled "
+           "(grade / highest grade); default: the base's (grade for nDCG and DCG, binary "
+           "for RBP; P and unique are binary only)", choices=GAIN_KINDS),
      Param("p", "float", 0.8, "RBP persistence, 0 < p < 1"),
      Param("rel", "int", None, "minimum grade counted as relevant (default: the "
            "evaluation's relevance level)")),

@@ -17,6 +17,11 @@ _MODULES = (
     "irmeta.measures.nrg",
     "irmeta.measures.tasc",
     "irmeta.measures.twist",
+    "irmeta.measures.judged",
+    "irmeta.measures.err",
+    "irmeta.measures.cwl",
+    "irmeta.measures.compat",
+    "irmeta.measures.diversity",
 )
 _REGISTRY: dict[str, MeasureDef] = {}
 _ALIASES: dict[str, MeasureDef] = {}

@@ -207,7 +207,7 @@ def check_depth(depth: int, fn: str) -> None:
 def _check_args(fn: str, depth, crossing: str, level) -> None:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ParameterError(f"{fn}: depth must be a positive integer, got {depth!r}")
-    check_depth(depth, fn)
+    check_depth(int(depth), fn)
     if crossing not in CROSSING_RULES:
         raise ParameterError(f"{fn}: crossing must be one of {', '.join(CROSSING_RULES)}, "
                              f"got {crossing!r}")
