@@ -40,7 +40,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Invalid(ValueError):
-    """Raised by :meth:`Constraint.coerce`; the caller turns it into its own error type."""
+    """Raised by :meth:`Constraint.coerce`; the caller turns it into its own error type.
+
+    ``detail``: a whole phrase replacing "must be <what>, got <value>"; ``shown``: the value
+    to show instead of the given one (e.g. the integer a NumPy integer converted to).
+    """
+
+    def __init__(self, detail: str = "", shown: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.shown = shown
 
 
 def show(value: Any) -> str:
@@ -89,11 +98,11 @@ class Constraint:
         try:
             return self.coerce(value)
         except Invalid as exc:
-            detail = str(exc)
-            if detail:
-                raise ParameterError(f"{func}: {name} {detail}") from None
+            if exc.detail:
+                raise ParameterError(f"{func}: {name} {exc.detail}") from None
             what = self.what + (" or None" if self.optional else "")
-            raise ParameterError(f"{func}: {name} must be {what}, got {show(value)}") from None
+            shown = exc.shown if exc.shown is not None else show(value)
+            raise ParameterError(f"{func}: {name} must be {what}, got {shown}") from None
 
 
 @dataclass(frozen=True)
@@ -113,7 +122,7 @@ class Integer(Constraint):
             raise Invalid
         v = int(value)
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
-            raise Invalid
+            raise Invalid(shown=show(v))
         return v
 
     def invalid_examples(self) -> list[Any]:

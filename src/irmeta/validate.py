@@ -1,5 +1,10 @@
 """One vocabulary for checking the arguments of public functions.
 
+The checks are the declarative constraints of :mod:`irmeta.constraints` called in
+function style (``validate.integer(k, "k", fn, low=1)`` is
+``Integer(low=1).check(k, "k", fn)``); a public function may instead declare them with the
+:func:`irmeta.constraints.validated` decorator.
+
 Every check takes the value, the argument's name and the public function's name, returns
 the value in its canonical type, and raises :class:`~irmeta.errors.ParameterError` with a
 message ``"<function>: <argument> must be <what>, got <value>"``. Nothing is coerced
@@ -22,15 +27,26 @@ three names, NaN is not in any range.
 
 from __future__ import annotations
 
-import math
-import numbers
 import re
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from irmeta.constraints import (
+    MAX_TRIALS,
+    PROBABILITY,
+    SEED,
+    TRIALS,
+    Choice,
+    Flag,
+    Integer,
+    Real,
+    Strings,
+    show,
+)
 from irmeta.errors import ParameterError
+
+__all__ = ["MAX_TRIALS", "campaign", "choice", "flag", "integer", "keywords", "measure_list",
+           "number", "probability", "seed", "strings", "trials"]
 
 if TYPE_CHECKING:
     from irmeta.data.campaign import Campaign
@@ -40,33 +56,13 @@ def _fail(func: str, name: str, what: str, value: Any) -> ParameterError:
     return ParameterError(f"{func}: {name} must be {what}, got {_show(value)}")
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _range_text(low: float | None, high: float | None, low_open: bool = False,
-                high_open: bool = False) -> str:
-    lo, hi = (None if x is None else f"{x:g}" if isinstance(x, float) else str(x)
-              for x in (low, high))
-    if lo is not None and hi is not None:
-        return f"in {'(' if low_open else '['}{lo}, {hi}{')' if high_open else ']'}"
-    if lo is not None:
-        return f"{'>' if low_open else '>='} {lo}"
-    if hi is not None:
-        return f"{'<' if high_open else '<='} {hi}"
-    return ""
+_show = show
 
 
 def integer(value: Any, name: str, func: str, *, low: int | None = None,
             high: int | None = None) -> int:
     """An integer (not a bool, not a float such as 1.5 or 2.0) in ``[low, high]``."""
-    what = ("an integer " + _range_text(low, high)).strip()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise _fail(func, name, what, value)
-    result = int(value)
-    if (low is not None and result < low) or (high is not None and result > high):
-        raise _fail(func, name, what, result)
+    result: int = Integer(low, high).check(value, name, func)
     return result
 
 
@@ -74,51 +70,38 @@ def number(value: Any, name: str, func: str, *, low: float | None = None,
            high: float | None = None, low_open: bool = False,
            high_open: bool = False) -> float:
     """A finite real number (not a bool, not NaN or inf) in the given range."""
-    what = ("a finite number " + _range_text(low, high, low_open, high_open)).strip()
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(func, name, what, value)
-    try:
-        x = float(value)
-    except OverflowError:           # an int beyond the float range
-        raise _fail(func, name, what, value) from None
-    if (not math.isfinite(x) or (low is not None and (x < low or (low_open and x == low)))
-            or (high is not None and (x > high or (high_open and x == high)))):
-        raise _fail(func, name, what, value)
-    return x
+    result: float = Real(low, high, low_open, high_open).check(value, name, func)
+    return result
 
 
 def probability(value: Any, name: str, func: str) -> float:
     """A number strictly between 0 and 1 (a significance level, a fraction)."""
-    return number(value, name, func, low=0.0, high=1.0, low_open=True, high_open=True)
+    result: float = PROBABILITY.check(value, name, func)
+    return result
 
 
 def seed(value: Any, func: str, name: str = "seed") -> int:
     """A seed for ``numpy.random.default_rng``: a non-negative integer."""
-    return integer(value, name, func, low=0)
-
-
-#: most random trials (resamples, permutations, subsets) one call may ask for; published
-#: settings use 1,000-10,000, and a bootstrap holds a trials x topics matrix in memory
-MAX_TRIALS = 10 ** 6
+    result: int = SEED.check(value, name, func)
+    return result
 
 
 def trials(value: Any, func: str, name: str = "trials") -> int:
     """A number of random trials: an integer in ``[1, MAX_TRIALS]``."""
-    return integer(value, name, func, low=1, high=MAX_TRIALS)
+    result: int = TRIALS.check(value, name, func)
+    return result
 
 
 def flag(value: Any, name: str, func: str) -> bool:
     """``True`` or ``False`` (a NumPy bool too); not 0/1, not a string."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise _fail(func, name, "True or False", value)
-    return bool(value)
+    result: bool = Flag().check(value, name, func)
+    return result
 
 
 def choice(value: Any, name: str, func: str, options: Collection[str]) -> str:
     """One of ``options`` (strings, compared exactly)."""
-    if not isinstance(value, str) or value not in options:
-        raise _fail(func, name, "one of " + ", ".join(map(str, options)), value)
-    return value
+    result: str = Choice(tuple(options)).check(value, name, func)
+    return result
 
 
 def strings(value: Any, name: str, func: str, *, allow_empty: bool = False) -> list[str]:
@@ -126,17 +109,8 @@ def strings(value: Any, name: str, func: str, *, allow_empty: bool = False) -> l
 
     ``allow_empty`` allows an empty sequence (not an empty string item).
     """
-    items = [value] if isinstance(value, str) else value
-    if isinstance(items, (bytes, bytearray, dict)) or not isinstance(items, Iterable):
-        raise _fail(func, name, "a string or a sequence of strings", value)
-    items = list(items)
-    for item in items:
-        if not isinstance(item, str) or not item:
-            raise ParameterError(f"{func}: {name} must hold non-empty strings, got "
-                                 f"{_show(item)} in {_show(value)}")
-    if not items and not allow_empty:
-        raise _fail(func, name, "a non-empty sequence of strings", value)
-    return items
+    result: list[str] = Strings(allow_empty).check(value, name, func)
+    return result
 
 
 def measure_list(value: Any, func: str, name: str = "measures") -> list[Any]:

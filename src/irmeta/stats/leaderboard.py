@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from irmeta import validate
+from irmeta.constraints import PROBABILITY, SEED, TRIALS, Choice, validated
 from irmeta.errors import ParameterError
 from irmeta.stats._common import score_matrix
 from irmeta.stats.significance import CORRECTIONS, compare
@@ -88,6 +88,7 @@ def cast_method(method: str) -> Any:
     return method
 
 
+@validated(ci_level=PROBABILITY, trials=TRIALS, seed=SEED, method=Choice(CI_METHODS))
 def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed: int = 0,
                    method: str = "percentile") -> pd.DataFrame:
     """Bootstrap confidence intervals of each run's mean over topics.
@@ -110,12 +111,7 @@ def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed:
     DataFrame indexed by run with ``mean, ci_low, ci_high``. A run whose values are all
     equal has the interval ``[value, value]``; fewer than 2 topics is a ParameterError.
     """
-    fn = "mean_intervals"
-    frame = score_matrix(scores, fn, min_systems=1)
-    ci_level = validate.probability(ci_level, "ci_level", fn)
-    trials = validate.trials(trials, fn)
-    seed = validate.seed(seed, fn)
-    method = validate.choice(method, "method", fn, CI_METHODS)
+    frame = score_matrix(scores, "mean_intervals", min_systems=1)
     X = frame.to_numpy(dtype=np.float64)
     R, T = X.shape
     constant = np.ptp(X, axis=1) == 0       # every resample has the same mean
@@ -144,6 +140,8 @@ def _tests(frame: pd.DataFrame, pairs: list[tuple[str, str]], test: str, options
     return p, table.loc[keys, "significant"].to_numpy(dtype=bool)
 
 
+@validated(test=Choice(LEADERBOARD_TESTS), correction=Choice(tuple(CORRECTIONS), optional=True),
+           level=PROBABILITY)
 def leaderboard(scores, *, test: str = "paired_t", correction: str | None = "holm",
                 level: float = 0.05, ci_level: float = 0.95, ci_method: str = "percentile",
                 trials: int = 10000, seed: int = 0) -> Leaderboard:
@@ -169,10 +167,6 @@ def leaderboard(scores, *, test: str = "paired_t", correction: str | None = "hol
     """
     fn = "leaderboard"
     frame = score_matrix(scores, fn, min_systems=1)
-    test = validate.choice(test, "test", fn, LEADERBOARD_TESTS)
-    if correction is not None:
-        correction = validate.choice(correction, "correction", fn, CORRECTIONS)
-    level = validate.probability(level, "level", fn)
     ci = mean_intervals(frame, ci_level=ci_level, trials=trials, seed=seed, method=ci_method)
     order = ci["mean"].sort_values(ascending=False, kind="stable").index
     frame = frame.loc[order]
