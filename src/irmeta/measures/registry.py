@@ -13,6 +13,9 @@ from irmeta.measures.spec import MeasureDef
 
 _MODULES = (
     "irmeta.measures.classic",
+    "irmeta.measures.sets",
+    "irmeta.measures.gain",
+    "irmeta.measures.unjudged",
     "irmeta.measures.innovation",
     "irmeta.measures.nrg",
     "irmeta.measures.twist",
