@@ -342,7 +342,8 @@ register(MeasureDef(
     (REL,), aggregate="gmean", formula="exp(mean(log(max(AP, 1e-5))))",
     trec=(_trec("gm_map", 6, nicknames=OFFICIAL),)))
 register(MeasureDef(
-    "P", "precision at k (no @k: set precision over the whole ranking)", precision,
+    "P", "precision at k (P() without @k: set precision; bare P is trec_eval's P_5 … P_1000)",
+    precision,
     (REL, JUDGED_ONLY), formula="P@k = 1/k * sum_{i<=k} rel_i", aliases=("Precision",),
     trec=(_trec("P", 11, "cutoffs", "@", CUTOFFS, nicknames=OFFICIAL),)))
 register(MeasureDef(
@@ -395,13 +396,15 @@ IPREC = register(MeasureDef(
     cutoff="none", at_param="recall", validate=_check_recall,
     formula="max_{i >= rank of the round(x*N_R)-th relevant} P@i",
     trec=(_trec("iprec_at_recall", 10, "levels", "recall",
-                tuple(x / 10 for x in range(11)), nicknames=OFFICIAL),)))
+                tuple(x / 10 for x in range(11)), nicknames=OFFICIAL),),
+    differs="a ranking emptied by -J scores 0; trec_eval 10 prints nan (0/0)"))
 register(MeasureDef(
     "11pt_avg", "mean interpolated precision over recall levels (trec_eval 11pt_avg)",
     eleven_point, (Param("levels", "floats", tuple(x / 10 for x in range(11)),
                          "recall levels in [0, 1]"), REL),
     cutoff="none", validate=_check_levels, formula="mean_x IPrec(recall=x)",
-    trec=(_trec("11pt_avg", 18, "values", "levels"),)))
+    trec=(_trec("11pt_avg", 18, "values", "levels"),),
+    differs="a ranking emptied by -J scores 0; trec_eval 10 prints nan (0/0)"))
 register(MeasureDef(
     "relative_P", "precision at k relative to the best possible (trec_eval relative_P_k)",
     relative_precision, (REL,), cutoff="required",
