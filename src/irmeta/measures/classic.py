@@ -15,7 +15,8 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.kernel import blocked, relevance_level, safe_div, seqsum
+from irmeta.measures import kernel
+from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
 
@@ -64,6 +65,30 @@ def block_kernel(fn):
     return blocked(over_block)
 
 
+def relevant_ranks(campaign: Campaign, level: int, ctx: EvalContext | None):
+    """The retrieved relevant documents only, shared by AP, IPrec and 11pt_avg:
+    ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
+    document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
+    past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
+    exceed four topic blocks (the kernels then work block by block)."""
+    def build():
+        R, T, D = campaign.grades.shape
+        idx = np.flatnonzero(campaign.grades >= level)
+        cell, i = np.divmod(idx, D)
+        found = np.bincount(cell, minlength=R * T)
+        K = max(1, int(found.max(initial=0)))
+        if R * T * K > 4 * kernel.CELLS_PER_BLOCK:
+            return None
+        first = np.r_[0, np.cumsum(found)[:-1]]
+        j = np.arange(len(idx)) - first[cell]
+        rank = np.full(R * T * K, D + 1, dtype=np.int64)
+        prec = np.zeros(R * T * K)
+        rank[cell * K + j] = i + 1
+        prec[cell * K + j] = (j + 1) / (i + 1)
+        return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
+    return memo(ctx, ("relevant_ranks", campaign, level), build)
+
+
 # ------------------------------------------------------------------ kernels
 @block_kernel
 def precision(b: Block, m: Measure) -> np.ndarray:
@@ -81,8 +106,20 @@ def recall(b: Block, m: Measure) -> np.ndarray:
     return safe_div(hits, b.num_rel[None, :].astype(float))
 
 
+def average_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """AP@k = (1/N_R) * sum_{i<=k} rel_i * P@i (0 when N_R = 0): the precisions at the
+    relevant ranks (:func:`relevant_ranks`) summed in rank order."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return average_precision_blocked(campaign, m, ctx)
+    rank, prec, _ = compact
+    terms = prec if m.cutoff is None else np.where(rank <= m.cutoff, prec, 0.0)
+    return safe_div(seqsum(terms), campaign.num_rel(level)[None, :].astype(float))
+
+
 @block_kernel
-def average_precision(b: Block, m: Measure) -> np.ndarray:
+def average_precision_blocked(b: Block, m: Measure) -> np.ndarray:
     """AP@k = (1/N_R) * sum_{i<=k} rel_i * P@i (0 when N_R = 0); trec_eval ``map``,
     with ``@k`` equal to ``map_cut_k`` and to ``map`` under ``-M k``."""
     d = b.upto(m.cutoff)
@@ -245,8 +282,26 @@ def num_rel_ret(b: Block, m: Measure) -> np.ndarray:
     return b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
 
 
+def interpolated_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """IPrec(recall=x): see :func:`interpolated_precision_blocked`; computed on the
+    relevant ranks only (the best precision at or below rank i is reached at a relevant
+    document), as a suffix maximum over them."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return interpolated_precision_blocked(campaign, m, ctx)
+    _, prec, found = compact
+    best = memo(ctx, ("best_precision", campaign, level),
+                lambda: np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1])
+    c = np.floor(m["recall"] * campaign.num_rel(level) + 0.5).astype(np.int64)
+    c = np.maximum(c, 1)[None, :]
+    idx = np.broadcast_to(np.minimum(c, best.shape[2]) - 1, found.shape)[:, :, None]
+    value = np.take_along_axis(best, idx, axis=2)[:, :, 0]
+    return np.where(found >= c, value, 0.0)
+
+
 @block_kernel
-def interpolated_precision(b: Block, m: Measure) -> np.ndarray:
+def interpolated_precision_blocked(b: Block, m: Measure) -> np.ndarray:
     """IPrec(recall=x) = max_{i >= i_c} P@i, where i_c is the rank of the c-th relevant
     document, c = round(x * N_R) (half away from zero; c = 0 counts as 1), over ranks
     up to n; 0 when fewer than c relevant documents are retrieved (trec_eval 10

@@ -112,9 +112,19 @@ def g_measure(b: Block, m: Measure) -> np.ndarray:
     w = min(D, G.ideal.shape[1])
     ideal[:, :w] = G.ideal[:, :w]
     cost = np.cumsum(np.maximum(ideal, 1.0), axis=1)                  # C_i, [Tc, D]
-    spent = np.cumsum(G.gain, axis=2)                                 # S_i
+    r, t, i = np.nonzero(G.gain)           # only documents with a gain add a term
+    gain = G.gain[r, t, i]
+    # S_i at those documents: running sums per (run, topic), in rank order (exact: the
+    # documents without gain add nothing)
+    cell = r * G.gain.shape[1] + t
+    count = np.bincount(cell, minlength=G.gain.shape[0] * G.gain.shape[1])
+    j = np.arange(len(gain)) - np.r_[0, np.cumsum(count)[:-1]][cell]
+    packed = np.zeros((len(count), max(1, int(count.max(initial=0)))))
+    packed[cell, j] = gain
+    spent = np.cumsum(packed, axis=1)[cell, j]
+    terms = np.zeros(G.gain.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(G.gain != 0, G.gain / np.log2((2 + cost[None]) - spent), 0.0)
+        terms[r, t, i] = gain / np.log2((2 + cost[t, i]) - spent)
     total_ideal = seqsum(G.ideal)
     return safe_div(seqsum(terms), total_ideal[None, :])
 

@@ -122,8 +122,10 @@ register(MeasureDef(
     cutoff="none", validate=_check_utility,
     formula="a r + b (n - r) + c (N_R - r) + d (N + r - n - N_R)",
     trec=(TrecName("utility", 17, "values", "coefficients", nicknames=SET),),
-    differs="with -c, a topic missing from the run is an empty ranking (c * N_R); "
-            "trec_eval 10 prints 0 for it"))
+    differs="with -c, a topic missing from the run is scored on an empty ranking "
+            "(c N_R + d (N - N_R)); trec_eval 10 prints 0 for `utility` and, with parameters, "
+            "scores its placeholder document as a retrieved non-relevant one (b + c N_R + "
+            "d (N - 1 - N_R))"))
 register(MeasureDef(
     "num_nonrel_judged_ret", "retrieved documents judged non-relevant", num_nonrel_judged_ret,
     (REL,), cutoff="none", aggregate="sum", integer=True,

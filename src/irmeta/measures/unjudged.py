@@ -110,6 +110,9 @@ register(MeasureDef(
     "relevant (trec_eval rbp_resid)", rbp_residual,
     (Param("p", "float", 0.9, "persistence, 0 < p < 1"),), cutoff="none", validate=_check_p,
     formula="p^n + (1-p) * sum_{unjudged i} p^(i-1) (0 if none)",
+    differs="with -c, a topic missing from the run scores 0 (an empty ranking); trec_eval 10 "
+            "prints 0 for `rbp_resid` but 1 for `rbp_resid.p=x`, scoring its unjudged "
+            "placeholder document",
     trec=(TrecName("rbp_resid", 56, "pairs", nicknames=ALL_TREC),)))
 register(MeasureDef(
     "relstring", "the grades of the top documents as a string (trec_eval relstring)", no_value,
