@@ -134,14 +134,15 @@ def strings(value: Any, name: str, func: str, *, allow_empty: bool = False) -> l
 
 
 def measure_list(value: Any, func: str, name: str = "measures") -> list:
-    """Measure strings or :class:`Measure` objects, at least one; one string or one
-    Measure is one item (``"AP"`` is AP, not ``"A"`` and ``"P"``).
+    """Measure strings, :class:`Measure` objects or ir_measures measure objects, at least
+    one; one string or one Measure is one item (``"AP"`` is AP, not ``"A"`` and ``"P"``).
 
     Returns the items unparsed; unknown measure names raise :class:`MeasureError` when
     they are parsed.
     """
+    from irmeta.measures.parse import is_ir_measures_object
     from irmeta.measures.spec import Measure
-    if isinstance(value, (str, Measure)):
+    if isinstance(value, (str, Measure)) or is_ir_measures_object(value):
         return [value]
     if isinstance(value, (bytes, bytearray, dict)) or not isinstance(value, Iterable):
         raise _fail(func, name, "a measure string or a sequence of them", value)
@@ -149,7 +150,7 @@ def measure_list(value: Any, func: str, name: str = "measures") -> list:
     if not items:
         raise _fail(func, name, "at least one measure", value)
     for item in items:
-        if not isinstance(item, (str, Measure)):
+        if not isinstance(item, (str, Measure)) and not is_ir_measures_object(item):
             raise ParameterError(f"{func}: {name} must hold measure strings, got "
                                  f"{_show(item)} in {_show(value)}")
     return items

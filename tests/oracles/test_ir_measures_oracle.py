@@ -76,3 +76,16 @@ def test_ir_measures_aggregates(names, complete):
                                         ("NumRet", "num_ret")])
 def test_aliases_are_the_same_measure(alias, name):
     assert irmeta.parse_measure(alias) == irmeta.parse_measure(name)
+
+
+def test_ir_measures_objects_are_accepted():
+    from ir_measures import AP, IPrec, P, SetF, SetRelP, nDCG
+    qrels, runs = random_campaign(3, n_runs=1)
+    objects = [AP, P(judged_only=True) @ 10, SetF(beta=0.5), IPrec @ 0.5, SetRelP,
+               nDCG(dcg="exp-log2") @ 10, nDCG(gains={0: 0, 1: 1, 2: 3}) @ 5]
+    strings = ["AP", "P(judged_only=true)@10", "SetF(beta=0.5)", "IPrec@0.5", "SetRelP",
+               "nDCG(dcg=exp-log2)@10", "nDCG(gains={0:0,1:1,2:3})@5"]
+    a = irmeta.evaluate(qrels, runs["run0"], objects)
+    b = irmeta.evaluate(qrels, runs["run0"], strings)
+    assert (a.values == b.values).all()  # ir_measures' SetRelP is SetP(relative=True)
+    assert irmeta.evaluate(qrels, runs["run0"], AP).names == ["AP"]

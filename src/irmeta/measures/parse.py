@@ -49,12 +49,36 @@ def parse_measure(text: str) -> list[Measure]:
     return [_Parser(text).measure()]
 
 
+def is_ir_measures_object(item: Any) -> bool:
+    """Whether ``item`` is a measure object of the ir_measures package (``nDCG@10``)."""
+    return (type(item).__module__.startswith("ir_measures")
+            and hasattr(item, "NAME") and hasattr(item, "params"))
+
+
+def from_ir_measures(item: Any) -> str:
+    """The irmeta measure string of an ir_measures measure object (its name, parameters
+    and cutoff; ``nDCG(dcg='exp-log2')@10`` -> ``nDCG(dcg=exp-log2)@10``)."""
+    params = dict(item.params)
+    cutoff = params.pop("cutoff", None)
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, dict):
+            return "{" + ",".join(f"{k}:{g}" for k, g in v.items()) + "}"
+        return str(v)
+    inner = ",".join(f"{k}={value(v)}" for k, v in params.items())
+    text = item.NAME + (f"({inner})" if inner else "")
+    return text + (f"@{cutoff}" if cutoff is not None else "")
+
+
 def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measure]:
-    """Parse several measures (strings or :class:`Measure`), dropping exact repeats.
+    """Parse several measures (strings, :class:`Measure` or ir_measures measure objects),
+    dropping exact repeats.
 
     One string is one measure string (``"AP"`` is AP; ``"P.5,10"`` is trec_eval's two).
     """
-    if isinstance(items, (str, Measure)):
+    if isinstance(items, (str, Measure)) or is_ir_measures_object(items):
         items = [items]
     elif isinstance(items, (bytes, dict)) or not isinstance(items, Iterable):
         raise ParameterError(f"parse_measures: items must be a measure string or a sequence "
@@ -62,6 +86,8 @@ def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measu
     out: list[Measure] = []
     seen = set()
     for item in items:
+        if is_ir_measures_object(item):
+            item = from_ir_measures(item)
         for m in ([item] if isinstance(item, Measure) else parse_measure(item)):
             key = (m, m.display)
             if key not in seen:
