@@ -70,18 +70,18 @@ def relevant_ranks(campaign: Campaign, level: int, ctx: EvalContext | None):
     ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
     document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
     past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
-    exceed four topic blocks (the kernels then work block by block)."""
+    exceed two topic blocks of cells (the kernels then work block by block)."""
     def build():
         R, T, D = campaign.grades.shape
         idx = np.flatnonzero(campaign.grades >= level)
         cell, i = np.divmod(idx, D)
         found = np.bincount(cell, minlength=R * T)
         K = max(1, int(found.max(initial=0)))
-        if R * T * K > 4 * kernel.CELLS_PER_BLOCK:
+        if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
             return None
         first = np.r_[0, np.cumsum(found)[:-1]]
         j = np.arange(len(idx)) - first[cell]
-        rank = np.full(R * T * K, D + 1, dtype=np.int64)
+        rank = np.full(R * T * K, D + 1, dtype=np.int32)
         prec = np.zeros(R * T * K)
         rank[cell * K + j] = i + 1
         prec[cell * K + j] = (j + 1) / (i + 1)
@@ -253,12 +253,15 @@ def rbp(b: Block, m: Measure) -> np.ndarray:
     """RBP(p) = (1 - p) * sum_i r_i * p^(i-1) (Moffat & Zobel 2008), whole ranking or
     the top k; r_i = rel_i (binary, at ``rel``) or, with ``graded=true`` (trec_eval
     ``rbp``), the gain of the document over the largest gain of the qrels' grades.
-    Accumulated as trec_eval does: p^(i-1) by repeated multiplication, (1 - p) last."""
+    Graded (trec_eval ``rbp``): accumulated as trec_eval does, p^(i-1) by repeated
+    multiplication and (1 - p) last; binary: weights (1 - p) * p^(i-1), as NRG's RBP base
+    (equal bit for bit to NRG with an empty prior)."""
     p = m["p"]
     d = b.upto(m.cutoff)
-    r = (graded_relevance(b, m, d) if m["graded"] or m.get("gains")
-         else b.rel[:, :, :d].astype(float))
-    return (1.0 - p) * seqsum(r * powers(p, d)[:d])
+    if m["graded"] or m.get("gains"):
+        return (1.0 - p) * seqsum(graded_relevance(b, m, d) * powers(p, d)[:d])
+    weights = (1.0 - p) * p ** np.arange(d)
+    return seqsum(b.rel[:, :, :d] * weights)
 
 
 @block_kernel
