@@ -38,3 +38,14 @@ def test_every_measure_is_in_the_table():
 def test_listing_shows_trec_eval_names():
     out = CliRunner().invoke(measures_command, []).output
     assert "trec_eval: P (P_5 … P_1000)" in out and "all_trec" in out
+
+
+def test_table_order_does_not_depend_on_import_order():
+    import subprocess
+    import sys
+    code = ("import irmeta.measures.twist, irmeta.measures.nrg\n"
+            "from irmeta.measures.registry import all_measures\n"
+            "print(','.join(d.name for d in all_measures()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == ",".join(d.name for d in registry.all_measures())
