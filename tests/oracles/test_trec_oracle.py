@@ -31,6 +31,7 @@ CASES = [
     ("rbp_resid", "rbp_resid", {}), ("rbp_resid(p=0.5)", "rbp_resid", {"p": 0.5}),
     ("infAP", "infAP", {}), ("binG", "binG", {}),
     ("G", "G", {}), ("G(gains={1:1,2:5,3:2})", "G", {"gains": GAINS}),
+    ("dcg", "dcg", {}), ("ideal_dcg(gains={1:1,2:5,3:2})", "ideal_dcg", {"gains": GAINS}),
     ("ndcg_rel", "ndcg_rel", {}), ("ndcg_rel(gains={1:1,2:5,3:2})", "ndcg_rel", {"gains": GAINS}),
     ("Rndcg", "Rndcg", {}), ("Rndcg(gains={1:1,2:5,3:2})", "Rndcg", {"gains": GAINS}),
     ("rbp", "rbp", {"top_gain": 3.0}),

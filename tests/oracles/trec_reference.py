@@ -113,6 +113,8 @@ def measures(ranking, judged, level, *, gains=None, cutoff=5, mult=1.0, levels=N
     def IDCG(r):
         return idcg[min(r, m) - 1] if min(r, m) > 0 else 0.0
 
+    out["dcg"] = DCG(n)
+    out["ideal_dcg"] = IDCG(m)
     total = sum(DCG(i + 1) / IDCG(i + 1) for i, g in enumerate(g_run) if g > 0)
     positive = sum(1 for g in g_run if g > 0)
     if m:

@@ -57,6 +57,20 @@ class _Gains:
 
 
 @block_kernel
+def dcg(b: Block, m: Measure) -> np.ndarray:
+    """DCG = DCG_n, unnormalised, over the whole ranking (trec_eval dcg)."""
+    return _Gains(b, m).dcg[:, :, -1].copy()
+
+
+@block_kernel
+def ideal_dcg(b: Block, m: Measure) -> np.ndarray:
+    """IDCG = IDCG_m, the DCG of the ideal ranking of the judged documents (trec_eval
+    ideal_dcg; the same for every run)."""
+    G = _Gains(b, m)
+    return np.broadcast_to(G.idcg[:, -1][None, :], G.gain.shape[:2]).copy()
+
+
+@block_kernel
 def ndcg_rel(b: Block, m: Measure) -> np.ndarray:
     """ndcg_rel = (1/m) * (sum over retrieved i with g_i > 0 of DCG_i / IDCG_min(i,m)
     + (m - r) * DCG_n / IDCG_m), r = retrieved documents with g_i > 0: nDCG averaged
@@ -139,6 +153,17 @@ def bin_g(b: Block, m: Measure) -> np.ndarray:
     return safe_div(seqsum(terms), b.num_rel[None, :].astype(float))
 
 
+register(MeasureDef(
+    "dcg", "discounted cumulative gain, not normalised (trec_eval dcg)", dcg, (GAINS,),
+    cutoff="none", formula="sum_i g_i / log2(i+1)",
+    trec=(TrecName("dcg", 21, "pairs", nicknames=()),),
+    differs="`-m dcg.x -m ideal_dcg.y`: each keeps its own gains; trec_eval 10 shares one "
+            "parameter block between them (the last given applies to both, and it then "
+            "crashes freeing it twice)"))
+register(MeasureDef(
+    "ideal_dcg", "DCG of the ideal ranking (trec_eval ideal_dcg)", ideal_dcg, (GAINS,),
+    cutoff="none", formula="sum_{j<=m} I_j / log2(j+1)",
+    trec=(TrecName("ideal_dcg", 22, "pairs", nicknames=()),)))
 register(MeasureDef(
     "ndcg_rel", "nDCG averaged over the relevant documents (trec_eval ndcg_rel)", ndcg_rel,
     (GAINS,), cutoff="none",
