@@ -75,6 +75,7 @@ class Results:
     values: np.ndarray
     evaluated: np.ndarray
     rel_level: int = 1
+    context: EvalContext | None = None
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -116,6 +117,14 @@ class Results:
             out[:, j] = aggregate_values(self.values[:, j], self.evaluated,
                                          m.definition.aggregate)
         return out
+
+    def text(self, measure) -> list[list[str]]:
+        """runs x topics strings of a measure printed as text (trec_eval ``relstring``)."""
+        j = self._index(measure, "Results.text")
+        m = self.measures[j]
+        if m.definition.text is None:
+            raise ParameterError(f"Results.text: {m.display} is a number, not a text measure")
+        return m.definition.text(self.campaign, m, self.context or EvalContext())
 
     def aggregate(self, aggregator: str = "mean") -> pd.DataFrame:
         """runs x measures table of aggregated values.
@@ -287,8 +296,13 @@ def compute(campaign: Campaign, measures: str | Measure | Iterable[str | Measure
     ms = parse_measures(validate.measure_list(measures, "evaluate"))
     ctx = ctx or EvalContext()
     out = np.empty((campaign.num_runs, len(ms), campaign.num_topics))
+    judged = None
     for j, m in enumerate(ms):
-        out[:, j] = m.definition.kernel(campaign, m, ctx)
+        source = campaign
+        if m.get("judged_only"):  # ir_measures' judged_only=True: the -J campaign
+            judged = campaign.judged_only() if judged is None else judged
+            source = judged
+        out[:, j] = m.definition.kernel(source, m, ctx)
     return ms, out
 
 
@@ -306,7 +320,8 @@ def evaluate(qrels: Any, runs: Any = None,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
              names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
              groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
-             prior_runs: Iterable[str] | None = None, subtopic_qrels: Any = None) -> Results:
+             prior_runs: Iterable[str] | None = None, subtopic_qrels: Any = None,
+             judged_only: bool = False, collection_size: int = 0) -> Results:
     """Evaluate runs against qrels.
 
     ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
@@ -322,6 +337,10 @@ def evaluate(qrels: Any, runs: Any = None,
     ``subtopic_qrels``: diversity judgments (``topic subtopic docid grade``) for the
     diversity measures (``docs/diversity.md``); with them ``qrels`` may be None.
     ``measures`` may also hold ``ir_measures`` measure objects (``ir_measures.ERR@20``).
+    ``judged_only``: drop unjudged documents from every ranking first (trec_eval ``-J``;
+    :meth:`~irmeta.data.campaign.Campaign.judged_only`); the topics evaluated stay those
+    the run retrieved for. ``collection_size``: documents in the collection (trec_eval
+    ``-N``, read by ``utility``).
 
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
@@ -402,12 +421,17 @@ def evaluate(qrels: Any, runs: Any = None,
                              f"got {type(groups).__name__}")
     if prior_runs is not None:
         prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    judged_only = validate.flag(judged_only, "judged_only", fn)
+    collection_size = validate.integer(collection_size, "collection_size", fn, low=0)
     measures = validate.measure_list(measures, fn)
     ctx = EvalContext(rel_level=rel_level, groups=dict(groups) if groups else None,
                       reference=reference,
-                      prior_runs=tuple(prior_runs) if prior_runs is not None else None)
+                      prior_runs=tuple(prior_runs) if prior_runs is not None else None,
+                      collection_size=collection_size)
     if not complete:
         require_common_topics(campaign, "evaluate")
-    ms, values = compute(campaign, measures, ctx)
     evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
-    return Results(campaign, ms, values, evaluated, rel_level)
+    if judged_only:
+        campaign = campaign.judged_only()
+    ms, values = compute(campaign, measures, ctx)
+    return Results(campaign, ms, values, evaluated, rel_level, ctx)

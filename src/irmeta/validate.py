@@ -27,7 +27,6 @@ three names, NaN is not in any range.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -114,41 +113,27 @@ def strings(value: Any, name: str, func: str, *, allow_empty: bool = False) -> l
 
 
 def measure_list(value: Any, func: str, name: str = "measures") -> list[Any]:
-    """Measure strings or :class:`Measure` objects, at least one; one string or one
-    Measure is one item (``"AP"`` is AP, not ``"A"`` and ``"P"``).
+    """Measure strings, :class:`Measure` objects or ir_measures measure objects, at least
+    one; one string or one Measure is one item (``"AP"`` is AP, not ``"A"`` and ``"P"``).
 
     Returns the items unparsed; unknown measure names raise :class:`MeasureError` when
-    they are parsed.
+    they are parsed (ir_measures objects are read by :mod:`irmeta.measures.parse`: name,
+    parameters and cutoff from the object).
     """
+    from irmeta.measures.parse import is_ir_measures_object
     from irmeta.measures.spec import Measure
-    if isinstance(value, (str, Measure)):
+    if isinstance(value, (str, Measure)) or is_ir_measures_object(value):
         return [value]
-    if is_ir_measures_measure(value):
-        return [ir_measures_string(value)]
     if isinstance(value, (bytes, bytearray, dict)) or not isinstance(value, Iterable):
         raise _fail(func, name, "a measure string or a sequence of them", value)
-    items = [ir_measures_string(v) if is_ir_measures_measure(v) else v for v in value]
+    items = list(value)
     if not items:
         raise _fail(func, name, "at least one measure", value)
     for item in items:
-        if not isinstance(item, (str, Measure)):
+        if not isinstance(item, (str, Measure)) and not is_ir_measures_object(item):
             raise ParameterError(f"{func}: {name} must hold measure strings, got "
                                  f"{_show(item)} in {_show(value)}")
     return items
-
-
-def is_ir_measures_measure(value: Any) -> bool:
-    """Whether ``value`` is a measure object of the ``ir_measures`` package (checked by
-    its class's module, so ir_measures need not be installed to ask)."""
-    return any(getattr(c, "__module__", "").startswith("ir_measures.")
-               and c.__name__ == "Measure" for c in type(value).__mro__)
-
-
-def ir_measures_string(value: Any) -> str:
-    """An ir_measures measure as irmeta's measure string: its ``str`` form, which is the
-    same ``Name(p=v,...)@k`` syntax, with Python quotes around string values removed
-    (``nDCG(dcg='exp-log2')@10`` -> ``nDCG(dcg=exp-log2)@10``)."""
-    return re.sub(r"'([^']*)'", r"\1", str(value))
 
 
 def keywords(given: Iterable[str], accepted: Collection[str], func: str) -> None:

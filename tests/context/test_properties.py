@@ -53,7 +53,7 @@ def test_nrg_bounds(campaign, prior, k, p):
     cut = f"@{k}" if k else ""
     names = [f"NRG(prior={prior}){cut}", f"NRG(base=P,prior={prior}){cut}",
              f"NRG(base=RBP,p={p!r},prior={prior}){cut}", f"NRG(base=unique,prior={prior}){cut}",
-             f"P{cut}", f"RBP(p={p!r}){cut}", f"num_rel_ret{cut}"]
+             f"P(){cut}", f"RBP(p={p!r}){cut}", f"num_rel_ret{cut}"]
     v = irmeta.evaluate(campaign, measures=names, prior_runs=campaign.runs[:1]).values
     assert np.all(v[:, :4] >= -EPS)
     assert np.all(v[:, 0] <= 1 + EPS) and np.all(v[:, 1] <= 1 + EPS)
@@ -69,7 +69,7 @@ def test_nrg_bounds(campaign, prior, k, p):
 def test_empty_prior_is_base_metric(campaign, k):
     cut = f"@{k}" if k else ""
     v = irmeta.evaluate(campaign, measures=[f"NRG(prior=list){cut}", f"nDCG{cut}",
-                                            f"NRG(base=P,prior=list){cut}", f"P{cut}",
+                                            f"NRG(base=P,prior=list){cut}", f"P(){cut}",
                                             f"NRG(base=RBP,prior=list){cut}", f"RBP{cut}"],
                         prior_runs=()).values
     assert np.array_equal(v[:, 0], v[:, 1])

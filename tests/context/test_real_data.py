@@ -51,7 +51,7 @@ def test_alpha_changes_dl21(dl21_campaign):
 @pytest.mark.parametrize("nrg,base", [("NRG(prior=list)@10", "nDCG@10"),
                                       ("NRG(prior=list)", "nDCG"),
                                       ("NRG(base=P,prior=list)@10", "P@10"),
-                                      ("NRG(base=P,prior=list)", "P"),
+                                      ("NRG(base=P,prior=list)", "P()"),  # P: trec_eval's
                                       ("NRG(base=RBP,p=0.8,prior=list)@20", "RBP(p=0.8)@20"),
                                       ("NRG(base=unique,prior=list)@10", "num_rel_ret@10")])
 def test_empty_prior_is_base(request, campaign_name, nrg, base):

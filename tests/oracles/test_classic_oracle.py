@@ -56,7 +56,8 @@ def test_kernels_match_reference(seed, level, cutoff):
         if fam == "Success" and cutoff is None:
             continue
         name = fam + (f"@{cutoff}" if cutoff else "")
-        names.append(name)
+        # bare "P" is trec_eval's P_5 ... P_1000 (docs/conventions.md); set precision is P()
+        names.append("P()" if name == "P" else name)
     names.append("nDCG(gains={1:1,2:3,3:7})" + (f"@{cutoff}" if cutoff else ""))
     res = irmeta.evaluate(qrels, runs, names, rel_level=level, complete=True)
     for r, run in enumerate(res.runs):

@@ -1,22 +1,24 @@
-"""Read trec_eval output files and compare them with irmeta's results."""
+"""Read trec_eval output files and compare them with irmeta's results.
+
+Which printed names irmeta implements, and which are counts, comes from the measure
+registry (the trec_eval names declared on each measure), not from a list kept here.
+"""
 
 from __future__ import annotations
 
 import gzip
-import re
 from pathlib import Path
 
 import irmeta
-
-#: trec_eval output names irmeta implements (cutoff measures matched by prefix)
-_PLAIN = {"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-          "recip_rank", "ndcg"}
-_CUTOFF = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)_(\d+)$|^iprec_at_recall_[\d.]+$")
-_INTEGER = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
+from irmeta.measures.parse import is_trec_name, parse_measure
 
 
 def supported(name: str) -> bool:
-    return name in _PLAIN or bool(_CUTOFF.match(name))
+    return is_trec_name(name) and name not in ("runid", "relstring")
+
+
+def is_integer(name: str) -> bool:
+    return parse_measure(name)[0].definition.integer
 
 
 def read_trec_output(path: Path) -> dict[tuple[str, str], str]:
@@ -33,21 +35,23 @@ def read_trec_output(path: Path) -> dict[tuple[str, str], str]:
 
 
 def trec_format(name: str, value: float) -> str:
-    if name in _INTEGER:
+    if is_trec_name(name) and is_integer(name):
         return str(int(round(value)))
     return f"{value:.4f}"
 
 
 def compare(expected: dict, results, *, per_topic: bool = True,
-            skip: tuple[str, ...] = ()) -> tuple[int, list[str]]:
-    """Compare every supported expected value (names starting with a ``skip`` prefix
-    excepted); returns (number compared, mismatches)."""
+            skip: tuple[str, ...] = (), skip_names: tuple[str, ...] = ()) -> tuple[int, list[str]]:
+    """Compare every supported expected value (names starting with a ``skip`` prefix or
+    in ``skip_names`` excepted); returns (number compared, mismatches)."""
     summary = results.aggregate("mean")
     frame = results.to_frame(per_topic=True, aggregate=False)
     got = {(m, t): v for m, t, v in zip(frame["measure"], frame["topic"], frame["value"])}
     checked, bad = 0, []
+    printed = set(results.names)
     for (name, topic), text in expected.items():
-        if not supported(name) or name.startswith(skip or ("\0",)):
+        if (not (supported(name) or name in printed) or name.startswith(skip or ("\0",))
+                or name in skip_names):
             continue
         if topic == "all":
             value = float(summary.loc[results.runs[0], name])

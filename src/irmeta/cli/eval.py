@@ -9,8 +9,7 @@ import click
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
 
 #: measures printed when no -m is given: exactly trec_eval's default set
-DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
-                    "bpref", "recip_rank", "iprec_at_recall", "P.5,10,15,20,30,100,200,500,1000")
+DEFAULT_MEASURES = ("official",)
 
 
 @click.command("eval", context_settings={"show_default": True})
@@ -18,8 +17,9 @@ DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map
 @click.argument("runs", nargs=-1)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
               help="Measure to compute (repeatable): AP, P@10, nDCG@10, RBP(p=0.8), "
-                   "P_rare(alpha=0.5)@100, Twist, or trec_eval names (map, P.5,10, ndcg_cut_10). "
-                   "Default: trec_eval's default set. See `irmeta measures`.")
+                   "P_rare(alpha=0.5)@100, Twist, or trec_eval names and nicknames (map, "
+                   "P.5,10, ndcg_cut_10, rbp.p=0.8, all_trec, official, set). "
+                   "Default: trec_eval's default set (official). See `irmeta measures`.")
 @click.option("-q", "--per-topic", is_flag=True, help="Also print the value of every topic.")
 @click.option("--format", "fmt", type=click.Choice(["trec", "tsv", "csv", "json"]),
               default=None, help="Output layout. Default: trec (trec_eval's layout; several "
@@ -31,8 +31,18 @@ DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map
               help="How a run's per-topic values become one number: mean (the measure's own: "
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "
                    "the campaign topic set.")
+@click.option("-J", "--judged-only", is_flag=True,
+              help="Drop unjudged documents from every ranking first (trec_eval -J).")
+@click.option("-N", "--collection-size", type=click.IntRange(min=0), default=0,
+              help="Documents in the collection, for utility (trec_eval -N).")
+@click.option("-R", "--rel-format", default="qrels", metavar="FORMAT",
+              help="Relevance file format; only trec_eval's default, qrels, is read "
+                   "(prefs, qrels_prefs, qrels_jg are refused).")
+@click.option("-n", "--no-summary", is_flag=True,
+              help="Print no summary (aggregate) lines; with -q, per-topic lines only.")
 @campaign_options
-def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, **options):
+def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judged_only,
+                 collection_size, rel_format, no_summary, **options):
     """Evaluate RUN files against QRELS (plain or gzip).
 
     \b
@@ -42,18 +52,31 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, **op
       irmeta eval --demo -m P_rare(alpha=0.5)@100 -m "NRG(base=nDCG)@10"
     """
     from irmeta.evaluation import evaluate
+    from irmeta.measures.parse import trec_eval_measures
 
+    if rel_format != "qrels":
+        raise click.BadParameter(f"irmeta reads qrels only; trec_eval's {rel_format!r} "
+                                 "relevance format (preference judgments) is not supported",
+                                 param_hint="-R")
+    # trec_eval names only: trec_eval's order, each name once, its first parameters win
+    trec_only = trec_eval_measures(measures or DEFAULT_MEASURES)
+    wanted = trec_only or list(measures)
     campaign, ctx = load_cli_campaign(qrels, runs, options)
-    results = evaluate(campaign, measures=measures or DEFAULT_MEASURES,
+    results = evaluate(campaign, measures=wanted,
                        complete=options["complete"], rel_level=options["rel_level"],
                        groups=ctx["groups"], reference=ctx["reference"],
-                       prior_runs=ctx["prior_runs"])
+                       prior_runs=ctx["prior_runs"], judged_only=judged_only,
+                       collection_size=collection_size)
     fmt = fmt or "trec"
     with open_output(output) as out:
-        write_results(results, out, fmt, per_topic, aggregator)
+        # trec_eval prints a runid line only when runid is asked for (official, all_trec, set
+        # include it); irmeta-style measure lists always get one
+        write_results(results, out, fmt, per_topic, aggregator, summary=not no_summary,
+                      runid=trec_only is None)
 
 
 def _value_text(value: float, integer: bool) -> str:
+    """A value as trec_eval prints it: ``%6.4f``, counts as integers."""
     if value != value:  # NaN
         return "nan"
     if integer:
@@ -61,17 +84,23 @@ def _value_text(value: float, integer: bool) -> str:
     return f"{value:6.4f}"
 
 
-def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "mean") -> None:
-    """Print ``results`` in one of the layouts of ``docs/conventions.md``."""
+def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "mean",
+                  summary: bool = True, runid: bool = True) -> None:
+    """Print ``results`` in one of the layouts of ``docs/conventions.md``. ``runid``: in
+    the trec layout, print the runid line even when the measure ``runid`` is not asked for."""
     if fmt == "trec":
-        _write_trec(results, out, per_topic, aggregator)
+        _write_trec(results, out, per_topic, aggregator, summary, runid)
         return
+    shown = [j for j, m in enumerate(results.measures) if _numeric(m)]
+    names = {results.names[j] for j in shown}
     frame = results.to_frame(per_topic=per_topic, aggregate=False) if per_topic else None
-    summary = results.aggregate(aggregator)
-    rows = [] if frame is None else list(frame.itertuples(index=False, name=None))
-    for run in summary.index:
-        for name in summary.columns:
-            rows.append((run, name, "all", float(summary.loc[run, name])))
+    table = results.aggregate(aggregator)
+    rows = [] if frame is None else [row for row in frame.itertuples(index=False, name=None)
+                                     if row[1] in names]
+    for run in table.index if summary else ():
+        for j in shown:
+            name = results.names[j]
+            rows.append((run, name, "all", float(table.iloc[list(table.index).index(run), j])))
     if fmt == "tsv":
         out.write("run\tmeasure\ttopic\tvalue\n")
         for run, name, topic, value in rows:
@@ -89,22 +118,38 @@ def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "me
         out.write("\n")
 
 
-def _write_trec(results, out, per_topic: bool, aggregator: str) -> None:
+def _numeric(measure) -> bool:
+    """A measure with a number per topic (not runid, not a text measure such as relstring)."""
+    return measure.definition.text is None and measure.definition.name != "runid"
+
+
+def _write_trec(results, out, per_topic: bool, aggregator: str, summary: bool = True,
+                runid: bool = True) -> None:
+    """trec_eval's layout: per-topic lines (``-q``), then the runid line and the summary."""
     import numpy as np
     multi = len(results.runs) > 1
-    summary = results.aggregate(aggregator)
-    integer = [m.definition.integer for m in results.measures]
-    per_topic_ok = [m.definition.aggregate in ("mean", "sum") for m in results.measures]
+    table = results.aggregate(aggregator)
+    defs = [m.definition for m in results.measures]
+    integer = [d.integer for d in defs]
+    per_topic_ok = [_numeric(m) and d.aggregate in ("mean", "sum")
+                    for m, d in zip(results.measures, defs)]
+    texts = {j: results.text(j) for j, d in enumerate(defs) if d.text is not None}
     for r, run in enumerate(results.runs):
         prefix = f"{run}\t" if multi else ""
         if per_topic:
             for t in np.flatnonzero(results.evaluated[r]):
                 topic = results.topics[t]
                 for j, name in enumerate(results.names):
-                    if per_topic_ok[j]:
+                    if j in texts:
+                        out.write(f"{prefix}{name:<22s}\t{topic}\t'{texts[j][r][t]}'\n")
+                    elif per_topic_ok[j]:
                         out.write(f"{prefix}{name:<22s}\t{topic}\t"
                                   f"{_value_text(results.values[r, j, t], integer[j])}\n")
-        out.write(f"{prefix}{'runid':<22s}\tall\t{run}\n")
+        if not summary:
+            continue
+        if runid or any(d.name == "runid" for d in defs):
+            out.write(f"{prefix}{'runid':<22s}\tall\t{run}\n")
         for j, name in enumerate(results.names):
-            out.write(f"{prefix}{name:<22s}\tall\t"
-                      f"{_value_text(summary.iloc[r, j], integer[j] and aggregator == 'mean')}\n")
+            if _numeric(results.measures[j]) and defs[j].summary:
+                value = _value_text(table.iloc[r, j], integer[j] and aggregator == "mean")
+                out.write(f"{prefix}{name:<22s}\tall\t{value}\n")

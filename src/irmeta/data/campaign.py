@@ -237,6 +237,30 @@ class Campaign:
             sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
         return sub
 
+    def judged_only(self) -> "Campaign":
+        """The same runs with every unjudged document removed (trec_eval ``-J``).
+
+        Unjudged: absent from the qrels, or judged with a negative grade. The judged
+        documents keep their order and move up; a ranking may become empty (its topic
+        still counts as retrieved for the topic set of :func:`irmeta.evaluate`).
+        """
+        keep = self.valid & (self.grades >= 0)
+        order = np.argsort(~keep, axis=2, kind="stable")  # judged first, in rank order
+        length = keep.sum(axis=2).astype(np.int32)
+        depth = max(1, int(length.max(initial=0)))
+        order = order[:, :, :depth]
+        kept = np.arange(depth)[None, None, :] < length[:, :, None]
+        grades = np.where(kept, np.take_along_axis(self.grades, order, axis=2), NOT_IN_QRELS)
+        doc_fp = np.where(kept, np.take_along_axis(self.doc_fp, order, axis=2), np.uint64(0))
+        docids, starts = [], np.zeros_like(self.starts)
+        for r in range(self.num_runs):
+            rows = (self.starts[r][:, None] + np.arange(self.depth)[None, :])[keep[r]]
+            docids.append(self.docids[r].take(pa.array(rows, pa.int64())))
+            starts[r, 1:] = np.cumsum(length[r])[:-1]
+        return Campaign(self.runs, self.topics, grades.astype(np.int16), length, doc_fp,
+                        self.judged, tuple(docids), starts, self.max_docs, self.sources,
+                        self.dropped_topics)
+
     def with_qrels(self, qrels: Qrels) -> "Campaign":
         """The same runs judged by other qrels (e.g. a downsampled pool). The topic axis
         stays the same; qrels topics outside it are ignored."""

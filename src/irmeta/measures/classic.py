@@ -4,7 +4,7 @@ Notation (one run, one topic): ``rel_i`` = 1 if the document at rank i has grade
 ``rel`` (trec_eval ``-l``, default 1), ``N_R`` = relevant documents in the qrels,
 ``n`` = documents retrieved, ``k`` = cutoff (ranks beyond ``n`` are empty).
 
-Every kernel works on a block of topics at once (``_Block``); :func:`_blocked` feeds it
+Every kernel works on a block of topics at once (``Block``); :func:`block_kernel` feeds it
 topic chunks (:mod:`irmeta.measures.kernel`, one memory budget) so that memory stays
 bounded on large campaigns.
 """
@@ -14,15 +14,27 @@ from __future__ import annotations
 import numpy as np
 
 from irmeta.data.campaign import Campaign
-from irmeta.measures.kernel import blocked, relevance_level, safe_div, seqsum
+from irmeta.errors import MeasureError
+from irmeta.measures import kernel
+from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
+from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
 
 REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
             "evaluation's relevance level, trec_eval -l)")
+JUDGED_ONLY = Param("judged_only", "bool", False, "drop unjudged documents from the ranking "
+                    "first (trec_eval -J, ir_measures judged_only)")
+GAINS = Param("gains", "gains", None, "grade -> gain mapping, e.g. {0:0,1:1,2:3,3:7}; "
+              "default gain = grade")
+#: trec_eval nicknames: ``official`` is a subset of ``all_trec``; ``set`` too
+OFFICIAL = ("official", "all_trec")
+ALL_TREC = ("all_trec",)
+SET = ("set", "all_trec")
+#: trec_eval's default cutoffs of P, recall, ndcg_cut, map_cut, relative_P
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
-class _Block:
+class Block:
     """A chunk of topics of a campaign with the arrays classic kernels share."""
 
     def __init__(self, campaign: Campaign, t0: int, t1: int, level: int):
@@ -42,20 +54,44 @@ class _Block:
         return self.depth if cutoff is None else min(cutoff, self.depth)
 
 
-def _blocked(fn):
+def block_kernel(fn):
     """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics
     (topic blocks of :func:`irmeta.measures.kernel.topic_blocks`)."""
     def over_block(campaign: Campaign, measure: Measure, ctx: EvalContext,
                    t0: int, t1: int) -> np.ndarray:
-        return fn(_Block(campaign, t0, t1, relevance_level(measure, ctx)), measure)
+        return fn(Block(campaign, t0, t1, relevance_level(measure, ctx)), measure)
     over_block.__name__ = fn.__name__
     over_block.__doc__ = fn.__doc__
     return blocked(over_block)
 
 
+def relevant_ranks(campaign: Campaign, level: int, ctx: EvalContext | None):
+    """The retrieved relevant documents only, shared by AP, IPrec and 11pt_avg:
+    ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
+    document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
+    past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
+    exceed two topic blocks of cells (the kernels then work block by block)."""
+    def build():
+        R, T, D = campaign.grades.shape
+        idx = np.flatnonzero(campaign.grades >= level)
+        cell, i = np.divmod(idx, D)
+        found = np.bincount(cell, minlength=R * T)
+        K = max(1, int(found.max(initial=0)))
+        if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
+            return None
+        first = np.r_[0, np.cumsum(found)[:-1]]
+        j = np.arange(len(idx)) - first[cell]
+        rank = np.full(R * T * K, D + 1, dtype=np.int32)
+        prec = np.zeros(R * T * K)
+        rank[cell * K + j] = i + 1
+        prec[cell * K + j] = (j + 1) / (i + 1)
+        return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
+    return memo(ctx, ("relevant_ranks", campaign, level), build)
+
+
 # ------------------------------------------------------------------ kernels
-@_blocked
-def precision(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def precision(b: Block, m: Measure) -> np.ndarray:
     """P@k = (1/k) * sum_{i<=k} rel_i; without a cutoff, k = n (set precision)."""
     k = m.cutoff
     if k is None:
@@ -63,15 +99,27 @@ def precision(b: _Block, m: Measure) -> np.ndarray:
     return b.rel[:, :, : b.upto(k)].sum(axis=2) / k
 
 
-@_blocked
-def recall(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def recall(b: Block, m: Measure) -> np.ndarray:
     """R@k = (1/N_R) * sum_{i<=k} rel_i (0 when N_R = 0)."""
     hits = b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
     return safe_div(hits, b.num_rel[None, :].astype(float))
 
 
-@_blocked
-def average_precision(b: _Block, m: Measure) -> np.ndarray:
+def average_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """AP@k = (1/N_R) * sum_{i<=k} rel_i * P@i (0 when N_R = 0): the precisions at the
+    relevant ranks (:func:`relevant_ranks`) summed in rank order."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return average_precision_blocked(campaign, m, ctx)
+    rank, prec, _ = compact
+    terms = prec if m.cutoff is None else np.where(rank <= m.cutoff, prec, 0.0)
+    return safe_div(seqsum(terms), campaign.num_rel(level)[None, :].astype(float))
+
+
+@block_kernel
+def average_precision_blocked(b: Block, m: Measure) -> np.ndarray:
     """AP@k = (1/N_R) * sum_{i<=k} rel_i * P@i (0 when N_R = 0); trec_eval ``map``,
     with ``@k`` equal to ``map_cut_k`` and to ``map`` under ``-M k``."""
     d = b.upto(m.cutoff)
@@ -82,8 +130,8 @@ def average_precision(b: _Block, m: Measure) -> np.ndarray:
     return safe_div(total, b.num_rel[None, :].astype(float))
 
 
-@_blocked
-def reciprocal_rank(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def reciprocal_rank(b: Block, m: Measure) -> np.ndarray:
     """RR@k = 1 / (rank of the first relevant document within k), 0 if none."""
     rel = b.rel[:, :, : b.upto(m.cutoff)]
     first = np.argmax(rel, axis=2)
@@ -91,8 +139,8 @@ def reciprocal_rank(b: _Block, m: Measure) -> np.ndarray:
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
-@_blocked
-def r_precision(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def r_precision(b: Block, m: Measure) -> np.ndarray:
     """Rprec = (1/N_R) * sum_{i<=N_R} rel_i (precision at rank N_R; 0 when N_R = 0)."""
     cum = b.cum_rel()
     idx = np.clip(b.num_rel - 1, 0, b.depth - 1)
@@ -101,14 +149,14 @@ def r_precision(b: _Block, m: Measure) -> np.ndarray:
     return safe_div(hits, b.num_rel[None, :].astype(float))
 
 
-@_blocked
-def success(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def success(b: Block, m: Measure) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k, else 0."""
     return b.rel[:, :, : b.upto(m.cutoff)].any(axis=2).astype(float)
 
 
-@_blocked
-def bpref(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def bpref(b: Block, m: Measure) -> np.ndarray:
     """bpref = (1/N_R) * sum over retrieved relevant d of
     (1 - min(nr_d, N_R) / min(N_N, N_R)), where nr_d = judged non-relevant documents
     ranked above d and N_N = judged non-relevant documents of the topic (a term is 1
@@ -125,22 +173,27 @@ def bpref(b: _Block, m: Measure) -> np.ndarray:
     return safe_div(total, b.num_rel[None, :].astype(float))
 
 
-def _gain_table(m: Measure) -> dict[int, float] | None:
-    gains = m.get("gains")
-    return dict(gains) if gains else None
+def gain_values(grades: np.ndarray, m: Measure) -> np.ndarray:
+    """Gain of each grade (float array, same shape): the grade itself for grades > 0
+    (``2^grade - 1`` with ``dcg='exp-log2'``), 0 for grade 0, negative grades and
+    unjudged documents; the measure's ``gains`` mapping overrides listed grades."""
+    positive = np.where(grades > 0, grades, 0).astype(float)
+    gain = np.exp2(positive) - 1.0 if m.get("dcg") == "exp-log2" else positive
+    gain_map = m.get("gains")
+    if gain_map:
+        for grade, value in gain_map:
+            gain[grades == grade] = value
+    return gain
 
 
-def _ideal_gains(campaign: Campaign, gain_map, t0: int, t1: int, depth: int) -> np.ndarray:
+def ideal_gains(campaign: Campaign, m: Measure, t0: int, t1: int, depth: int) -> np.ndarray:
     """[Tc, depth] positive gains of the judged documents (grade >= 0), sorted
     descending per topic, zero-padded: the ideal ranking's gain vector."""
     j = campaign.judged
     lo, hi = j.ptr[t0], j.ptr[t1]
     grades = j.grades[lo:hi]
     topic = j.topic[lo:hi] - t0
-    gain = np.where(grades > 0, grades, 0).astype(float)
-    if gain_map:
-        for grade, value in gain_map.items():
-            gain[grades == grade] = value
+    gain = gain_values(grades, m)
     gain[grades < 0] = 0.0
     gain = np.where(gain > 0, gain, 0.0)
     order = np.lexsort((-gain, topic))
@@ -159,58 +212,99 @@ def _log_discount(depth: int) -> np.ndarray:
     return np.log2(np.arange(2, depth + 2, dtype=np.float64))
 
 
-def _ndcg_block(b: _Block, m: Measure) -> np.ndarray:
+def max_judged(campaign: Campaign, t0: int, t1: int) -> int:
+    """The largest number of judged documents of one topic among topics t0..t1-1."""
+    return int(np.max(np.diff(campaign.judged.ptr[t0:t1 + 1]), initial=0))
+
+
+def _ndcg_block(b: Block, m: Measure) -> np.ndarray:
     """nDCG@k = DCG@k / IDCG@k with DCG@k = sum_{i<=k} gain_i / log2(i + 1); gain =
-    grade (or the ``gains`` mapping), ideal = judged documents by gain; 0 if IDCG = 0."""
+    grade (or the ``gains`` mapping; ``2^grade - 1`` with ``dcg='exp-log2'``), ideal =
+    judged documents by gain; 0 if IDCG = 0."""
     d = b.upto(m.cutoff)
-    gain_map = _gain_table(m)
-    g = b.grades[:, :, :d]
-    gain = np.where(g > 0, g, 0).astype(float)
-    if gain_map:
-        for grade, value in gain_map.items():
-            gain[g == grade] = value
+    gain = gain_values(b.grades[:, :, :d], m)
     dcg = seqsum(gain / _log_discount(d))
-    j = b.campaign.judged
-    max_judged = int(np.max(np.diff(j.ptr[b.t0:b.t1 + 1]), initial=0))
-    ideal_depth = max(1, max_judged if m.cutoff is None else min(m.cutoff, max_judged))
-    ideal = _ideal_gains(b.campaign, gain_map, b.t0, b.t1, ideal_depth)
+    most = max_judged(b.campaign, b.t0, b.t1)
+    ideal_depth = max(1, most if m.cutoff is None else min(m.cutoff, most))
+    ideal = ideal_gains(b.campaign, m, b.t0, b.t1, ideal_depth)
     idcg = seqsum(ideal / _log_discount(ideal_depth))
     return safe_div(dcg, idcg[None, :])
 
 
-ndcg = _blocked(_ndcg_block)
+ndcg = block_kernel(_ndcg_block)
 
 
-@_blocked
-def rbp(b: _Block, m: Measure) -> np.ndarray:
-    """RBP(p) = (1 - p) * sum_i rel_i * p^(i-1) (Moffat & Zobel 2008; binary relevance,
-    whole ranking or the top k). The residual is not reported."""
+def powers(p: float, n: int) -> np.ndarray:
+    """p^0 .. p^n by repeated multiplication, as trec_eval computes them (bit for bit)."""
+    return np.r_[1.0, np.cumprod(np.full(n, p))]
+
+
+def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
+    """[R, Tc, d] degree of relevance r_i in [0, 1]: gain / G, where G is the largest
+    gain of any grade in the qrels when above 1 (else 1); negative gains count 0."""
+    gain = np.maximum(gain_values(b.grades[:, :, :d], m), 0.0)
+    levels = np.unique(b.campaign.judged.grades)
+    top = float(np.max(gain_values(levels, m), initial=0.0))
+    return gain / top if top > 1.0 else gain
+
+
+@block_kernel
+def rbp(b: Block, m: Measure) -> np.ndarray:
+    """RBP(p) = (1 - p) * sum_i r_i * p^(i-1) (Moffat & Zobel 2008), whole ranking or
+    the top k; r_i = rel_i (binary, at ``rel``) or, with ``graded=true`` (trec_eval
+    ``rbp``), the gain of the document over the largest gain of the qrels' grades.
+    Graded (trec_eval ``rbp``): accumulated as trec_eval does, p^(i-1) by repeated
+    multiplication and (1 - p) last; binary: weights (1 - p) * p^(i-1), as NRG's RBP base
+    (equal bit for bit to NRG with an empty prior)."""
     p = m["p"]
     d = b.upto(m.cutoff)
+    if m["graded"] or m.get("gains"):
+        return (1.0 - p) * seqsum(graded_relevance(b, m, d) * powers(p, d)[:d])
     weights = (1.0 - p) * p ** np.arange(d)
     return seqsum(b.rel[:, :, :d] * weights)
 
 
-@_blocked
-def num_ret(b: _Block, m: Measure) -> np.ndarray:
-    """Number of documents retrieved (after truncation)."""
-    return b.length.astype(float)
+@block_kernel
+def num_ret(b: Block, m: Measure) -> np.ndarray:
+    """Number of documents retrieved (after truncation); with ``rel``, the number
+    retrieved with grade >= rel (ir_measures ``NumRet(rel=1)`` = ``NumRelRet``)."""
+    if m.get("rel") is None:
+        return b.length.astype(float)
+    return (b.grades >= m["rel"]).sum(axis=2).astype(float)
 
 
-@_blocked
-def num_rel(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def num_rel(b: Block, m: Measure) -> np.ndarray:
     """Number of relevant documents of the topic in the qrels."""
     return np.broadcast_to(b.num_rel[None, :].astype(float), b.length.shape).copy()
 
 
-@_blocked
-def num_rel_ret(b: _Block, m: Measure) -> np.ndarray:
+@block_kernel
+def num_rel_ret(b: Block, m: Measure) -> np.ndarray:
     """Number of relevant documents retrieved."""
     return b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
 
 
-@_blocked
-def interpolated_precision(b: _Block, m: Measure) -> np.ndarray:
+def interpolated_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """IPrec(recall=x): see :func:`interpolated_precision_blocked`; computed on the
+    relevant ranks only (the best precision at or below rank i is reached at a relevant
+    document), as a suffix maximum over them."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return interpolated_precision_blocked(campaign, m, ctx)
+    _, prec, found = compact
+    best = memo(ctx, ("best_precision", campaign, level),
+                lambda: np.maximum.accumulate(prec[:, :, ::-1], axis=2)[:, :, ::-1])
+    c = np.floor(m["recall"] * campaign.num_rel(level) + 0.5).astype(np.int64)
+    c = np.maximum(c, 1)[None, :]
+    idx = np.broadcast_to(np.minimum(c, best.shape[2]) - 1, found.shape)[:, :, None]
+    value = np.take_along_axis(best, idx, axis=2)[:, :, 0]
+    return np.where(found >= c, value, 0.0)
+
+
+@block_kernel
+def interpolated_precision_blocked(b: Block, m: Measure) -> np.ndarray:
     """IPrec(recall=x) = max_{i >= i_c} P@i, where i_c is the rank of the c-th relevant
     document, c = round(x * N_R) (half away from zero; c = 0 counts as 1), over ranks
     up to n; 0 when fewer than c relevant documents are retrieved (trec_eval 10
@@ -229,7 +323,6 @@ def interpolated_precision(b: _Block, m: Measure) -> np.ndarray:
 
 
 def _check_recall(m: Measure) -> None:
-    from irmeta.errors import MeasureError
     if not 0.0 <= m["recall"] <= 1.0:
         raise MeasureError(f"IPrec: recall must be in [0, 1], got {m['recall']}")
 
@@ -239,48 +332,168 @@ def num_q(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     return np.ones((campaign.num_runs, campaign.num_topics))
 
 
+@block_kernel
+def relative_precision(b: Block, m: Measure) -> np.ndarray:
+    """relative_P@k = (1/min(k, N_R)) * sum_{i<=k} rel_i (0 when N_R = 0)."""
+    k = m.cutoff
+    hits = b.rel[:, :, : b.upto(k)].sum(axis=2).astype(float)
+    return safe_div(hits, np.minimum(k, b.num_rel)[None, :].astype(float))
+
+
+@block_kernel
+def r_precision_multiple(b: Block, m: Measure) -> np.ndarray:
+    """Rprec_mult(x) = P@c with c = floor(x * N_R + 0.9) (0 when c = 0): precision at a
+    multiple of the number of relevant documents (trec_eval ``Rprec_mult_x``)."""
+    c = np.floor(m["mult"] * b.num_rel + 0.9).astype(np.int64)
+    cum = np.concatenate([np.zeros(b.rel.shape[:2] + (1,), np.int32), b.cum_rel()], axis=2)
+    idx = np.broadcast_to(np.minimum(c, b.depth)[None, :, None], cum.shape[:2] + (1,))
+    hits = np.take_along_axis(cum, idx, axis=2)[:, :, 0].astype(float)
+    return safe_div(hits, c[None, :].astype(float))
+
+
+def eleven_point(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
+    """11pt_avg = mean over the recall levels x (default 0, 0.1, ..., 1) of
+    IPrec(recall=x); summed from the highest level down, as trec_eval does."""
+    levels = sorted(measure["levels"], reverse=True)
+    rel = measure.get("rel")
+    parts = [interpolated_precision(campaign, Measure(IPREC, (("judged_only", False),
+                                                              ("recall", x), ("rel", rel))),
+                                    ctx) for x in levels]
+    return seqsum(np.stack(parts, axis=-1)) / len(levels)
+
+
+def run_id(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
+    """No number: the run's name, printed by ``runid`` (trec_eval ``runid``)."""
+    return np.full((campaign.num_runs, campaign.num_topics), np.nan)
+
+
+def _check_levels(m: Measure) -> None:
+    if not all(0.0 <= x <= 1.0 for x in m["levels"]):
+        raise MeasureError(f"11pt_avg: recall levels must be in [0, 1], got {m['levels']}")
+
+
+def _check_mult(m: Measure) -> None:
+    if m["mult"] < 0:
+        raise MeasureError(f"Rprec_mult: the multiple must be >= 0, got {m['mult']}")
+
+
 def _check_p(m: Measure) -> None:
-    from irmeta.errors import MeasureError
     if not 0.0 < m["p"] < 1.0:
         raise MeasureError(f"RBP: p must be in (0, 1), got {m['p']}")
 
 
+
+
 # ----------------------------------------------------------- declarations
-register(MeasureDef("AP", "average precision (trec_eval map; @k = map_cut_k)",
-                    average_precision, (REL,), formula="AP@k = 1/N_R * sum_{i<=k} rel_i * P@i"))
-register(MeasureDef("GMAP", "AP aggregated by the geometric mean (trec_eval gm_map)",
-                    average_precision, (REL,), aggregate="gmean",
-                    formula="exp(mean(log(max(AP, 1e-5))))"))
-register(MeasureDef("P", "precision at k (no @k: set precision over the whole ranking)",
-                    precision, (REL,), formula="P@k = 1/k * sum_{i<=k} rel_i"))
-register(MeasureDef("R", "recall at k (trec_eval recall_k)", recall, (REL,),
-                    formula="R@k = 1/N_R * sum_{i<=k} rel_i"))
-register(MeasureDef("nDCG", "normalised discounted cumulative gain (trec_eval ndcg, ndcg_cut_k)",
-                    ndcg, (Param("gains", "gains", None, "grade -> gain mapping, e.g. "
-                                 "{0:0,1:1,2:3,3:7}; default gain = grade"),),
-                    formula="DCG@k/IDCG@k, DCG@k = sum_{i<=k} gain_i / log2(i+1)"))
-register(MeasureDef("RR", "reciprocal rank of the first relevant document (trec_eval recip_rank)",
-                    reciprocal_rank, (REL,), formula="1 / rank of the first relevant document"))
-register(MeasureDef("Rprec", "precision at rank N_R (trec_eval Rprec)", r_precision, (REL,),
-                    cutoff="none", formula="1/N_R * sum_{i<=N_R} rel_i"))
-register(MeasureDef("bpref", "binary preference (Buckley & Voorhees 2004; trec_eval bpref)",
-                    bpref, (REL,), cutoff="none",
-                    formula="1/N_R * sum_{rel d} (1 - min(nr_d, N_R)/min(N_N, N_R))"))
-register(MeasureDef("Success", "1 if a relevant document is in the top k (trec_eval success_k)",
-                    success, (REL,), cutoff="required", formula="[sum_{i<=k} rel_i > 0]"))
-register(MeasureDef("RBP", "rank-biased precision (Moffat & Zobel 2008), binary relevance",
-                    rbp, (Param("p", "float", 0.8, "persistence, 0 < p < 1"), REL),
-                    validate=_check_p, formula="(1-p) * sum_i rel_i * p^(i-1)"))
-register(MeasureDef("IPrec", "interpolated precision at a recall level (trec_eval iprec_at_recall)",
-                    interpolated_precision,
-                    (Param("recall", "float", 0.0, "recall level in [0, 1]; IPrec@0.5 binds it"),
-                     REL), cutoff="none", at_param="recall", validate=_check_recall,
-                    formula="max_{i >= rank of the round(x*N_R)-th relevant} P@i"))
-register(MeasureDef("num_ret", "documents retrieved", num_ret, cutoff="none", aggregate="sum",
-                    integer=True))
-register(MeasureDef("num_rel", "relevant documents in the qrels", num_rel, (REL,), cutoff="none",
-                    aggregate="sum", integer=True))
-register(MeasureDef("num_rel_ret", "relevant documents retrieved", num_rel_ret, (REL,),
-                    aggregate="sum", integer=True))
-register(MeasureDef("num_q", "topics evaluated", num_q, cutoff="none", aggregate="count",
-                    integer=True))
+def _trec(name: str, rank: int, form: str = "single", bind: str | None = None,
+          defaults: tuple = (), fixed: tuple = (), nicknames: tuple = ALL_TREC) -> TrecName:
+    return TrecName(name, rank, form, bind, defaults, fixed, nicknames)
+
+
+register(MeasureDef(
+    "AP", "average precision (trec_eval map; @k = map_cut_k)", average_precision,
+    (REL, JUDGED_ONLY), formula="AP@k = 1/N_R * sum_{i<=k} rel_i * P@i", aliases=("MAP",),
+    trec=(_trec("map", 5, nicknames=OFFICIAL),
+          _trec("map_cut", 27, "cutoffs", "@", CUTOFFS))))
+register(MeasureDef(
+    "GMAP", "AP aggregated by the geometric mean (trec_eval gm_map)", average_precision,
+    (REL,), aggregate="gmean", formula="exp(mean(log(max(AP, 1e-5))))",
+    trec=(_trec("gm_map", 6, nicknames=OFFICIAL),)))
+register(MeasureDef(
+    "P", "precision at k (P() without @k: set precision; bare P is trec_eval's P_5 … P_1000)",
+    precision,
+    (REL, JUDGED_ONLY), formula="P@k = 1/k * sum_{i<=k} rel_i", aliases=("Precision",),
+    trec=(_trec("P", 11, "cutoffs", "@", CUTOFFS, nicknames=OFFICIAL),)))
+register(MeasureDef(
+    "R", "recall at k (trec_eval recall_k)", recall, (REL, JUDGED_ONLY),
+    formula="R@k = 1/N_R * sum_{i<=k} rel_i", aliases=("Recall",),
+    trec=(_trec("recall", 13, "cutoffs", "@", CUTOFFS),)))
+register(MeasureDef(
+    "nDCG", "normalised discounted cumulative gain (trec_eval ndcg, ndcg_cut_k)", ndcg,
+    (GAINS, Param("dcg", "str", "log2", "gain formulation: log2 (gain = grade, trec_eval) "
+                  "or exp-log2 (gain = 2^grade - 1)", choices=("log2", "exp-log2")),
+     JUDGED_ONLY),
+    formula="DCG@k/IDCG@k, DCG@k = sum_{i<=k} gain_i / log2(i+1)",
+    trec=(_trec("ndcg", 23, "pairs"), _trec("ndcg_cut", 26, "cutoffs", "@", CUTOFFS)),
+    differs="fractional gains (ndcg.3=0.5) are sorted by value; trec_eval 10 sorts them by "
+            "their integer-truncated difference, which can give nDCG above 1"))
+register(MeasureDef(
+    "RR", "reciprocal rank of the first relevant document (trec_eval recip_rank)",
+    reciprocal_rank, (REL, JUDGED_ONLY), formula="1 / rank of the first relevant document",
+    aliases=("MRR",), trec=(_trec("recip_rank", 9, nicknames=OFFICIAL),)))
+register(MeasureDef(
+    "Rprec", "precision at rank N_R (trec_eval Rprec)", r_precision, (REL, JUDGED_ONLY),
+    cutoff="none", formula="1/N_R * sum_{i<=N_R} rel_i",
+    trec=(_trec("Rprec", 7, nicknames=OFFICIAL),)))
+register(MeasureDef(
+    "bpref", "binary preference (Buckley & Voorhees 2004; trec_eval bpref)", bpref, (REL,),
+    cutoff="none", formula="1/N_R * sum_{rel d} (1 - min(nr_d, N_R)/min(N_N, N_R))",
+    trec=(_trec("bpref", 8, nicknames=OFFICIAL),)))
+register(MeasureDef(
+    "gm_bpref", "bpref aggregated by the geometric mean (trec_eval gm_bpref)", bpref, (REL,),
+    cutoff="none", aggregate="gmean", formula="exp(mean(log(max(bpref, 1e-5))))",
+    trec=(_trec("gm_bpref", 15),)))
+register(MeasureDef(
+    "Success", "1 if a relevant document is in the top k (trec_eval success_k)", success,
+    (REL, JUDGED_ONLY), cutoff="required", formula="[sum_{i<=k} rel_i > 0]",
+    trec=(_trec("success", 29, "cutoffs", "@", (1, 5, 10)),)))
+register(MeasureDef(
+    "RBP", "rank-biased precision (Moffat & Zobel 2008); trec_eval rbp = RBP(p=0.9,graded=true)",
+    rbp, (Param("p", "float", 0.8, "persistence, 0 < p < 1"), REL,
+          Param("graded", "bool", False, "graded relevance: r_i = gain / largest gain of the "
+                "qrels (trec_eval rbp); default binary at rel"), GAINS),
+    validate=_check_p, formula="(1-p) * sum_i r_i * p^(i-1)",
+    trec=(_trec("rbp", 55, "pairs", fixed=(("p", 0.9), ("graded", True))),),
+    differs="graded qrels: r_i = gain / largest gain of the qrels; trec_eval 10 rescales "
+            "(gain - min) / (max - min) per topic with min and max read uninitialised"))
+IPREC = register(MeasureDef(
+    "IPrec", "interpolated precision at a recall level (trec_eval iprec_at_recall)",
+    interpolated_precision,
+    (Param("recall", "float", 0.0, "recall level in [0, 1]; IPrec@0.5 binds it"), REL,
+     JUDGED_ONLY),
+    cutoff="none", at_param="recall", validate=_check_recall,
+    formula="max_{i >= rank of the round(x*N_R)-th relevant} P@i",
+    trec=(_trec("iprec_at_recall", 10, "levels", "recall",
+                tuple(x / 10 for x in range(11)), nicknames=OFFICIAL),),
+    differs="a ranking emptied by -J scores 0; trec_eval 10 prints nan (0/0)"))
+register(MeasureDef(
+    "11pt_avg", "mean interpolated precision over recall levels (trec_eval 11pt_avg)",
+    eleven_point, (Param("levels", "floats", tuple(x / 10 for x in range(11)),
+                         "recall levels in [0, 1]"), REL),
+    cutoff="none", validate=_check_levels, formula="mean_x IPrec(recall=x)",
+    trec=(_trec("11pt_avg", 18, "values", "levels"),),
+    differs="a ranking emptied by -J scores 0; trec_eval 10 prints nan (0/0)"))
+register(MeasureDef(
+    "relative_P", "precision at k relative to the best possible (trec_eval relative_P_k)",
+    relative_precision, (REL,), cutoff="required",
+    formula="1/min(k, N_R) * sum_{i<=k} rel_i",
+    trec=(_trec("relative_P", 28, "cutoffs", "@", CUTOFFS),)))
+register(MeasureDef(
+    "Rprec_mult", "precision at a multiple x of N_R (trec_eval Rprec_mult_x)",
+    r_precision_multiple, (Param("mult", "float", 1.0, "multiple x of N_R; Rprec_mult@2 "
+                                 "binds it"), REL),
+    cutoff="none", at_param="mult", validate=_check_mult,
+    formula="P@c, c = floor(x*N_R + 0.9)",
+    trec=(_trec("Rprec_mult", 16, "levels", "mult",
+                (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),)))
+register(MeasureDef(
+    "num_ret", "documents retrieved (with rel: retrieved with grade >= rel)", num_ret,
+    (Param("rel", "int", None, "count only documents with grade >= rel"),), cutoff="none",
+    aggregate="sum", integer=True, aliases=("NumRet",),
+    trec=(_trec("num_ret", 2, nicknames=OFFICIAL + ("set",)),)))
+register(MeasureDef(
+    "num_rel", "relevant documents in the qrels", num_rel, (REL,), cutoff="none",
+    aggregate="sum", integer=True, aliases=("NumRel",),
+    trec=(_trec("num_rel", 3, nicknames=OFFICIAL + ("set",)),),
+    differs="with -c its total is the sum over topics at the relevance level; trec_eval 10 "
+            "recounts grades > 0 over the qrels, ignoring -l"))
+register(MeasureDef(
+    "num_rel_ret", "relevant documents retrieved", num_rel_ret, (REL,), aggregate="sum",
+    integer=True, aliases=("NumRelRet",),
+    trec=(_trec("num_rel_ret", 4, nicknames=OFFICIAL + ("set",)),)))
+register(MeasureDef(
+    "num_q", "topics evaluated", num_q, cutoff="none", aggregate="count", integer=True,
+    aliases=("NumQ",), trec=(_trec("num_q", 1, nicknames=OFFICIAL + ("set",)),)))
+register(MeasureDef(
+    "runid", "the run's name (trec_eval runid; no value)", run_id, cutoff="none",
+    aggregate="count", trec=(_trec("runid", 0, nicknames=OFFICIAL + ("set",)),)))

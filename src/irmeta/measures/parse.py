@@ -1,6 +1,7 @@
-"""Parse measure strings: ir_measures syntax plus trec_eval names as aliases.
+"""Parse measure strings: ir_measures syntax, and trec_eval's names and ``-m`` syntax.
 
-Grammar (a small recursive-descent parser, so errors can point at a position)::
+Grammar of the irmeta / ir_measures syntax (a small recursive-descent parser, so errors
+can point at a position)::
 
     measure  := NAME [ "(" param ("," param)* ")" ] [ "@" INT ]
     NAME     := letter (letter | digit | "_" | ".")*        e.g. P_rare, Twist.rho
@@ -8,11 +9,13 @@ Grammar (a small recursive-descent parser, so errors can point at a position)::
     value    := NUMBER | IDENT | "{" INT ":" NUMBER ("," INT ":" NUMBER)* "}"
               | "[" IDENT ("," IDENT)* "]"
 
-trec_eval names are recognised first: ``map``, ``gm_map``, ``P_10`` / ``P.10`` /
-``P.5,10``, ``recall_100``, ``ndcg``, ``ndcg_cut_10``, ``ndcg.1=3,2=9``, ``map_cut_100``,
-``recip_rank``, ``success_10``, ``Rprec``, ``bpref``, ``num_q``, ``num_ret``, ``num_rel``,
-``num_rel_ret``. A measure parsed from a trec_eval name keeps it as its label (it is
-printed as trec_eval prints it).
+trec_eval names come first (docs/conventions.md, "Measure names"): a string spelled
+exactly as a trec_eval measure (case-sensitive), alone or followed by trec_eval's
+``.params`` (``P``, ``P.5,10``, ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``, ``rbp.p=0.8``), or
+as trec_eval prints it (``P_10``, ``iprec_at_recall_0.10``), or a trec_eval nickname
+(``official``, ``all_trec``, ``set``), means what it means in trec_eval 10 and is printed
+as trec_eval prints it. The trec_eval names are read from the declarations
+(:class:`~irmeta.measures.spec.TrecName`); nothing here lists them.
 """
 
 from __future__ import annotations
@@ -22,21 +25,11 @@ from typing import Any, Iterable
 
 from irmeta.errors import MeasureError, ParameterError
 from irmeta.measures import registry
-from irmeta.measures.spec import Measure, MeasureDef
+from irmeta.measures.spec import Measure, MeasureDef, TrecName
 
-# trec_eval family -> (irmeta family, label prefix)
-_TREC_CUTOFF = {
-    "P": ("P", "P_"), "recall": ("R", "recall_"), "ndcg_cut": ("nDCG", "ndcg_cut_"),
-    "map_cut": ("AP", "map_cut_"), "success": ("Success", "success_"),
-}
-_TREC_PLAIN = {
-    "map": "AP", "gm_map": "GMAP", "ndcg": "nDCG", "recip_rank": "RR", "Rprec": "Rprec",
-    "bpref": "bpref", "num_q": "num_q", "num_ret": "num_ret", "num_rel": "num_rel",
-    "num_rel_ret": "num_rel_ret", "gm_bpref": None,
-}
-_TREC_IPREC_RE = re.compile(r"^iprec_at_recall[._]((?:\d*\.?\d+)(?:,\d*\.?\d+)*)$")
-_TREC_CUTOFF_RE = re.compile(r"^(P|recall|ndcg_cut|map_cut|success)[._](\d+(?:,\d+)*)$")
-_TREC_GAINS_RE = re.compile(r"^ndcg\.((?:-?\d+=-?[\d.]+)(?:,-?\d+=-?[\d.]+)*)$")
+#: a printed trec_eval name: ``P_10``, ``iprec_at_recall_0.10``, ``Rprec_mult_1.20``
+_PRINTED_RE = re.compile(r"^(.+)_(\d+(?:\.\d*)?|\.\d+)$")
+_PREFS = ("prefs", "all_prefs", "qrels_jg")
 
 
 def known_names() -> list[str]:
@@ -56,12 +49,36 @@ def parse_measure(text: str) -> list[Measure]:
     return [_Parser(text).measure()]
 
 
+def is_ir_measures_object(item: Any) -> bool:
+    """Whether ``item`` is a measure object of the ir_measures package (``nDCG@10``)."""
+    return (type(item).__module__.startswith("ir_measures")
+            and hasattr(item, "NAME") and hasattr(item, "params"))
+
+
+def from_ir_measures(item: Any) -> str:
+    """The irmeta measure string of an ir_measures measure object (its name, parameters
+    and cutoff; ``nDCG(dcg='exp-log2')@10`` -> ``nDCG(dcg=exp-log2)@10``)."""
+    params = dict(item.params)
+    cutoff = params.pop("cutoff", None)
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, dict):
+            return "{" + ",".join(f"{k}:{g}" for k, g in v.items()) + "}"
+        return str(v)
+    inner = ",".join(f"{k}={value(v)}" for k, v in params.items())
+    text = item.NAME + (f"({inner})" if inner else "")
+    return text + (f"@{cutoff}" if cutoff is not None else "")
+
+
 def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measure]:
-    """Parse several measures (strings or :class:`Measure`), dropping exact repeats.
+    """Parse several measures (strings, :class:`Measure` or ir_measures measure objects),
+    dropping exact repeats.
 
     One string is one measure string (``"AP"`` is AP; ``"P.5,10"`` is trec_eval's two).
     """
-    if isinstance(items, (str, Measure)):
+    if isinstance(items, (str, Measure)) or is_ir_measures_object(items):
         items = [items]
     elif isinstance(items, (bytes, dict)) or not isinstance(items, Iterable):
         raise ParameterError(f"parse_measures: items must be a measure string or a sequence "
@@ -69,6 +86,8 @@ def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measu
     out: list[Measure] = []
     seen = set()
     for item in items:
+        if is_ir_measures_object(item):
+            item = from_ir_measures(item)
         for m in ([item] if isinstance(item, Measure) else parse_measure(item)):
             key = (m, m.display)
             if key not in seen:
@@ -126,32 +145,161 @@ def _definition(name: str, text: str, position: int) -> MeasureDef:
     return d
 
 
-def _parse_trec(text: str) -> list[Measure] | None:
-    m = _TREC_CUTOFF_RE.match(text)
-    if m:
-        family, prefix = _TREC_CUTOFF[m.group(1)]
-        d = _definition(family, text, 0)
-        return [make(d, {}, int(k), text, prefix + k) for k in m.group(2).split(",")]
-    m = _TREC_IPREC_RE.match(text)
-    if m:
-        d = _definition("IPrec", text, 0)
-        levels = [float(x) for x in m.group(1).split(",")]
-        if text.startswith("iprec_at_recall_"):
-            levels = [float(m.group(1))]
-        return [make(d, {"recall": x}, None, text, f"iprec_at_recall_{x:.2f}") for x in levels]
-    if text == "iprec_at_recall":
-        d = _definition("IPrec", text, 0)
-        return [make(d, {"recall": x / 10}, None, text, f"iprec_at_recall_{x / 10:.2f}")
-                for x in range(11)]
-    m = _TREC_GAINS_RE.match(text)
-    if m:
-        gains = {int(k): float(v) for k, v in (kv.split("=") for kv in m.group(1).split(","))}
-        return [make(_definition("nDCG", text, 0), {"gains": gains}, None, text, "ndcg")]
-    if text in _TREC_PLAIN and _TREC_PLAIN[text] is not None:
-        d = registry.get(_TREC_PLAIN[text])
-        if d is not None:
-            return [make(d, {}, None, text, text)]
+def trec_names() -> dict[str, tuple[MeasureDef, TrecName]]:
+    """Every trec_eval name -> (declaration, TrecName), from the registry."""
+    return {t.name: (d, t) for d in registry.all_measures() for t in d.trec}
+
+
+def trec_nicknames() -> dict[str, list[str]]:
+    """trec_eval nickname -> its measure names, in trec_eval's order."""
+    out: dict[str, list[tuple[int, str]]] = {}
+    for _, t in trec_names().values():
+        for nick in t.nicknames:
+            out.setdefault(nick, []).append((t.rank, t.name))
+    return {k: [n for _, n in sorted(v)] for k, v in out.items()}
+
+
+def _split_trec(text: str) -> tuple[str, str | None] | None:
+    """``(trec name, params or None)`` if ``text`` is a trec_eval measure name (with
+    ``.params`` or in its printed ``name_value`` form), else None."""
+    names = trec_names()
+    name, dot, params = text.partition(".")
+    if name in names:
+        return name, (params if dot else None)
+    m = _PRINTED_RE.match(text)
+    if m and m.group(1) in names and names[m.group(1)][1].form in ("cutoffs", "levels"):
+        return m.group(1), m.group(2)
     return None
+
+
+def is_trec_name(text: str) -> bool:
+    """Whether ``text`` is a trec_eval measure name (as written after ``-m`` or as
+    trec_eval prints it) or nickname."""
+    return text in trec_nicknames() or _split_trec(text) is not None
+
+
+def _parse_trec(text: str) -> list[Measure] | None:
+    if text in _PREFS:
+        raise MeasureError(f"trec_eval's {text!r} measures need preference judgments "
+                           "(-R prefs, qrels_prefs, qrels_jg), which irmeta does not read",
+                           text=text, position=0)
+    nicknames = trec_nicknames()
+    if text in nicknames:
+        return [m for name in nicknames[text] for m in expand_trec(name, None)]
+    split = _split_trec(text)
+    if split is None:
+        return None
+    return expand_trec(*split)
+
+
+def _atol(text: str) -> int:
+    """C's atol: the leading integer of ``text`` (``23.4`` -> 23)."""
+    m = re.match(r"\s*[-+]?\d+", text)
+    return int(m.group(0)) if m else 0
+
+
+def _atof(text: str) -> float:
+    """C's atof for the forms trec_eval users write (``.25``, ``1e-2``); 0 otherwise."""
+    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text)
+    return float(m.group(0)) if m else 0.0
+
+
+def expand_trec(name: str, params: str | None) -> list[Measure]:
+    """The measures trec_eval computes for ``-m name[.params]``, labelled as it prints them."""
+    definition, t = trec_names()[name]
+    text = name if params is None else f"{name}.{params}"
+    fixed = dict(t.fixed)
+    if params == "":
+        raise MeasureError(f"trec_eval measure {name!r}: empty parameter list after '.'",
+                           text=text, position=len(text))
+    if t.form == "single":
+        if params is not None:
+            raise MeasureError(f"trec_eval measure {name!r} takes no parameters", text=text,
+                               position=len(name))
+        return [make(definition, fixed, None, text, name)]
+    if t.form == "cutoffs":
+        cutoffs = list(t.defaults) if params is None else [_atol(x) for x in params.split(",")]
+        cutoffs.sort()
+        if cutoffs[0] <= 0 or len(set(cutoffs)) != len(cutoffs):
+            raise MeasureError(f"trec_eval measure {name!r}: cutoffs must be positive and "
+                               f"distinct, got {params}", text=text, position=len(name) + 1)
+        if t.bind == "@":
+            return [make(definition, fixed, k, text, f"{name}_{k}") for k in cutoffs]
+        return [make(definition, {**fixed, t.bind: k}, None, text, f"{name}_{k}")
+                for k in cutoffs]
+    if t.form == "levels":
+        levels = list(t.defaults) if params is None else [_atof(x) for x in params.split(",")]
+        levels.sort()
+        if len(set(levels)) != len(levels):
+            raise MeasureError(f"trec_eval measure {name!r}: repeated levels in {params}",
+                               text=text, position=len(name) + 1)
+        return [make(definition, {**fixed, t.bind: x}, None, text, f"{name}_{x:3.2f}")
+                for x in levels]
+    label = name if params is None else f"{name}_{params}"
+    values: dict[str, Any] = dict(fixed)
+    if params is not None and t.form == "values":
+        numbers = [_atof(x) for x in params.split(",")]
+        kind = definition.param(t.bind).kind
+        values[t.bind] = (tuple(numbers) if kind == "floats" else
+                          int(numbers[0]) if kind == "int" else numbers[0])
+    elif params is not None:
+        values.update(_pairs(definition, name, params, text))
+    return [make(definition, values, None, text, label)]
+
+
+def _pairs(definition: MeasureDef, name: str, params: str, text: str) -> dict[str, Any]:
+    """trec_eval ``name=value`` pairs: integer names are grades of the gains mapping."""
+    out: dict[str, Any] = {}
+    gains: dict[int, float] = {}
+    for item in params.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise MeasureError(f"trec_eval measure {name!r}: malformed pair {item!r} "
+                               "(expected name=value)", text=text, position=text.find(item))
+        if re.fullmatch(r"[-+]?\d+", key):
+            gains[int(key)] = _atof(value)
+        elif definition.param(key) is not None:
+            out[key] = _atof(value)
+        else:
+            raise MeasureError(f"trec_eval measure {name!r} has no parameter {key!r}",
+                               text=text, position=text.find(item))
+    if gains:
+        if definition.param("gains") is None:
+            raise MeasureError(f"trec_eval measure {name!r} takes no gains", text=text,
+                               position=len(name) + 1)
+        out["gains"] = gains
+    return out
+
+
+def trec_eval_measures(items: Iterable[str]) -> list[Measure] | None:
+    """The measures of ``trec_eval -m item -m item ...``, or None when some item is not a
+    trec_eval name or nickname.
+
+    As trec_eval does: measures come in trec_eval's order (not the order of the ``-m``
+    options), a name marked twice is computed once, and the first ``-m name.params`` of a
+    name gives its parameters (``-m all_trec -m relstring.20`` prints ``relstring_20``).
+    """
+    nicknames = trec_nicknames()
+    names = trec_names()
+    marked: dict[str, str | None] = {}
+    for item in items:
+        if not isinstance(item, str):
+            return None
+        item = item.strip()
+        if item in _PREFS:
+            _parse_trec(item)
+        if item in nicknames:
+            for name in nicknames[item]:
+                marked.setdefault(name, None)
+            continue
+        split = _split_trec(item)
+        if split is None:
+            return None
+        name, params = split
+        if marked.get(name) is None:
+            marked[name] = params
+    order = sorted(marked, key=lambda n: names[n][1].rank)
+    return [m for name in order for m in expand_trec(name, marked[name])]
 
 
 class _Parser:
@@ -181,7 +329,7 @@ class _Parser:
 
     def name(self) -> str:
         start = self.pos
-        if not (self.peek().isalpha()):
+        if not self.peek().isalnum():
             self.error("expected a measure name", known=True)
         while self.peek() and (self.peek().isalnum() or self.peek() in "_."):
             self.pos += 1

@@ -8,11 +8,15 @@ measure, so importing irmeta stays cheap.
 from __future__ import annotations
 
 import importlib
+import sys
 
 from irmeta.measures.spec import MeasureDef
 
 _MODULES = (
     "irmeta.measures.classic",
+    "irmeta.measures.sets",
+    "irmeta.measures.gain",
+    "irmeta.measures.unjudged",
     "irmeta.measures.innovation",
     "irmeta.measures.nrg",
     "irmeta.measures.tasc",
@@ -25,6 +29,7 @@ _MODULES = (
 )
 _REGISTRY: dict[str, MeasureDef] = {}
 _ALIASES: dict[str, MeasureDef] = {}
+_MODULE_OF: dict[str, str] = {}   # measure name -> the module that registered it
 _LOADED = False
 
 
@@ -35,6 +40,7 @@ def register(definition: MeasureDef) -> MeasureDef:
         if taken is not None and taken is not definition:
             raise ValueError(f"measure name {name!r} registered twice")
     _REGISTRY[definition.name] = definition
+    _MODULE_OF[definition.name] = sys._getframe(1).f_globals.get("__name__", "")
     for alias in definition.aliases:
         _ALIASES[alias] = definition
     return definition
@@ -60,9 +66,14 @@ def get(name: str) -> MeasureDef | None:
 
 
 def all_measures() -> list[MeasureDef]:
-    """Every registered declaration, in registration order."""
+    """Every registered declaration: by declaring module in ``_MODULES`` order, then in
+    registration order — the same order whichever module was imported first."""
     _load()
-    return list(_REGISTRY.values())
+
+    def module_rank(d: MeasureDef) -> int:
+        module = _MODULE_OF.get(d.name, "")
+        return _MODULES.index(module) if module in _MODULES else len(_MODULES)
+    return sorted(_REGISTRY.values(), key=module_rank)
 
 
 def names() -> list[str]:

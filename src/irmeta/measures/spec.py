@@ -28,8 +28,9 @@ class Param:
     """A typed measure parameter.
 
     ``kind``: ``int``, ``float``, ``str`` (one of ``choices`` if given), ``gains``
-    (a ``{grade: gain}`` mapping, written ``{0:0,1:1,2:3}``), ``runs`` (a list of run
-    names, API only), ``bool``. ``required``: no default; the measure string must set it.
+    (a ``{grade: gain}`` mapping, written ``{0:0,1:1,2:3}``), ``floats`` (a tuple of
+    numbers, written ``[1,-1,0,0]``), ``runs`` (a list of run names, API only), ``bool``.
+    ``required``: no default; the measure string must set it.
     Numbers must be finite (``nan``/``inf`` are errors); a bool is not an int.
     """
 
@@ -64,6 +65,12 @@ class Param:
                 value = str(value)
             elif self.kind == "gains":
                 value = tuple(sorted((int(k), float(v)) for k, v in dict(value).items()))
+            elif self.kind == "floats":
+                if isinstance(value, str):
+                    value = [v for v in value.split(",") if v]
+                value = tuple(float(v) for v in value)
+                if not value:
+                    raise ValueError
             elif self.kind == "runs":
                 if isinstance(value, str):
                     value = tuple(v for v in value.split("|") if v)
@@ -72,7 +79,8 @@ class Param:
             raise MeasureError(f"{measure}: parameter {self.name!r} expects {self.kind}, "
                                f"got {value!r}") from None
         numbers = ([value] if self.kind == "float" else
-                   [g for _, g in value] if self.kind == "gains" else [])
+                   [g for _, g in value] if self.kind == "gains" else
+                   list(value) if self.kind == "floats" else [])
         if not all(math.isfinite(x) for x in numbers):
             raise MeasureError(f"{measure}: parameter {self.name!r} must be finite "
                                f"(no nan or inf), got {value!r}")
@@ -88,6 +96,43 @@ class Param:
         return value
 
 
+#: how a trec_eval name takes its parameters (``-m name.params``), see :class:`TrecName`
+TREC_FORMS = ("single", "cutoffs", "levels", "values", "pairs")
+
+
+@dataclass(frozen=True)
+class TrecName:
+    """A trec_eval name of a measure family, declared on its :class:`MeasureDef`.
+
+    ``name``: trec_eval's name (``P``, ``map``, ``iprec_at_recall``). ``rank``: the position
+    of the name in trec_eval 10's measure table, which is the order it prints measures in.
+    ``form``: how ``-m name.params`` is read —
+
+    * ``single``: no parameters; one measure printed as ``name``;
+    * ``cutoffs``: integer cutoffs ``5,10`` (sorted, each > 0, no repeats) -> one measure
+      per cutoff printed ``name_5``; ``bind`` is ``"@"`` (the cutoff) or a parameter name;
+    * ``levels``: real levels ``.1,.2`` (sorted) -> one measure per level printed
+      ``name_0.10`` (``%3.2f``); ``bind`` names the parameter;
+    * ``values``: a list of reals ``2,-1,0,0`` bound to the parameter ``bind`` (a tuple;
+      or its first item when the parameter is a float); printed ``name_<text>`` when given;
+    * ``pairs``: ``name=value`` pairs; integer names form the ``gains`` mapping, other names
+      set the parameter of that name; printed ``name_<text>`` when given.
+
+    ``defaults``: cutoffs, levels or values used when none are given. ``fixed``: irmeta
+    parameters the trec_eval name implies (``rbp`` is ``RBP(p=0.9, graded=True)``).
+    ``nicknames``: trec_eval nicknames that include the name (``official``, ``all_trec``,
+    ``set``).
+    """
+
+    name: str
+    rank: int
+    form: str = "single"
+    bind: str | None = None
+    defaults: tuple = ()
+    fixed: tuple[tuple[str, Any], ...] = ()
+    nicknames: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class MeasureDef:
     """The declaration of a measure family (e.g. ``P`` with ``rel`` and a cutoff).
@@ -100,6 +145,12 @@ class MeasureDef:
     ``validate``: optional hook ``(Measure) -> None`` for cross-parameter checks.
     ``aliases``: other names of the same family in irmeta / ir_measures syntax (e.g.
     ``MAP`` for ``AP``); the parser accepts them, the canonical name stays ``name``.
+    ``trec``: the family's trec_eval names (:class:`TrecName`), read by the parser,
+    ``irmeta measures`` and the docs table.
+    ``text``: for a measure whose per-topic value is a string (trec_eval ``relstring``):
+    ``text(campaign, measure, ctx) -> list of R lists of T strings``; its numeric values
+    are NaN. ``summary``: whether an aggregate line is printed (``relstring``: no).
+    ``differs``: how the value differs from trec_eval 10's, when it does (docs).
     """
 
     name: str
@@ -116,6 +167,10 @@ class MeasureDef:
     cutoff_default: int | None = None
     at_param: str | None = None   # parameter that "@x" sets instead of the cutoff
     aliases: tuple[str, ...] = ()
+    trec: tuple[TrecName, ...] = ()
+    text: Callable | None = None
+    summary: bool = True
+    differs: str = ""
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -193,6 +248,8 @@ class Measure:
 
 
 def _format_value(value: Any) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], float):
+        return "[" + ",".join(_format_value(v) for v in value) + "]"
     if isinstance(value, tuple) and value and isinstance(value[0], tuple):
         return "{" + ",".join(f"{k}:{_format_value(v)}" for k, v in value) + "}"
     if isinstance(value, tuple):
@@ -211,6 +268,8 @@ class EvalContext:
     the rarity reference set instead of the evaluated runs (innovation metrics).
     ``prior_runs``: explicit prior set for NRG. ``cache``: kernels may memoise shared
     intermediate arrays here (e.g. per-document retrieval counts), keyed by a tuple.
+    ``collection_size``: documents in the collection (trec_eval ``-N``, default 0 as in
+    trec_eval), read by ``utility``.
     """
 
     rel_level: int = 1
@@ -218,3 +277,4 @@ class EvalContext:
     reference: Any = None
     prior_runs: tuple[str, ...] | None = None
     cache: dict = field(default_factory=dict)
+    collection_size: int = 0

@@ -1,0 +1,183 @@
+"""trec_eval 10's cumulative-gain measures besides nDCG: ndcg_rel, Rndcg, G, binG.
+
+Notation (one run, one topic): ``g_i`` the gain of the document at rank i (its grade, or
+the ``gains`` mapping; 0 when unjudged), ``I_1 >= I_2 >= ... >= I_m > 0`` the positive
+gains of the topic's judged documents sorted decreasingly (the ideal ranking, ``m`` of
+them), ``DCG_r = sum_{i<=r} g_i / log2(i + 1)``, ``IDCG_r`` the same over ``I`` (constant
+past ``m``), ``n`` documents retrieved. Sums are accumulated in rank order, as trec_eval
+accumulates them, so values agree to the last bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from irmeta.measures.classic import (
+    ALL_TREC,
+    GAINS,
+    REL,
+    Block,
+    block_kernel,
+    gain_values,
+    ideal_gains,
+    max_judged,
+)
+from irmeta.measures.kernel import safe_div, seqsum
+from irmeta.measures.registry import register
+from irmeta.measures.spec import Measure, MeasureDef, TrecName
+
+
+def _log2_ranks(n: int) -> np.ndarray:
+    """log2(i + 1) for ranks i = 1..n."""
+    return np.log2(np.arange(2, n + 2, dtype=np.float64))
+
+
+class _Gains:
+    """Run gains, cumulative DCG and the ideal ranking of a block of topics."""
+
+    def __init__(self, b: Block, m: Measure):
+        self.gain = gain_values(b.grades, m)                       # [R, Tc, D]
+        self.dcg = np.cumsum(self.gain / _log2_ranks(b.depth), axis=2)   # DCG_r, r = 1..D
+        width = max(1, max_judged(b.campaign, b.t0, b.t1))
+        self.ideal = ideal_gains(b.campaign, m, b.t0, b.t1, width)  # [Tc, W], 0-padded
+        self.m = (self.ideal > 0).sum(axis=1)                       # [Tc]
+        self.idcg = np.cumsum(self.ideal / _log2_ranks(width), axis=1)  # IDCG_r, r = 1..W
+
+    def dcg_at(self, r: np.ndarray) -> np.ndarray:
+        """DCG at prefix lengths ``r`` ([Tc, K], 0 = empty prefix) -> [R, Tc, K]."""
+        padded = np.concatenate([np.zeros(self.dcg.shape[:2] + (1,)), self.dcg], axis=2)
+        idx = np.minimum(r, padded.shape[2] - 1)
+        return np.take_along_axis(padded, np.broadcast_to(idx[None], (padded.shape[0],)
+                                                          + idx.shape), axis=2)
+
+    def idcg_at(self, r: np.ndarray) -> np.ndarray:
+        """IDCG at prefix lengths ``r`` ([Tc, K] >= 0) -> [Tc, K] (0 for r = 0)."""
+        padded = np.concatenate([np.zeros((self.idcg.shape[0], 1)), self.idcg], axis=1)
+        return np.take_along_axis(padded, np.minimum(r, padded.shape[1] - 1), axis=1)
+
+
+@block_kernel
+def dcg(b: Block, m: Measure) -> np.ndarray:
+    """DCG = DCG_n, unnormalised, over the whole ranking (trec_eval dcg)."""
+    return _Gains(b, m).dcg[:, :, -1].copy()
+
+
+@block_kernel
+def ideal_dcg(b: Block, m: Measure) -> np.ndarray:
+    """IDCG = IDCG_m, the DCG of the ideal ranking of the judged documents (trec_eval
+    ideal_dcg; the same for every run)."""
+    G = _Gains(b, m)
+    return np.broadcast_to(G.idcg[:, -1][None, :], G.gain.shape[:2]).copy()
+
+
+@block_kernel
+def ndcg_rel(b: Block, m: Measure) -> np.ndarray:
+    """ndcg_rel = (1/m) * (sum over retrieved i with g_i > 0 of DCG_i / IDCG_min(i,m)
+    + (m - r) * DCG_n / IDCG_m), r = retrieved documents with g_i > 0: nDCG averaged
+    over the ranks of the relevant documents, unretrieved ones at the end; 0 when the
+    sum is 0 (trec_eval ndcg_rel)."""
+    G = _Gains(b, m)
+    ranks = np.arange(1, b.depth + 1)[None, :]
+    idcg = G.idcg_at(np.minimum(ranks, G.m[:, None]))              # [Tc, D]
+    positive = G.gain > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(positive, G.dcg / idcg[None], 0.0)
+        total = seqsum(terms)
+        idcg_m = G.idcg_at(G.m[:, None])[:, 0][None, :]
+        found = positive.sum(axis=2)
+        total = total + (G.m[None, :] - found) * G.dcg[:, :, -1] / idcg_m
+    value = safe_div(total, np.broadcast_to(G.m[None, :], total.shape).astype(float))
+    return np.where(total > 0, value, 0.0)
+
+
+@block_kernel
+def r_ndcg(b: Block, m: Measure) -> np.ndarray:
+    """Rndcg: nDCG averaged over the rank prefixes that end where the ideal gain drops
+    (the positions b = 2..m+1 with I_b != I_(b-1), I_(m+1) = 0), each
+    DCG_min(b-1,n) / IDCG_(b-1), plus DCG_n / IDCG_m when n > m + 1; 0 when the topic has
+    no relevant document (trec_eval Rndcg)."""
+    G = _Gains(b, m)
+    W = G.ideal.shape[1]
+    ideal = np.concatenate([G.ideal, np.zeros((G.ideal.shape[0], 1))], axis=1)  # I_1..I_W+1
+    pos = np.arange(2, W + 2)[None, :]                                # b = 2..W+1
+    drop = (ideal[:, 1:] != ideal[:, :-1]) & (pos <= G.m[:, None] + 1)  # [Tc, W]
+    idcg = G.idcg_at(np.broadcast_to(pos - 1, drop.shape))           # IDCG_(b-1)
+    dcg = G.dcg_at(np.broadcast_to(pos - 1, drop.shape))              # DCG_min(b-1, D)
+    n = b.length
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = seqsum(np.where(drop[None], dcg / idcg[None], 0.0))
+        idcg_m = G.idcg_at(G.m[:, None])[:, 0][None, :]
+        extra = (n > G.m[None, :] + 1) & (idcg_m > 0)
+        total = np.where(extra, total + G.dcg[:, :, -1] / idcg_m, total)
+        count = drop.sum(axis=1)[None, :] + extra
+        value = total / count
+    return np.where(b.num_rel[None, :] > 0, value, 0.0)
+
+
+@block_kernel
+def g_measure(b: Block, m: Measure) -> np.ndarray:
+    """G = (sum over retrieved i with g_i != 0 of g_i / log2(2 + C_i - S_i)) / sum_j I_j,
+    with S_i = sum_{j<=i} g_j and C_i = sum_{j<=i} max(I_j, 1) (I_j = 0 past m): gain
+    discounted by the excess cost over the ideal so far (trec_eval G); 0 when no
+    positive gain is judged."""
+    G = _Gains(b, m)
+    D = b.depth
+    ideal = np.zeros((G.ideal.shape[0], D))
+    w = min(D, G.ideal.shape[1])
+    ideal[:, :w] = G.ideal[:, :w]
+    cost = np.cumsum(np.maximum(ideal, 1.0), axis=1)                  # C_i, [Tc, D]
+    r, t, i = np.nonzero(G.gain)           # only documents with a gain add a term
+    gain = G.gain[r, t, i]
+    # S_i at those documents: running sums per (run, topic), in rank order (exact: the
+    # documents without gain add nothing)
+    cell = r * G.gain.shape[1] + t
+    count = np.bincount(cell, minlength=G.gain.shape[0] * G.gain.shape[1])
+    j = np.arange(len(gain)) - np.r_[0, np.cumsum(count)[:-1]][cell]
+    packed = np.zeros((len(count), max(1, int(count.max(initial=0)))))
+    packed[cell, j] = gain
+    spent = np.cumsum(packed, axis=1)[cell, j]
+    terms = np.zeros(G.gain.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms[r, t, i] = gain / np.log2((2 + cost[t, i]) - spent)
+    total_ideal = seqsum(G.ideal)
+    return safe_div(seqsum(terms), total_ideal[None, :])
+
+
+@block_kernel
+def bin_g(b: Block, m: Measure) -> np.ndarray:
+    """binG = (1/N_R) * sum over retrieved relevant i of 1 / log2(2 + nonrelevant above
+    i) (trec_eval binG; 0 when none is retrieved)."""
+    cum = b.cum_rel()
+    ranks = np.arange(1, b.depth + 1)
+    terms = np.where(b.rel, 1.0 / np.log2((2 + ranks) - cum), 0.0)
+    return safe_div(seqsum(terms), b.num_rel[None, :].astype(float))
+
+
+register(MeasureDef(
+    "dcg", "discounted cumulative gain, not normalised (trec_eval dcg)", dcg, (GAINS,),
+    cutoff="none", formula="sum_i g_i / log2(i+1)",
+    trec=(TrecName("dcg", 21, "pairs", nicknames=()),),
+    differs="`-m dcg.x -m ideal_dcg.y`: each keeps its own gains; trec_eval 10 shares one "
+            "parameter block between them (the last given applies to both, and it then "
+            "crashes freeing it twice)"))
+register(MeasureDef(
+    "ideal_dcg", "DCG of the ideal ranking (trec_eval ideal_dcg)", ideal_dcg, (GAINS,),
+    cutoff="none", formula="sum_{j<=m} I_j / log2(j+1)",
+    trec=(TrecName("ideal_dcg", 22, "pairs", nicknames=()),)))
+register(MeasureDef(
+    "ndcg_rel", "nDCG averaged over the relevant documents (trec_eval ndcg_rel)", ndcg_rel,
+    (GAINS,), cutoff="none",
+    formula="1/m (sum_{g_i>0} DCG_i/IDCG_min(i,m) + (m - r) DCG_n/IDCG_m)",
+    trec=(TrecName("ndcg_rel", 24, "pairs", nicknames=ALL_TREC),)))
+register(MeasureDef(
+    "Rndcg", "nDCG averaged where the ideal gain drops (trec_eval Rndcg)", r_ndcg,
+    (GAINS, REL), cutoff="none", formula="mean_b DCG_min(b-1,n) / IDCG_(b-1)",
+    trec=(TrecName("Rndcg", 25, "pairs", nicknames=ALL_TREC),)))
+register(MeasureDef(
+    "G", "gain discounted by the excess cost over the ideal (trec_eval G)", g_measure,
+    (GAINS,), cutoff="none", formula="sum_i g_i / log2(2 + C_i - S_i) / sum_j I_j",
+    trec=(TrecName("G", 20, "pairs", nicknames=ALL_TREC),)))
+register(MeasureDef(
+    "binG", "binary G (trec_eval binG)", bin_g, (REL,), cutoff="none",
+    formula="1/N_R sum_{rel i} 1/log2(2 + nonrel above i)",
+    trec=(TrecName("binG", 19, nicknames=ALL_TREC),)))
