@@ -4,6 +4,9 @@ figures on any campaign, with the tables of the values behind them.
 ``analyse(campaign, params, groups=...)`` computes an :class:`NRGAnalysis` (no output);
 ``render(analysis, output)`` writes its page; ``reproduce`` does both.
 
+* **Table 1** (the paper's worked example): three rankings of ten items, NRG@10 with each
+  prior, recomputed beside the printed values (:func:`~irmeta.reproduce.nrg.analysis.table1`;
+  reproduced exactly).
 * **Figure 1a** (chronological): runs in campaign order (the order of the files, taken
   as the order of release); each run's base metric ``nDCG@k`` and its
   ``NRG(base=nDCG, prior=earlier)@k`` — the gain left over by every earlier run. The
