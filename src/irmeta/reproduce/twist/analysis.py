@@ -96,7 +96,7 @@ def provenance(facts: CampaignFacts, kept: int) -> dict[str, Provenance]:
     trec = "TREC 10 (2001 Web), 14 (2005 Robust), 20 (2011 Web), 21 (2012 Web)"
     return {
         "worked_example": Provenance(
-            "worked_example", "the worked example of its Section 3 (five relevance vectors, "
+            "worked_example", "the worked example of its definitions (five relevance vectors, "
             "RB = 7, N = 15)", "the same five vectors", "exact"),
         "table2": Provenance("table2", f"{trec}: every run", facts.describe(),
                              "same-measure-different-data"),
