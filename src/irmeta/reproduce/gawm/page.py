@@ -7,6 +7,8 @@ analysis' numbers and lays them out.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from irmeta.reproduce._common import Progress, Reproduction
@@ -21,7 +23,7 @@ STEPS = ("draw figure 2", "draw figure 3", "draw figure 4", "draw figure 5", "dr
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: GAWM, adaptive weighted means of a score matrix"
-TEXT = {
+TEXT: dict[str, Any] = {
     "table2": ("Table 2: GAWM and HITS against the plain means",
                "Pearson's r between MAP (system means) and GAWM's E_s and HITS' A(s); "
                "between AAP (topic means) and E_t, A(t); and between the means and GAWM's "
@@ -62,7 +64,8 @@ TEXT = {
     "figure6": ("Figure 6: leave-one-topic-out predictivity",
                 "For each topic, Kendall's τ between the aggregate over the other topics and "
                 "the held-out topic's scores; mean over topics (axioms {a}, M_t "
-                "arithmetic)."),
+                "arithmetic). A mean of τ over topics has no single p-value; the spread "
+                "over topics is in the table."),
 }
 
 

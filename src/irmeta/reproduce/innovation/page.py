@@ -8,6 +8,7 @@ analysis' numbers and lays them out, in the paper's order (Figure 1 first).
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 import pandas as pd
 
@@ -23,7 +24,7 @@ __all__ = ["render", "steps"]
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: innovation metrics (Türkmen et al., ECIR 2023)"
-TEXT = {
+TEXT: dict[str, Any] = {
     "figure1": ("Figure 1: a hypothetical system with rare or common relevant documents",
                 "On topic {t}, a hypothetical system S_rare retrieves D relevant documents no "
                 "run retrieves (added to the qrels); S_common retrieves the D relevant "
@@ -66,7 +67,9 @@ TEXT = {
                "measures with the sample as the only context (rarity over the N runs), and "
                "take Kendall's τ against the full ranking restricted to the sample; mean "
                "over the draws ({s} per N; the paper's 1,000 is the default: about 43 s "
-               "CPU on TREC DL 2021, 63 runs; --samples 100 for a quick look)."),
+               "CPU on TREC DL 2021, 63 runs; --samples 100 for a quick look). Each cell "
+               "is a mean of τ over the draws, so it has no single p-value; the draws' "
+               "spread is tau_std in the TSV."),
     "table3_paper": "The paper's values (TREC-8, 129 runs, 1000 samples).",
     # why the paper's numbers beside each table cannot be compared cell by cell
     "provenance": {

@@ -7,6 +7,8 @@ below; one function per section picks the analysis' numbers and lays them out.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from irmeta.reproduce._common import Progress, Reproduction
@@ -21,7 +23,7 @@ STEPS = ("table 1", "draw figure 1", "draw figure 2", "draw figure 3", "draw fig
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024)"
-TEXT = {
+TEXT: dict[str, Any] = {
     "table1": ("Table 1: the impact of rank order on NRG (the paper's worked example)",
                "Three rankings of the same ten items A-J (A, E, F, J relevant, grade 4; the "
                "same nDCG@10), and NRG(base=nDCG)@10 of each with every other ranking as "

@@ -7,6 +7,8 @@ analysis' numbers and lays them out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from irmeta.reproduce._common import Progress, Reproduction
 from irmeta.reproduce._session import Session, campaign_rows
 from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
@@ -18,7 +20,7 @@ STEPS = ("draw figures 7-11", "draw figure 12", "draw figure 13", "draw figure 1
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: Twist, the effort of reading a ranking"
-TEXT = {
+TEXT: dict[str, Any] = {
     "example": ("The paper's worked example: RP and CRP vectors",
                 "The relevance vectors of the paper's example (degrees nr < pr < fr < hr, "
                 "recall base 7, N = 15: the ideal, worst and full-scale runs and two systems "
@@ -65,7 +67,9 @@ TEXT = {
                  "relevant and 10 non-relevant documents per topic; smaller pools are "
                  "subsets of larger ones), {r} sampling(s) averaged; Kendall's τ between the "
                  "ranking of the kept runs on the full and on the reduced qrels. Share of "
-                 "qrels rows kept: {k}."),
+                 "qrels rows kept: {k}. No p-value is printed: the question is how close τ "
+                 "stays to 1, not whether it differs from 0 (with {r} > 1 samplings τ is a "
+                 "mean, which has none)."),
     "figure14": ("Figure 14: discriminative power (paired bootstrap)",
                  "Sakai's paired bootstrap test (B = {b}) on every pair of the kept runs: the "
                  "achieved significance level (ASL) of each pair, pairs sorted by ASL; DP = "
