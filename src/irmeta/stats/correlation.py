@@ -132,7 +132,7 @@ def kendall_test(x, y) -> tuple[float, float]:
 def kendall_pvalues(scores) -> pd.DataFrame:
     """Measures x measures p-values of :func:`kendall_test` between the columns of a
     systems x measures DataFrame (the p-values of ``correlation_matrix(scores)``);
-    the diagonal is 0 (a ranking against itself; NaN when it is constant)."""
+    on the diagonal, a ranking against itself (p near 0; NaN when it is constant)."""
     frame = pd.DataFrame(scores) if isinstance(scores, Mapping) else scores
     if not isinstance(frame, pd.DataFrame):
         raise ParameterError("kendall_pvalues: scores must be a systems x measures DataFrame")
