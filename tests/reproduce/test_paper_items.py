@@ -205,3 +205,23 @@ def test_every_paper_table_has_a_provenance(small, matrix, tmp_path):
     assert pages["nrg"].analysis.provenance["table1"].exact
     assert pages["twist"].analysis.provenance["worked_example"].exact
     assert not pages["innovation"].analysis.provenance["table1_paper"].exact
+
+
+@pytest.mark.slow
+def test_new_items_are_byte_reproducible(small, matrix, tmp_path):
+    """Twice the same analysis and page: every TSV and PNG identical, Figure 12's jitter
+    and Table 4 included (the run-time table aside)."""
+    campaign, _ = small
+    params = innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=3, sizes=(2, 4))
+    outs = []
+    for k in range(2):
+        innovation.reproduce(campaign, tmp_path / f"i{k}", params=params, figure1=False,
+                             progress=False, formats=("png",), dpi=30)
+        gawm.reproduce(matrix, tmp_path / f"g{k}", progress=False, formats=("png",), dpi=30)
+        twist.reproduce(campaign, tmp_path / f"t{k}", progress=False, formats=("png",), dpi=30,
+                        params=twist.TwistParams(samples=10, levels=(50,), gains=("AP",)))
+        outs.append({f"{d}/{p.name}": p.read_bytes() for d in ("i", "g", "t")
+                     for p in (tmp_path / f"{d}{k}" / "index_files").iterdir()
+                     if p.name != "timings.tsv"})
+    assert {"i/table4.tsv", "g/figure2a_systems.png", "t/figure12_means.png"} <= set(outs[0])
+    assert outs[0] == outs[1]
