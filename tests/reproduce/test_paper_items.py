@@ -68,6 +68,16 @@ def test_twist_worked_example_reproduced_exactly():
         assert twist_example.PAPER_CRP[ours] == tuple(TWIST_CRP[test_name])
 
 
+def test_nrg_correlation_pvalues(small):
+    campaign, groups = small
+    a = nrg.analyse(campaign, groups=groups, progress=False)
+    assert a.table1.equals(nrg_analysis.table1())
+    for row in a.correlations.itertuples(index=False):
+        tau, p = kendall_test(a.values[a.base], a.values[row.measure])
+        assert (tau, p) == (row[2], row[3])
+    assert list(a.correlations.columns[2:4]) == [f"Kendall τ with {a.base}", "p (τ)"]
+
+
 # ------------------------------------------------------------------ GAWM Figure 2, Figure 4 p
 def test_gawm_figure2_and_figure4_pvalues(matrix):
     from irmeta.aggregate import gawm as gawm_fn

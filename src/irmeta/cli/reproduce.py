@@ -175,7 +175,8 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
 
 # ---------------------------------------------------------------------- nrg
 @reproduce_command.command("nrg",
-                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Figures 1-4.")
+                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
+                                      "Figures 1-5.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -190,6 +191,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
     \b
+    Table 1   the paper's worked example (three rankings of ten items), recomputed.
     Figure 1  (a) runs in campaign order: nDCG@k and NRG@k with the earlier runs as
               the prior; (b) NRG@k with every other run as the prior vs nDCG@k.
     Figure 2  NRG (nDCG, full depth; prior = best run of every other group) vs nDCG@k,
@@ -197,6 +199,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     Figure 3  NRG from P@K (K = --pool-depth), same prior: unique contributions; the
               table counts the relevant documents only one run has in its top K.
     Figure 4  P_rare(alpha)@k vs nDCG@k.
+    Figure 5  TaSC@k (prior = best run of every other group) vs nDCG@k.
     The table of values has one row per run with every measure.
     """
     from irmeta.reproduce import nrg
@@ -237,11 +240,14 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     """The Twist paper: effort-aware evaluation with CRP curves.
 
     \b
+    example       the RP and CRP vectors of the paper's worked example, recomputed.
     Table 2       archetypes of the CRP curves (percent of run x topic curves), beside
                   the paper's TREC 10/14/20/21 values.
     Figures 7-10  effort/gain grids of Twist against AP, bpref, RBP(p=0.8), nDCG with
                   the diagonal and high-gain/high-effort shares.
-    Tables 3-4    Kendall's tau between AP, bpref, RBP(p=0.8), nDCG and Twist.
+    Figure 12     distribution of the run means of each measure (all runs).
+    Tables 3-4    Kendall's tau (and p-values) between AP, bpref, RBP(p=0.8), nDCG and
+                  Twist, beside the paper's.
     Figure 13     pool downsampling to 90/70/50/30/10% (stratified per topic and grade,
                   >= 1 relevant and 10 non-relevant per topic), tau with the full pool.
     Figure 14     paired bootstrap (B = 1000, 0.05): ASL curves, DP, delta.
@@ -261,7 +267,7 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 
 # ---------------------------------------------------------------------- gawm
 @reproduce_command.command("gawm",
-                           short_help="GAWM vs HITS: Tables 2-3, Figures 3-6 "
+                           short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
                                       "(campaign or --matrix).")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
@@ -285,6 +291,7 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
 
     \b
     Table 2   Pearson's r of MAP/AAP with GAWM's E_s/E_t and W_s/W_t, and with HITS.
+    Figure 2  HITS authority/hub and GAWM effectiveness/weight against MAP (a), AAP (b).
     Table 3   Pearson(MAP, W_s) and Pearson(AAP, W_t) for each topic mean M_t.
     Figure 3  the matrix heat map with side bars (means, authorities, weights).
     Figure 4  the 5 x 5 (M_s, M_t) ranking grid with the MAP leader traced.

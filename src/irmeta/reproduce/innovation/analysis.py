@@ -371,7 +371,7 @@ def _pairs(columns: pd.Index) -> list[tuple[Any, Any]]:
 def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             figure1: bool = True,
             progress: bool | None | Progress = None) -> InnovationAnalysis:
-    """Compute the innovation paper's Figures 1-2 and Tables 1-3 for ``campaign``.
+    """Compute the innovation paper's Figures 1-2 and Tables 1-4 for ``campaign``.
 
     Parameters
     ----------

@@ -56,9 +56,10 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
               command: str | None = None, progress: bool | None = None,
               formats=("png", "svg"), dpi: int = 150) -> Reproduction:
     """``render(analyse(campaign, params, groups=groups), output, ...)``: write the NRG
-    paper's Figures 1-4 and the tables behind them for ``campaign`` into the folder
+    paper's Table 1 (its worked example), Figures 1-5 and the tables behind them for
+    ``campaign`` into the folder
     ``output`` (see module doc). ``groups``: run -> group (prior ``best_per_group`` and
-    colours). ``tables``: ``values`` (one row per run, every measure),
+    colours). ``tables``: ``table1``, ``values`` (one row per run, every measure),
     ``correlations``, ``unique_contributions``; ``analysis``: the :class:`NRGAnalysis`."""
     check_output("nrg", output, formats, dpi)
     with Progress.use(progress, "nrg", len(ANALYSIS_STEPS) + len(page.STEPS)) as prog:
