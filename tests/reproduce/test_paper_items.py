@@ -235,3 +235,21 @@ def test_new_items_are_byte_reproducible(small, matrix, tmp_path):
                      if p.name != "timings.tsv"})
     assert {"i/table4.tsv", "g/figure2a_systems.png", "t/figure12_means.png"} <= set(outs[0])
     assert outs[0] == outs[1]
+
+
+def test_innovation_table4_runs_without_relevant_documents():
+    """A run with no relevant document in its top K has no Table 4 row; none at all
+    gives an empty table with the columns (no pandas warning: warnings are errors)."""
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 1}}
+    runs = {"A": {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}},
+            "B": {"q1": {"d2": 3.0}, "q2": {"d4": 1.0}},
+            "C": {"q1": {"d2": 3.0}, "q2": {"d5": 1.0}}}
+    campaign = irmeta.load_campaign(qrels, runs)
+    means = system_means(campaign, ["P@100", "P_rare(alpha=1)@100"])
+    changes = innovation_analysis.rank_changes(means, "P@100", "P_rare(alpha=1)@100")
+    t4 = innovation_analysis.rare_documents(campaign, changes, runs=3, docs=2, k=100,
+                                            rel_level=1)
+    assert list(t4["run"]) == ["A", "A"] and list(t4["retrieved_by"]) == [1, 1]
+    empty = innovation_analysis.rare_documents(campaign, changes[changes["run"] != "A"],
+                                               runs=3, docs=2, k=100, rel_level=1)
+    assert empty.empty and list(empty.columns) == list(t4.columns)

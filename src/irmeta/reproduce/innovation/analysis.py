@@ -242,9 +242,12 @@ def rare_documents(campaign: Campaign, changes: pd.DataFrame, *, runs: int, docs
     gain (``changes``, :func:`rank_changes`), the ``docs`` rarest relevant documents of
     their top ``k`` (:func:`irmeta.explain.explain_documents`: fewest runs retrieving it,
     ties by topic and rank), with the run's ranks and gain, the document's grade, the
-    runs retrieving it ``retrieved_by`` of ``S`` and its rarity ``R(d) = 1 - S_d / S``."""
+    runs retrieving it ``retrieved_by`` of ``S`` and its rarity ``R(d) = 1 - S_d / S``.
+    A run without a relevant document in its top ``k`` has no row."""
     from irmeta.explain import explain_documents
     frames = []
+    columns = ["run", *changes.columns[1:4], "topic", "rank in run", "docid", "grade",
+               "retrieved_by", "S", "rarity"]
     for row in changes.head(runs).itertuples(index=False):
         run = str(row[0])
         ex = explain_documents(campaign, run, k=k, rel_level=rel_level, nrg=None,
@@ -254,8 +257,11 @@ def rare_documents(campaign: Campaign, changes: pd.DataFrame, *, runs: int, docs
         ex.insert(1, "rank_change", int(row[3]))
         ex.insert(1, changes.columns[2], int(row[2]))
         ex.insert(1, changes.columns[1], int(row[1]))
-        frames.append(ex.rename(columns={"rank": "rank in run"}))
-    return pd.concat(frames, ignore_index=True)
+        if len(ex):
+            frames.append(ex.rename(columns={"rank": "rank in run"}))
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)[columns]
 
 
 def provenance(p: InnovationParams, facts: CampaignFacts) -> dict[str, Provenance]:
