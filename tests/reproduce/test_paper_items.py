@@ -161,7 +161,8 @@ def test_twist_figure12_and_pvalues(small):
 
 # ------------------------------------------------------------------ provenance (item 5)
 def test_provenance_record_is_typed():
-    with pytest.raises(ValueError, match="comparable"):
+    from irmeta.errors import ParameterError
+    with pytest.raises(ParameterError, match="comparable must be one of exact"):
         _common.Provenance("t", "paper", "ours", "roughly")
     assert _common.Provenance("t", "p", "o", "exact").exact
 

@@ -142,8 +142,8 @@ class Provenance:
 
     def __post_init__(self):
         if self.comparable not in COMPARABLE:
-            raise ValueError(f"Provenance: comparable must be one of {COMPARABLE}, "
-                             f"got {self.comparable!r}")
+            raise ParameterError(f"Provenance: comparable must be one of "
+                                 f"{', '.join(COMPARABLE)}, got {self.comparable!r}")
 
     @property
     def exact(self) -> bool:
