@@ -311,11 +311,12 @@ def test_progress_bar_on_stderr(tmp_path, capsys):
                      columns=[f"t{j}" for j in range(6)])
     r = gawm.reproduce(m, tmp_path / "g", progress=True, formats=("png",), dpi=30)
     err = capsys.readouterr().err
-    # the bar is drawn with its total (6 analysis steps, 4 drawings and the page); the
-    # final 11/11 refresh depends on tqdm's timer
-    assert "irmeta reproduce gawm" in err and "/11 [" in err
-    assert set(r.timings) == {"table 2", "table 3", "figure 3 (heat map)",
+    # the bar is drawn with its total (7 analysis steps, 5 drawings and the page); the
+    # final 13/13 refresh depends on tqdm's timer
+    assert "irmeta reproduce gawm" in err and "/13 [" in err
+    assert set(r.timings) == {"table 2", "table 3", "figure 2 (weights against the means)",
+                              "figure 3 (heat map)",
                               "figure 4 (ranking grid)", "figure 5 (confidence)",
-                              "figure 6 (leave one topic out)", "draw figure 3",
+                              "figure 6 (leave one topic out)", "draw figure 2", "draw figure 3",
                               "draw figure 4", "draw figure 5", "draw figure 6", "render"}
     assert all(w >= 0 and c >= 0 for w, c in r.timings.values())

@@ -109,7 +109,7 @@ def reproduce_command():
 # ---------------------------------------------------------------------- innovation
 @reproduce_command.command("innovation",
                            short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
-                                      "Tables 1-3.")
+                                      "Tables 1-4.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -122,9 +122,13 @@ def reproduce_command():
               help="Table 2: random half-topic subsets.")
 @click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05,
               help="Table 2: absolute difference of means below which a pair ties.")
-@click.option("--samples", type=click.IntRange(min=1), default=100,
-              help="Table 3: random system samples per N (the paper: 1000; 100 keeps 63 "
-                   "runs near a minute).")
+@click.option("--samples", type=click.IntRange(min=1), default=1000,
+              help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
+                   "on 63 runs; 100 for a quick look).")
+@click.option("--table4-runs", type=click.IntRange(min=1), default=3,
+              help="Table 4: runs with the largest rank gain from P@K to P_rare@K.")
+@click.option("--table4-docs", type=click.IntRange(min=1), default=5,
+              help="Table 4: rarest relevant documents listed per run.")
 @click.option("--figure1-topic", default=None,
               help="Figure 1: the topic (default: the one whose best run's P@K is the median).")
 @click.option("--figure1-points", type=click.IntRange(min=1), default=40,
@@ -133,7 +137,8 @@ def reproduce_command():
               help="Run the synthetic insertion experiment of Figure 1.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of every random step.")
 def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trials, fuzziness,
-                       samples, figure1_topic, figure1_points, figure1, seed, **options):
+                       samples, table4_runs, table4_docs, figure1_topic, figure1_points,
+                       figure1, seed, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
     \b
@@ -148,6 +153,8 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
     Table 3   Algorithm 1: for N = 2, 4, ..., 64 (<= runs), SAMPLES draws of N runs,
               rarity recomputed on the sample, mean Kendall's tau with the full ranking;
               alpha = 1.
+    Table 4   the rarest relevant documents (explain_documents) of the runs whose rank
+              gains the most from P@K to P_rare(alpha=1)@K.
 
     Binary relevance is grade >= -l (default 1). Means are over the topics with a
     relevant document.
@@ -157,6 +164,7 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
     campaign, ctx = _load(qrels, runs, options)
     params = innovation.InnovationParams(k=k, rel_level=options["rel_level"], alphas=alphas,
                                          trials=trials, fuzziness=fuzziness, samples=samples,
+                                         table4_runs=table4_runs, table4_docs=table4_docs,
                                          figure1_topic=figure1_topic, figure1_points=figure1_points,
                                          seed=seed)
     result = innovation.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
@@ -167,7 +175,8 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
 
 # ---------------------------------------------------------------------- nrg
 @reproduce_command.command("nrg",
-                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Figures 1-4.")
+                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
+                                      "Figures 1-5.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -182,6 +191,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
     \b
+    Table 1   the paper's worked example (three rankings of ten items), recomputed.
     Figure 1  (a) runs in campaign order: nDCG@k and NRG@k with the earlier runs as
               the prior; (b) NRG@k with every other run as the prior vs nDCG@k.
     Figure 2  NRG (nDCG, full depth; prior = best run of every other group) vs nDCG@k,
@@ -189,6 +199,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     Figure 3  NRG from P@K (K = --pool-depth), same prior: unique contributions; the
               table counts the relevant documents only one run has in its top K.
     Figure 4  P_rare(alpha)@k vs nDCG@k.
+    Figure 5  TaSC@k (prior = best run of every other group) vs nDCG@k.
     The table of values has one row per run with every measure.
     """
     from irmeta.reproduce import nrg
@@ -229,11 +240,14 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     """The Twist paper: effort-aware evaluation with CRP curves.
 
     \b
+    example       the RP and CRP vectors of the paper's worked example, recomputed.
     Table 2       archetypes of the CRP curves (percent of run x topic curves), beside
                   the paper's TREC 10/14/20/21 values.
     Figures 7-10  effort/gain grids of Twist against AP, bpref, RBP(p=0.8), nDCG with
                   the diagonal and high-gain/high-effort shares.
-    Tables 3-4    Kendall's tau between AP, bpref, RBP(p=0.8), nDCG and Twist.
+    Figure 12     distribution of the run means of each measure (all runs).
+    Tables 3-4    Kendall's tau (and p-values) between AP, bpref, RBP(p=0.8), nDCG and
+                  Twist, beside the paper's.
     Figure 13     pool downsampling to 90/70/50/30/10% (stratified per topic and grade,
                   >= 1 relevant and 10 non-relevant per topic), tau with the full pool.
     Figure 14     paired bootstrap (B = 1000, 0.05): ASL curves, DP, delta.
@@ -253,7 +267,7 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 
 # ---------------------------------------------------------------------- gawm
 @reproduce_command.command("gawm",
-                           short_help="GAWM vs HITS: Tables 2-3, Figures 3-6 "
+                           short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
                                       "(campaign or --matrix).")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
@@ -277,6 +291,7 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
 
     \b
     Table 2   Pearson's r of MAP/AAP with GAWM's E_s/E_t and W_s/W_t, and with HITS.
+    Figure 2  HITS authority/hub and GAWM effectiveness/weight against MAP (a), AAP (b).
     Table 3   Pearson(MAP, W_s) and Pearson(AAP, W_t) for each topic mean M_t.
     Figure 3  the matrix heat map with side bars (means, authorities, weights).
     Figure 4  the 5 x 5 (M_s, M_t) ranking grid with the MAP leader traced.

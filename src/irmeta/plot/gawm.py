@@ -195,3 +195,28 @@ def plot_leave_one_topic_out(table: pd.DataFrame, path=None, *, title: str | Non
     ax.set_title(title or "leave-one-topic-out predictivity")
     written = style.save(fig, path) if path is not None else []
     return fig, written
+
+
+def plot_weights_scatter(frame: pd.DataFrame, x: str, ys, path=None, *,
+                         title: str | None = None):
+    """The GAWM paper's Figures 2a/2b: one panel per column of ``ys`` (e.g. HITS
+    authority and hubness, GAWM effectiveness and weight) against the plain mean ``x``
+    (MAP for systems, AAP for topics), one point per row of ``frame``; each panel's
+    title gives Pearson's r (NaN when a column is constant)."""
+    ys = list(ys)
+    missing = [c for c in [x, *ys] if c not in frame.columns]
+    if missing:
+        raise ParameterError(f"plot_weights_scatter: frame has no column(s) {missing}")
+    fig, axes = style.figure(2.3 * len(ys) + 0.6, 2.6, ncols=len(ys), squeeze=False)
+    xv = frame[x].to_numpy(dtype=np.float64)
+    for ax, col, color in zip(axes[0], ys, style.PALETTE):
+        yv = frame[col].to_numpy(dtype=np.float64)
+        ax.scatter(xv, yv, s=10, color=color, alpha=0.8)
+        ok = np.isfinite(xv) & np.isfinite(yv)
+        r = (float(np.corrcoef(xv[ok], yv[ok])[0, 1])
+             if ok.sum() > 1 and np.std(xv[ok]) > 0 and np.std(yv[ok]) > 0 else float("nan"))
+        ax.set_title(f"{col}  (r = {r:.3f})", fontsize=8)
+        ax.set_xlabel(x)
+    fig.suptitle(title or f"weights against {x}", fontsize=9)
+    written = style.save(fig, path) if path is not None else []
+    return fig, written

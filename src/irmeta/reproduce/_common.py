@@ -20,8 +20,8 @@ import pandas as pd
 
 from irmeta.errors import ParameterError
 
-__all__ = ["CampaignFacts", "Progress", "Reproduction", "check_fraction", "check_positive",
-           "check_seed", "doc", "tau_b"]
+__all__ = ["COMPARABLE", "CampaignFacts", "Progress", "Provenance", "Reproduction",
+           "check_fraction", "check_positive", "check_seed", "doc", "tau_b"]
 
 
 @dataclass
@@ -101,6 +101,11 @@ class CampaignFacts:
     relevant: int
     depth: int
 
+    def describe(self) -> str:
+        """This campaign in words, for a :class:`Provenance` (``ours``)."""
+        return (f"this campaign: {self.runs} runs, {self.analysed_topics} topics with a "
+                f"relevant document (grade ≥ {self.rel_level})")
+
     @classmethod
     def of(cls, campaign, rel_level: int) -> "CampaignFacts":
         """The facts of ``campaign`` at ``rel_level``."""
@@ -109,6 +114,41 @@ class CampaignFacts:
                    analysed_topics=int(campaign.topic_set(rel_level).sum()),
                    judged=len(campaign.judged.grades),
                    relevant=int(campaign.num_rel(rel_level).sum()), depth=campaign.depth)
+
+
+# ---------------------------------------------------------------------- provenance
+#: how a table's paper numbers compare with ours: ``exact`` — the paper's own input
+#: (a worked example), reproduced digit for digit; ``same-measure-different-data`` —
+#: the same measure and procedure on another collection and run set;
+#: ``different-setup`` — other data *and* a procedure the paper does not state in full
+#: (parameters chosen here, see the page)
+COMPARABLE = ("exact", "same-measure-different-data", "different-setup")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the paper's numbers printed beside one of our tables come from.
+
+    ``table``: the page table (its TSV name) that prints a paper column or row;
+    ``paper``: the paper's collection and run set; ``ours``: this page's;
+    ``comparable``: one of :data:`COMPARABLE`. Why the cells cannot be compared one by
+    one is prose, in the paper page's ``TEXT`` block (``TEXT["provenance"][table]``).
+    """
+
+    table: str
+    paper: str
+    ours: str
+    comparable: str
+
+    def __post_init__(self):
+        if self.comparable not in COMPARABLE:
+            raise ParameterError(f"Provenance: comparable must be one of "
+                                 f"{', '.join(COMPARABLE)}, got {self.comparable!r}")
+
+    @property
+    def exact(self) -> bool:
+        """The paper's own input: the numbers must agree cell by cell."""
+        return self.comparable == "exact"
 
 
 # ---------------------------------------------------------------------- progress

@@ -26,11 +26,31 @@ import pandas as pd
 
 from irmeta.errors import ParameterError
 from irmeta.io.output import check_folder_target, write_errors
-from irmeta.reproduce._common import CampaignFacts, Progress, Reproduction, check_positive
+from irmeta.reproduce._common import (
+    CampaignFacts,
+    Progress,
+    Provenance,
+    Reproduction,
+    check_positive,
+)
 
 __all__ = ["Session", "campaign_rows", "check_output", "params_frame"]
 
 HTML_NAME = "index.html"
+
+#: the "paper vs ours" sentence beside a table with the paper's numbers, by
+#: :attr:`Provenance.comparable`; ``{why}`` is the page's own reason (its ``TEXT``)
+PROVENANCE = {
+    "exact": "<b>Paper vs ours: reproduced exactly.</b> Paper: {paper}. Here: {ours}, the "
+             "paper's own input, so every printed cell must agree (and does: tested). {why}",
+    "same-measure-different-data":
+        "<b>Paper vs ours: same measure, different data.</b> Paper: {paper}. Here: {ours}. "
+        "The cells cannot be compared one by one: {why} Compare the trends (which measure is "
+        "higher, how a value moves with a parameter), not the numbers.",
+    "different-setup":
+        "<b>Paper vs ours: different data and setup.</b> Paper: {paper}. Here: {ours}. The "
+        "cells cannot be compared one by one: {why}",
+}
 
 
 def check_output(paper: str, output, formats: Iterable[str], dpi) -> tuple[Path, tuple, int]:
@@ -119,6 +139,13 @@ class Session:
         ``frame``) as ``tables[name]``."""
         self.writer.write_tsv(name, frame, index=index)
         self.tables[name] = frame if kept is None else kept
+
+    def provenance(self, sec, record: Provenance, why: str) -> None:
+        """Add the "paper vs ours" sentence of ``record`` (:data:`PROVENANCE`) to the
+        section ``sec``; ``why``: the page's reason, from its ``TEXT`` block."""
+        from irmeta.report.html import markup
+        sec.text(markup(PROVENANCE[record.comparable], paper=record.paper, ours=record.ours,
+                        why=why))
 
     def figure(self, name: str, fig, **kwargs):
         return self.writer.figure(name, fig, **kwargs)

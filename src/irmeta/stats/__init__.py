@@ -11,7 +11,9 @@ random procedure takes a ``seed`` and reproduces bit for bit.
 from irmeta.stats.correlation import (
                                       alpha_sweep,
                                       correlation_matrix,
+                                      kendall_pvalues,
                                       kendall_tau,
+                                      kendall_test,
                                       rank_correlation,
                                       system_means,
                                       tau_ap,
@@ -61,7 +63,8 @@ from irmeta.stats.subsample import (
 )
 
 __all__ = [
-    "alpha_sweep", "correlation_matrix", "kendall_tau", "rank_correlation", "system_means",
+    "alpha_sweep", "correlation_matrix", "kendall_pvalues", "kendall_tau",
+    "kendall_test", "rank_correlation", "system_means",
     "tau_ap", "as_matrices", "asl_curve", "bootstrap_power", "discriminative_power", "matrices",
     "CORRECTIONS", "TESTS", "PairwiseResult", "PairedTResult", "BootstrapResult",
     "TukeyHSDResult", "RandomisedTukeyResult", "PairwiseTukeyResult", "TestParameters",

@@ -13,6 +13,11 @@ by system (aligned by name) or a 1-D array (aligned by position).
   ``scipy.stats`` (a second of start-up) for the small rankings of an evaluation
   campaign; beyond that, ``scipy.stats.kendalltau`` (O(n log n)). Both are exact
   integer counts divided the same way, and the tests check them against scipy.
+* :func:`kendall_test` — tau-b and its two-sided p-value under H0 "no association"
+  (``scipy.stats.kendalltau``, variant ``b``, method ``auto``: the exact null
+  distribution when neither ranking has ties and n <= 33, else the normal approximation
+  with the tie-corrected variance); :func:`kendall_pvalues` — the p-values of a
+  :func:`correlation_matrix`.
 * :func:`tau_ap` — the AP rank correlation of Yilmaz, Aslam & Robertson (2008),
   which weights swaps near the top: with the systems ordered by ``x`` (the ranking
   under test, best first), ``tau_AP = 2/(n-1) sum_{i=2..n} C(i)/(i-1) - 1`` where
@@ -100,6 +105,44 @@ def kendall_tau(x, y) -> float:
         return float(kendalltau(a, b).statistic)
     sa, sb = _pair_signs(a), _pair_signs(b)
     return float(_tau_b(np.dot(sa, sb), np.dot(sa, sa), np.dot(sb, sb)))
+
+
+def kendall_test(x, y) -> tuple[float, float]:
+    """Kendall's tau-b of ``x`` and ``y`` (:func:`kendall_tau`) and its two-sided p-value
+    for H0 "the rankings are independent": ``scipy.stats.kendalltau(x, y, variant="b",
+    method="auto")`` — the exact permutation distribution when neither ranking has ties
+    and n <= 33 (or nearly all pairs agree or disagree), else the normal approximation of
+    ``C - D`` with the tie-corrected variance. ``(nan, nan)`` when tau is undefined
+    (a constant ranking, fewer than 2 systems).
+
+    Examples
+    --------
+    >>> tau, p = kendall_test([1, 2, 3, 4, 5], [1, 3, 2, 4, 5])
+    >>> round(tau, 3), round(p, 4)
+    (0.8, 0.0833)
+    """
+    a, b = _aligned(x, y, "kendall_test")
+    tau = kendall_tau(a, b) if a.size >= 2 else float("nan")
+    if np.isnan(tau):
+        return float("nan"), float("nan")
+    from scipy.stats import kendalltau
+    return tau, float(kendalltau(a, b, variant="b", method="auto").pvalue)
+
+
+def kendall_pvalues(scores) -> pd.DataFrame:
+    """Measures x measures p-values of :func:`kendall_test` between the columns of a
+    systems x measures DataFrame (the p-values of ``correlation_matrix(scores)``);
+    on the diagonal, a ranking against itself (p near 0; NaN when it is constant)."""
+    frame = pd.DataFrame(scores) if isinstance(scores, Mapping) else scores
+    if not isinstance(frame, pd.DataFrame):
+        raise ParameterError("kendall_pvalues: scores must be a systems x measures DataFrame")
+    cols = list(frame.columns)
+    out = pd.DataFrame(np.nan, index=cols, columns=cols)
+    for i, m1 in enumerate(cols):
+        for m2 in cols[i:]:
+            p = kendall_test(frame[m1], frame[m2])[1]
+            out.loc[m1, m2] = out.loc[m2, m1] = p
+    return out
 
 
 #: pairs of systems per block of :func:`_kendall_matrix` (bounded memory: a block of
@@ -253,7 +296,8 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
 def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
                 alphas: Iterable[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                 methods: Sequence[str] = ("kendall", "tau_ap"), rel_level: int = 1,
-                progress_bar: bool | None = None, **evaluate_kwargs) -> pd.DataFrame:
+                progress_bar: bool | None = None, pvalues: bool = False,
+                **evaluate_kwargs) -> pd.DataFrame:
     """Rank correlation between a baseline measure and a parametrised family.
 
     ``families`` maps a baseline measure to a template with ``{alpha}``, by default the
@@ -261,7 +305,9 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
     "AP@100": "AP_rare(alpha={alpha})@100"}``. Any measure works (e.g.
     ``{"RBP(p=0.5)": "RBP(p={alpha})"}``). For each alpha, systems are ranked by their
     mean over the campaign topic set; ``tau_ap`` ranks the family against the baseline
-    as reference. Returns a long DataFrame ``baseline, measure, alpha, <method>...``.
+    as reference. Returns a long DataFrame ``baseline, measure, alpha, <method>...``;
+    with ``pvalues``, also ``kendall_p``, the p-value of Kendall's tau-b
+    (:func:`kendall_test`).
     """
     if families is None:
         families = {"P@100": "P_rare(alpha={alpha})@100", "AP@100": "AP_rare(alpha={alpha})@100"}
@@ -303,6 +349,8 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
             row = {"baseline": base, "measure": name, "alpha": a}
             for m in methods:
                 row[m] = rank_correlation(means[name], means[base], m)
+            if pvalues:
+                row["kendall_p"] = kendall_test(means[name], means[base])[1]
             rows.append(row)
     return pd.DataFrame(rows)
 

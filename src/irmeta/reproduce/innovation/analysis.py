@@ -24,18 +24,20 @@ from irmeta.errors import CampaignError, ParameterError
 from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
+    Provenance,
     check_positive,
     check_seed,
     doc,
 )
 
 __all__ = ["InnovationAnalysis", "InnovationParams", "PAPER_TABLE1", "PAPER_TABLE2",
-           "PAPER_TABLE3", "STEPS", "analyse", "figure1_topic", "steps",
-           "synthetic_insertion"]
+           "PAPER_TABLE3", "PAPER_TABLES", "STEPS", "analyse", "figure1_topic",
+           "provenance", "rank_changes", "rare_documents", "steps", "synthetic_insertion"]
 
 #: the steps of :func:`analyse` (progress bar and run-time table); Figure 1 is last
 STEPS = ("figure 2 (tau vs alpha)", "table 1 (discriminative power)", "table 2 (stability)",
-         "table 3 (number of systems)", "figure 1 (synthetic insertion)")
+         "table 3 (number of systems)", "table 4 (rare relevant documents)",
+         "figure 1 (synthetic insertion)")
 
 
 def steps(figure1: bool = True) -> tuple[str, ...]:
@@ -52,12 +54,13 @@ PAPER_TABLE3 = pd.DataFrame([[0.970, 0.976, 0.983, 0.987, 0.992, 0.995],
                              [0.970, 0.984, 0.985, 0.989, 0.993, 0.996]],
                             index=["P_rare(alpha=1)@100", "AP_rare(alpha=1)@100"],
                             columns=[2, 4, 8, 16, 32, 64])
+#: the page tables that print the paper's numbers (each has a :class:`Provenance`)
+PAPER_TABLES = ("table1_paper", "table2", "table3_paper")
 
 
 @dataclass
 class InnovationParams:
-    """Parameters of the innovation reproduction (defaults: the paper's, except
-    ``samples``; see the module doc)."""
+    """Parameters of the innovation reproduction (defaults: the paper's)."""
 
     k: int = doc("cutoff K of P@K, AP@K and of rarity (runs' top K)", default=100)
     rel_level: int = doc("minimum grade counted relevant (binary measures, rarity)", default=1)
@@ -68,10 +71,13 @@ class InnovationParams:
     trials: int = doc("Table 2: random topic subsets", default=1000)
     fuzziness: float = doc("Table 2: absolute difference of means below which a pair ties",
                            default=0.05)
-    samples: int = doc("Table 3: random system samples per N (paper: 1000)", default=100)
+    samples: int = doc("Table 3: random system samples per N", default=1000)
     sizes: tuple = doc("Table 3: numbers of systems N (those above R are skipped)",
                        default=(2, 4, 8, 16, 32, 64))
     table3_alpha: float = doc("Table 3: alpha of the measures", default=1.0)
+    table4_runs: int = doc("Table 4: runs with the largest rank gain from P@K to "
+                           "P_rare(table3_alpha)@K", default=3)
+    table4_docs: int = doc("Table 4: rarest relevant documents listed per run", default=5)
     figure1_topic: str | None = doc("Figure 1: topic (default: the one whose best run's "
                                     "P@K is the median over topics)", default=None)
     figure1_max_d: int = doc("Figure 1: largest D (relevant documents retrieved)", default=100)
@@ -81,7 +87,8 @@ class InnovationParams:
 
     def validate(self) -> "InnovationParams":
         fn = "reproduce innovation"
-        for name in ("k", "trials", "samples", "figure1_max_d", "figure1_points"):
+        for name in ("k", "trials", "samples", "table4_runs", "table4_docs", "figure1_max_d",
+                     "figure1_points"):
             check_positive(getattr(self, name), name, fn)
         check_seed(self.seed, fn)
         if len(self.alphas) < 2 or any(float(a) < 0 for a in self.alphas):
@@ -216,6 +223,64 @@ def _synthetic_id(i: int, width: int, taken: set) -> str:
     return out
 
 
+# ------------------------------------------------------------------ Table 4
+def rank_changes(means: pd.DataFrame, base: str, rare: str) -> pd.DataFrame:
+    """Per run, its competition rank (1 = best) by the run means ``base`` and ``rare``
+    and the gain ``rank_change = rank(base) - rank(rare)`` (> 0: rarity lifts the run);
+    largest gain first, ties by run name."""
+    rb = means[base].rank(ascending=False, method="min").astype(int)
+    rr = means[rare].rank(ascending=False, method="min").astype(int)
+    out = pd.DataFrame({"run": means.index, f"rank {base}": rb.to_numpy(),
+                        f"rank {rare}": rr.to_numpy(), "rank_change": (rb - rr).to_numpy()})
+    return out.sort_values(["rank_change", "run"], ascending=[False, True],
+                           kind="stable").reset_index(drop=True)
+
+
+def rare_documents(campaign: Campaign, changes: pd.DataFrame, *, runs: int, docs: int, k: int,
+                   rel_level: int) -> pd.DataFrame:
+    """The paper's Table 4 on any campaign: for the ``runs`` runs with the largest rank
+    gain (``changes``, :func:`rank_changes`), the ``docs`` rarest relevant documents of
+    their top ``k`` (:func:`irmeta.explain.explain_documents`: fewest runs retrieving it,
+    ties by topic and rank), with the run's ranks and gain, the document's grade, the
+    runs retrieving it ``retrieved_by`` of ``S`` and its rarity ``R(d) = 1 - S_d / S``.
+    A run without a relevant document in its top ``k`` has no row."""
+    from irmeta.explain import explain_documents
+    frames = []
+    columns = ["run", *changes.columns[1:4], "topic", "rank in run", "docid", "grade",
+               "retrieved_by", "S", "rarity"]
+    for row in changes.head(runs).itertuples(index=False):
+        run = str(row[0])
+        ex = explain_documents(campaign, run, k=k, rel_level=rel_level, nrg=None,
+                               relevant_only=True)
+        ex = ex.sort_values(["retrieved_by", "topic", "rank"], kind="stable").head(docs)
+        ex = ex[["run", "topic", "rank", "docid", "grade", "retrieved_by", "S", "rarity"]]
+        ex.insert(1, "rank_change", int(row[3]))
+        ex.insert(1, changes.columns[2], int(row[2]))
+        ex.insert(1, changes.columns[1], int(row[1]))
+        if len(ex):
+            frames.append(ex.rename(columns={"rank": "rank in run"}))
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True)[columns]
+
+
+def provenance(p: InnovationParams, facts: CampaignFacts) -> dict[str, Provenance]:
+    """The paper's collections behind the tables that print its numbers
+    (:data:`PAPER_TABLES`)."""
+    ours = facts.describe()
+    return {
+        "table1_paper": Provenance(
+            "table1_paper", "TREC DL 2020 document task (DLT20): 64 runs, 2,016 pairs", ours,
+            "same-measure-different-data"),
+        "table2": Provenance(
+            "table2", "TREC DL 2020 document task (DLT20): 64 runs", ours,
+            "same-measure-different-data"),
+        "table3_paper": Provenance(
+            "table3_paper", "TREC-8 ad hoc: 129 runs, 50 topics, 1,000 samples per N",
+            f"{ours}, {p.samples:,} samples per N", "same-measure-different-data"),
+    }
+
+
 # ------------------------------------------------------------------ the analysis
 @dataclass(frozen=True)
 class InnovationAnalysis:
@@ -236,7 +301,14 @@ class InnovationAnalysis:
       (:func:`irmeta.stats.stability_table`);
     * ``table3``: mean tau per measure and number of systems N, long
       (:func:`irmeta.stats.system_dependence`); ``table3_wide``: one row per measure,
-      columns ``N=2`` ...; ``table3_skipped``: the N above the number of runs.
+      columns ``N=2`` ...; ``table3_skipped``: the N above the number of runs;
+    * ``table4_changes``: every run's rank by P@K and by P_rare(table3_alpha)@K and its
+      gain (:func:`rank_changes`); ``table4``: the rarest relevant documents of the runs
+      that gain the most (:func:`rare_documents`, the paper's qualitative Table 4);
+    * ``figure2`` holds ``kendall_p``: the p-value of each tau
+      (:func:`irmeta.stats.kendall_test`);
+    * ``provenance``: per page table with the paper's numbers (:data:`PAPER_TABLES`),
+      the paper's collection and ours (:class:`~irmeta.reproduce._common.Provenance`).
     """
 
     params: InnovationParams
@@ -254,6 +326,9 @@ class InnovationAnalysis:
     table3: pd.DataFrame
     table3_wide: pd.DataFrame
     table3_skipped: list[int]
+    table4_changes: pd.DataFrame
+    table4: pd.DataFrame
+    provenance: dict[str, Provenance]
     timings: dict = field(default_factory=dict, compare=False, repr=False)
 
     def tau_at_last_alpha(self) -> pd.Series:
@@ -302,7 +377,7 @@ def _pairs(columns: pd.Index) -> list[tuple[Any, Any]]:
 def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             figure1: bool = True,
             progress: bool | None | Progress = None) -> InnovationAnalysis:
-    """Compute the innovation paper's Figures 1-2 and Tables 1-3 for ``campaign``.
+    """Compute the innovation paper's Figures 1-2 and Tables 1-4 for ``campaign``.
 
     Parameters
     ----------
@@ -325,6 +400,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         matrices,
         stability_table,
         system_dependence,
+        system_means,
     )
 
     if not isinstance(campaign, Campaign):
@@ -347,9 +423,10 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         with prog.step("figure 2 (tau vs alpha)"):
             sweep = alpha_sweep(campaign, {f"P@{k}": f"P_rare(alpha={{alpha}})@{k}",
                                            f"AP@{k}": f"AP_rare(alpha={{alpha}})@{k}"},
-                                alphas=p.alphas, methods=("kendall", "tau_ap"), rel_level=lvl)
+                                alphas=p.alphas, methods=("kendall", "tau_ap"), rel_level=lvl,
+                                pvalues=True)
             wide = sweep.pivot_table(index="alpha", columns="baseline",
-                                     values=["kendall", "tau_ap"], sort=False)
+                                     values=["kendall", "kendall_p", "tau_ap"], sort=False)
             wide.columns = [f"{m} {b}" for m, b in _pairs(wide.columns)]
             wide = wide.reset_index()
 
@@ -380,6 +457,13 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             t3.columns = [f"N={c}" for c in t3.columns]
             t3 = t3.reset_index()
 
+        with prog.step("table 4 (rare relevant documents)"):
+            base_m, rare_m = _measure("P", 0.0, k), _measure("P", p.table3_alpha, k)
+            means = system_means(campaign, [base_m, rare_m], rel_level=lvl)
+            changes = rank_changes(means, base_m, rare_m)
+            t4 = rare_documents(campaign, changes, runs=p.table4_runs, docs=p.table4_docs,
+                                k=k, rel_level=lvl)
+
         if figure1:
             with prog.step("figure 1 (synthetic insertion)"):
                 f1 = synthetic_insertion(campaign, p.figure1_topic, k=k, rel_level=lvl,
@@ -396,7 +480,8 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         figure2=sweep, figure2_wide=wide,
         pairs=campaign.num_runs * (campaign.num_runs - 1) // 2, table1=t1, table1_long=dp,
         table2=st, table3=sd, table3_wide=t3,
-        table3_skipped=[n for n in p.sizes if n > campaign.num_runs], timings=timings)
+        table3_skipped=[n for n in p.sizes if n > campaign.num_runs], table4_changes=changes,
+        table4=t4, provenance=provenance(p, CampaignFacts.of(campaign, lvl)), timings=timings)
 
 
 def _alpha_of(measure: str) -> float:

@@ -4,6 +4,9 @@ figures on any campaign, with the tables of the values behind them.
 ``analyse(campaign, params, groups=...)`` computes an :class:`NRGAnalysis` (no output);
 ``render(analysis, output)`` writes its page; ``reproduce`` does both.
 
+* **Table 1** (the paper's worked example): three rankings of ten items, NRG@10 with each
+  prior, recomputed beside the printed values (:func:`~irmeta.reproduce.nrg.analysis.table1`;
+  reproduced exactly).
 * **Figure 1a** (chronological): runs in campaign order (the order of the files, taken
   as the order of release); each run's base metric ``nDCG@k`` and its
   ``NRG(base=nDCG, prior=earlier)@k`` — the gain left over by every earlier run. The
@@ -53,9 +56,10 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
               command: str | None = None, progress: bool | None = None,
               formats=("png", "svg"), dpi: int = 150) -> Reproduction:
     """``render(analyse(campaign, params, groups=groups), output, ...)``: write the NRG
-    paper's Figures 1-4 and the tables behind them for ``campaign`` into the folder
+    paper's Table 1 (its worked example), Figures 1-5 and the tables behind them for
+    ``campaign`` into the folder
     ``output`` (see module doc). ``groups``: run -> group (prior ``best_per_group`` and
-    colours). ``tables``: ``values`` (one row per run, every measure),
+    colours). ``tables``: ``table1``, ``values`` (one row per run, every measure),
     ``correlations``, ``unique_contributions``; ``analysis``: the :class:`NRGAnalysis`."""
     check_output("nrg", output, formats, dpi)
     with Progress.use(progress, "nrg", len(ANALYSIS_STEPS) + len(page.STEPS)) as prog:

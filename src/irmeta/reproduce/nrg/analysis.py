@@ -19,12 +19,31 @@ import pandas as pd
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
-from irmeta.reproduce._common import CampaignFacts, Progress, check_positive, doc, tau_b
+from irmeta.reproduce._common import (
+    CampaignFacts,
+    Progress,
+    Provenance,
+    check_positive,
+    doc,
+)
 
-__all__ = ["NRGAnalysis", "NRGParams", "RunValues", "STEPS", "analyse", "measures"]
+__all__ = ["NRGAnalysis", "NRGParams", "PAPER_TABLE1", "PAPER_TABLES", "RunValues", "STEPS",
+           "analyse", "measures", "table1"]
 
 #: the steps of :func:`analyse` (progress bar and run-time table)
-STEPS = ("evaluate",)
+STEPS = ("table 1 (worked example)", "evaluate")
+
+#: the paper's Table 1: three rankings of the same ten items (A, E, F, J relevant)
+TABLE1_ORDERS = {"R1": "ABCDEFGHIJ", "R2": "EDCBAFGHIJ", "R3": "JIHGFEDCBA"}
+TABLE1_RELEVANT = "AEFJ"
+#: its printed values: nDCG@10 and NRG@10 with each prior (NaN: a run is not its own prior)
+PAPER_TABLE1 = pd.DataFrame(
+    {"nDCG@10": [0.7933] * 3, "prior R1": [np.nan, 0.7361, 0.8277],
+     "prior R2": [0.7361, np.nan, 0.7988], "prior R3": [0.8277, 0.7988, np.nan],
+     "prior: the other two": [0.8417, 0.8316, 0.8681]},
+    index=pd.Index(list(TABLE1_ORDERS), name="run"))
+#: the page tables that print the paper's numbers (each has a :class:`Provenance`)
+PAPER_TABLES = ("table1",)
 
 
 @dataclass
@@ -65,6 +84,40 @@ def measures(p: NRGParams) -> dict[str, str]:
     }
 
 
+def table1() -> pd.DataFrame:
+    """The paper's Table 1 recomputed: for its three rankings of ten items (relevant
+    items A, E, F, J, grade 4), ``nDCG@10`` and ``NRG(base=nDCG)@10`` with each other
+    ranking as the only prior (:func:`irmeta.evaluate`, ``prior=list``) and with the
+    other two (``prior=others``); one row per ranking, ``order`` its items, then for
+    each value ours (``… (ours)``, full precision) and the paper's (``… (paper)``), and
+    ``equal to 4 d.``: ours rounded to the paper's 4 decimals equal it. The paper's own
+    input: every cell must agree."""
+    from irmeta.evaluation import evaluate
+    qrels = {"q1": {d: (4 if d in TABLE1_RELEVANT else 0) for d in "ABCDEFGHIJ"}}
+    runs = {name: {"q1": {d: float(10 - i) for i, d in enumerate(order)}}
+            for name, order in TABLE1_ORDERS.items()}
+    ours = pd.DataFrame(index=PAPER_TABLE1.index, columns=PAPER_TABLE1.columns, dtype=float)
+    both = evaluate(qrels, runs, ["nDCG@10", "NRG(base=nDCG,prior=others)@10"])
+    for i, run in enumerate(both.runs):
+        ours.loc[run, "nDCG@10"] = both.means[i, 0]
+        ours.loc[run, "prior: the other two"] = both.means[i, 1]
+    for prior in TABLE1_ORDERS:
+        res = evaluate(qrels, runs, ["NRG(base=nDCG,prior=list)@10"], prior_runs=[prior])
+        for i, run in enumerate(res.runs):
+            if run != prior:
+                ours.loc[run, f"prior {prior}"] = res.means[i, 0]
+    out = pd.DataFrame({"order": [" ".join(o) for o in TABLE1_ORDERS.values()]},
+                       index=PAPER_TABLE1.index)
+    for col in PAPER_TABLE1.columns:
+        out[f"{col} (ours)"] = ours[col]
+        out[f"{col} (paper)"] = PAPER_TABLE1[col]
+    out["equal to 4 d."] = [bool(np.allclose(np.round(ours.loc[r].to_numpy(float), 4),
+                                             PAPER_TABLE1.loc[r].to_numpy(float),
+                                             rtol=0, atol=1e-12, equal_nan=True))
+                            for r in out.index]
+    return out
+
+
 @dataclass(frozen=True)
 class RunValues:
     """The numbers of one figure: per run (campaign order) ``x`` and ``y``, each named
@@ -82,8 +135,11 @@ class NRGAnalysis:
     * ``values``: one row per run (campaign order, index ``run``): ``group``, the mean
       of every measure of :attr:`measures` (column = its label) and ``unique to the
       pool@K (sum)``;
-    * ``correlations``: Kendall's tau-b and Pearson's r of each measure's run means
-      with the base metric's (``nDCG@k``);
+    * ``table1``: the paper's Table 1 (its worked example) recomputed beside the printed
+      values (:func:`table1`); ``provenance``: its :class:`Provenance` (exact);
+    * ``correlations``: Kendall's tau-b (with its two-sided p-value,
+      :func:`irmeta.stats.kendall_test`) and Pearson's r of each measure's run means with
+      the base metric's (``nDCG@k``);
     * ``figure1a``: chronological comparison — ``nDCG@k`` and NRG with the earlier runs
       as the prior; ``figure1b``: NRG with every other run as the prior against
       ``nDCG@k``; ``figure2``: full-depth NRG, prior = the best run of every other
@@ -101,6 +157,7 @@ class NRGAnalysis:
     measures: dict[str, str]
     groups_given: bool
     num_groups: int
+    table1: pd.DataFrame
     values: pd.DataFrame
     correlations: pd.DataFrame
     figure1a: RunValues
@@ -110,6 +167,7 @@ class NRGAnalysis:
     unique_contributions: pd.DataFrame
     figure4: RunValues
     figure5: RunValues
+    provenance: dict[str, Provenance]
     timings: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -166,6 +224,7 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
     """
     from irmeta.evaluation import evaluate
     from irmeta.explain import unique_contributions
+    from irmeta.stats import kendall_test
 
     if not isinstance(campaign, Campaign):
         raise ParameterError("reproduce nrg: campaign must be a Campaign")
@@ -182,6 +241,8 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
     base, K = f"nDCG@{p.k}", p.pool_depth
 
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
+        with prog.step("table 1 (worked example)"):
+            t1 = table1()
         with prog.step("evaluate"):
             res = evaluate(campaign, measures=list(cols.values()), groups=group_of,
                            rel_level=p.rel_level)
@@ -193,7 +254,8 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
             values[f"unique to the pool@{K} (sum)"] = uc["unique"]
             corr = pd.DataFrame([
                 {"measure": label, "string": cols[label],
-                 f"Kendall τ with {base}": tau_b(values[base], values[label]),
+                 **dict(zip((f"Kendall τ with {base}", "p (τ)"),
+                            kendall_test(values[base], values[label]))),
                  "Pearson r": _pearson(values[base], values[label])}
                 for label in cols if label != base])
             uct = uc.reset_index()
@@ -203,7 +265,7 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
 
     return NRGAnalysis(
         params=p, campaign=CampaignFacts.of(campaign, p.rel_level), measures=cols,
-        groups_given=not own, num_groups=len(set(group_of.values())), values=values,
+        groups_given=not own, num_groups=len(set(group_of.values())), table1=t1, values=values,
         correlations=corr,
         figure1a=_run_values(values, base, f"NRG earlier@{p.k}"),
         figure1b=_run_values(values, base, f"NRG others@{p.k}"),
@@ -212,4 +274,7 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
         unique_contributions=uct,
         figure4=_run_values(values, base, f"P_rare@{p.k}"),
         figure5=_run_values(values, base, f"TaSC best_per_group@{p.k}"),
+        provenance={"table1": Provenance(
+            "table1", "its Table 1: three rankings of ten items, four relevant",
+            "the same three rankings", "exact")},
         timings=timings)

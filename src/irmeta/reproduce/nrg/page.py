@@ -7,6 +7,8 @@ below; one function per section picks the analysis' numbers and lays them out.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from irmeta.reproduce._common import Progress, Reproduction
@@ -16,15 +18,25 @@ from irmeta.reproduce.nrg.analysis import NRGAnalysis, RunValues
 __all__ = ["STEPS", "render"]
 
 #: the steps of :func:`render` (progress bar and run-time table)
-STEPS = ("draw figure 1", "draw figure 2", "draw figure 3", "draw figure 4", "draw figure 5",
-         "render")
+STEPS = ("table 1", "draw figure 1", "draw figure 2", "draw figure 3", "draw figure 4",
+         "draw figure 5", "render")
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: Normalized Residual Gain (Bigdeli et al., SIGIR-AP 2024)"
-TEXT = {
+TEXT: dict[str, Any] = {
+    "table1": ("Table 1: the impact of rank order on NRG (the paper's worked example)",
+               "Three rankings of the same ten items A-J (A, E, F, J relevant, grade 4; the "
+               "same nDCG@10), and NRG(base=nDCG)@10 of each with every other ranking as "
+               "the only prior and with the other two, computed by irmeta.evaluate on the "
+               "paper's rankings. seen(i) = 1/log2(i+1), as in the authors' code: the printed "
+               "1/(log(i)+1) does not give these values (docs/paper-deviations.md)."),
     "values": ("The values",
                "Means over the campaign topic set of every measure behind the figures, one "
-               "row per run (campaign order). Measure strings: {m}."),
+               "row per run (campaign order). Measure strings: {m}. In the agreement table, "
+               "p (τ) is the two-sided p-value of Kendall's τ-b under 'no association' "
+               "(SciPy's kendalltau, variant b, method auto: exact without ties for up to "
+               "33 runs, else the normal approximation with tie correction)."),
+    "provenance": {"table1": ""},
     "figure1": ("Figure 1: chronological and all-others comparison",
                 "(a) Runs in campaign order (taken as the order of release): {b} and "
                 "NRG@{k} with the earlier runs as the prior — what each run adds to "
@@ -85,6 +97,15 @@ def _scatter(v: RunValues, ylabel: str, title: str, label_top: int, diagonal: bo
 
 
 # ---------------------------------------------------------------------- sections
+def _table1(S: Session, a: NRGAnalysis, summary: list) -> None:
+    sec = S.section("table1", *TEXT["table1"])
+    sec.add(S.table("table1", a.table1.reset_index(), digits=4, compact=True, sortable=False,
+                    caption="Ours (full precision) and the paper's values."))
+    S.provenance(sec, a.provenance["table1"], TEXT["provenance"]["table1"])
+    summary.append(f"Table 1 (the paper's example): {int(a.table1['equal to 4 d.'].sum())} of "
+                   f"{len(a.table1)} rows equal the printed values to 4 decimals.")
+
+
 def _values(S: Session, a: NRGAnalysis, summary: list) -> None:
     from irmeta.report.html import markup as html
     title, intro = TEXT["values"]
@@ -169,9 +190,9 @@ def _figure5(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 #: (step, section writer) in page order; the values section is written with Figure 1
-SECTIONS = (("draw figure 1", (_values, _figure1)), ("draw figure 2", (_figure2,)),
-            ("draw figure 3", (_figure3,)), ("draw figure 4", (_figure4,)),
-            ("draw figure 5", (_figure5,)))
+SECTIONS = (("table 1", (_table1,)), ("draw figure 1", (_values, _figure1)),
+            ("draw figure 2", (_figure2,)), ("draw figure 3", (_figure3,)),
+            ("draw figure 4", (_figure4,)), ("draw figure 5", (_figure5,)))
 
 
 # ---------------------------------------------------------------------- render
@@ -196,7 +217,7 @@ def render(analysis: NRGAnalysis, output, *, inputs: list[tuple[str, str]] | Non
     Returns
     -------
     Reproduction
-        ``tables``: ``values``, ``correlations``, ``unique_contributions``, ``inputs``,
+        ``tables``: ``table1``, ``values``, ``correlations``, ``unique_contributions``, ``inputs``,
         ``parameters``, ``timings``.
     """
     a = analysis

@@ -4,6 +4,8 @@ tables and figures on any campaign.
 ``analyse(campaign, params)`` computes a :class:`TwistAnalysis` (no output);
 ``render(analysis, output)`` writes its page; ``reproduce`` does both.
 
+* **Worked example**: the RP and CRP vectors of the paper's example, beside the printed
+  ones (:mod:`irmeta.reproduce.twist.example`; reproduced exactly).
 * **Table 2**: archetypes of the CRP curves (ideal, worst, full-scale, excellent,
   typical A, typical B), percent of (run, topic) curves (:func:`irmeta.effort.archetypes`,
   crossing rule ``matters``), beside the paper's values.
@@ -14,9 +16,11 @@ tables and figures on any campaign.
 * **Figure 11**: CRP next to DCG for the (run, topic) pairs of the top nDCG quartile
   with the most and the least effort (:func:`irmeta.effort.most_telling`,
   :func:`irmeta.effort.crp_dcg_panels`, :func:`irmeta.plot.effort.plot_crp_dcg_panels`).
-* **Tables 3-4**: Kendall's tau between the system rankings (means over the campaign
-  topic set) of AP, bpref, RBP(p=0.8), nDCG and Twist
-  (:func:`irmeta.stats.correlation_matrix`).
+* **Figure 12**: the distribution of the run means of each measure (all runs; box plot,
+  the runs the MAP filter drops marked).
+* **Tables 3-4**: Kendall's tau (and its p-value) between the system rankings (means
+  over the campaign topic set) of AP, bpref, RBP(p=0.8), nDCG and Twist, beside the
+  paper's values (:func:`irmeta.stats.correlation_matrix`, :func:`~irmeta.stats.kendall_pvalues`).
 * **Figure 13**: pool downsampling — stratified (per topic and grade) random subsets
   of the qrels at 90, 70, 50, 30, 10% (at least 1 relevant and 10 non-relevant
   documents per topic, nested), Kendall's tau of each measure's ranking with the full

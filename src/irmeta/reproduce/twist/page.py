@@ -7,6 +7,8 @@ analysis' numbers and lays them out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from irmeta.reproduce._common import Progress, Reproduction
 from irmeta.reproduce._session import Session, campaign_rows
 from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
@@ -14,11 +16,33 @@ from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
 __all__ = ["STEPS", "render"]
 
 #: the steps of :func:`render` (progress bar and run-time table)
-STEPS = ("draw figures 7-11", "draw figure 13", "draw figure 14", "render")
+STEPS = ("draw figures 7-11", "draw figure 12", "draw figure 13", "draw figure 14", "render")
 
 # ---------------------------------------------------------------------- prose
 TITLE = "Reproduction: Twist, the effort of reading a ranking"
-TEXT = {
+TEXT: dict[str, Any] = {
+    "example": ("The paper's worked example: RP and CRP vectors",
+                "The relevance vectors of the paper's example (degrees nr < pr < fr < hr, "
+                "recall base 7, N = 15: the ideal, worst and full-scale runs and two systems "
+                "A and B), turned into a one-topic campaign; their relative position (RP) "
+                "and cumulated RP (CRP) vectors computed by irmeta.effort.curve_arrays, "
+                "beside the vectors the paper prints."),
+    "figure12": ("Figure 12: distribution of the measures' means",
+                 "The mean over the campaign topic set of each measure, one dot per run, for "
+                 "all {R} runs; the {d} runs in orange are those the paper's filter drops "
+                 "(outside the best {f:.0%} by MAP) before Tables 3-4 and Figures 13-14. "
+                 "Box: quartiles and median; whiskers: 1.5 × the interquartile range."),
+    "tables3_4_paper": "The paper's Tables 3 (AP rows) and 4 (Twist rows), for comparison; "
+                       "its 'RBP' is RBP(p=0.8).",
+    "provenance": {
+        "worked_example": "",
+        "table2": "the share of each archetype depends on the runs' depth (TREC 20-21 runs "
+                  "are 10,000 deep, DL runs 100), the number of relevant documents per topic "
+                  "and the graded scale; only a collection of the paper would give its row.",
+        "tables3_4_paper": "τ between two measures depends on which runs are compared and "
+                           "how close they are; the paper's TREC runs (and their graded "
+                           "scales) are not ours.",
+    },
     "table2": ("Table 2: archetypes of the CRP curves",
                "Share (percent) of the (run, topic) curves of {which} in each archetype, on "
                "the topics where Twist@{n} is defined (0 < RB ≤ {n}); crossing rule '{c}'. "
@@ -33,13 +57,19 @@ TEXT = {
                   "Kendall's τ (tau-b) between the rankings of the best {n} of {R} runs by "
                   "MAP under each pair of measures (means over the campaign topic set; "
                   "Twist's undefined topics left out of its mean). Table 3 of the paper is "
-                  "the AP row; Table 4 the Twist row."),
+                  "the AP row; Table 4 the Twist row. The second table gives the two-sided "
+                  "p-value of each τ under 'no association' (SciPy's kendalltau, variant b, "
+                  "method auto: exact without ties for up to 33 runs, else the normal "
+                  "approximation with tie correction); the paper reports its values as "
+                  "significant 'with p-values well below 1%'."),
     "figure13": ("Figure 13: robustness to incomplete judgments",
                  "Stratified random subsets of the qrels (per topic and grade, at least 1 "
                  "relevant and 10 non-relevant documents per topic; smaller pools are "
                  "subsets of larger ones), {r} sampling(s) averaged; Kendall's τ between the "
                  "ranking of the kept runs on the full and on the reduced qrels. Share of "
-                 "qrels rows kept: {k}."),
+                 "qrels rows kept: {k}. No p-value is printed: the question is how close τ "
+                 "stays to 1, not whether it differs from 0 (with {r} > 1 samplings τ is a "
+                 "mean, which has none)."),
     "figure14": ("Figure 14: discriminative power (paired bootstrap)",
                  "Sakai's paired bootstrap test (B = {b}) on every pair of the kept runs: the "
                  "achieved significance level (ASL) of each pair, pairs sorted by ASL; DP = "
@@ -62,6 +92,16 @@ def _which(a: TwistAnalysis) -> str:
 
 
 # ---------------------------------------------------------------------- sections
+def _example(S: Session, a: TwistAnalysis, summary: list) -> None:
+    sec = S.section("example", *TEXT["example"])
+    sec.add(S.table("worked_example", a.worked_example, compact=True, sortable=False,
+                    caption="RP and CRP vectors: ours and the paper's."))
+    S.provenance(sec, a.provenance["worked_example"], TEXT["provenance"]["worked_example"])
+    equal = int(a.worked_example["equal"].sum())
+    summary.append(f"Worked example: {equal} of {len(a.worked_example)} RP/CRP vectors equal "
+                   "the paper's.")
+
+
 def _table2(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.report.html import markup as html
     p = a.params
@@ -69,6 +109,7 @@ def _table2(S: Session, a: TwistAnalysis, summary: list) -> None:
     sec = S.section("table2", title, html(intro, which=_which(a), n=p.depth, c=p.crossing))
     sec.add(S.table("table2", a.table2, index=True, digits=2, compact=True, sortable=False,
                     caption="Percent of curves per archetype."))
+    S.provenance(sec, a.provenance["table2"], TEXT["provenance"]["table2"])
     S.tables["table2_curves"] = a.table2_curves
     row = a.table2.iloc[0]
     summary.append(f"Table 2: typical A {row['typical_A']:.1f}%, typical B "
@@ -100,6 +141,22 @@ def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
         ", ".join(f"{g} {v:.1f}%" for g, v in summ["high_high %"].items()) + ".")
 
 
+def _figure12(S: Session, a: TwistAnalysis, summary: list) -> None:
+    from irmeta.plot.meta import means_boxplot
+    from irmeta.report.html import markup as html
+    dropped = [r for r in a.figure12.index if r not in set(a.kept_runs)]
+    fig = means_boxplot(a.figure12, marked=dropped,
+                        title="Distribution of the run means (orange: dropped by MAP)")
+    title, intro = TEXT["figure12"]
+    sec = S.section("figure12", title, html(intro, R=len(a.figure12), d=len(dropped),
+                                            f=a.params.top_fraction))
+    sec.add(S.figure("figure12_means", fig, caption="Run means per measure.", width=620))
+    S.tsv("figure12", a.figure12.reset_index(), kept=a.figure12)
+    med = a.figure12.median()
+    summary.append("Figure 12: median run mean " + ", ".join(
+        f"{m} {v:.3f}" for m, v in med.items()) + ".")
+
+
 def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.report.html import markup as html
     title, intro = TEXT["tables3_4"]
@@ -108,6 +165,11 @@ def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
     tau = a.tables3_4
     sec.add(S.table("tables3_4", tau.reset_index(), digits=3, compact=True, sortable=False,
                     caption="Kendall's τ matrix."))
+    sec.add(S.table("tables3_4_p", a.tables3_4_p.reset_index(), digits=6, compact=True,
+                    sortable=False, caption="Two-sided p-value of each τ."))
+    sec.add(S.table("tables3_4_paper", a.tables3_4_paper.reset_index(), digits=4,
+                    compact=True, sortable=False, caption=TEXT["tables3_4_paper"]))
+    S.provenance(sec, a.provenance["tables3_4_paper"], TEXT["provenance"]["tables3_4_paper"])
     m = a.means.copy()
     m.index.name = "run"
     sec.add(S.table("means", m.reset_index(), digits=4, compact=True, max_rows=12,
@@ -155,7 +217,8 @@ def _figure14(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 
 #: (step, section writers) in page order; Table 2 is written with the grids
-SECTIONS = (("draw figures 7-11", (_table2, _grids)), ("draw figure 13", (_tables3_4, _figure13)),
+SECTIONS = (("draw figures 7-11", (_example, _table2, _grids)),
+            ("draw figure 12", (_figure12,)), ("draw figure 13", (_tables3_4, _figure13)),
             ("draw figure 14", (_figure14,)))
 
 
@@ -181,8 +244,9 @@ def render(analysis: TwistAnalysis, output, *, inputs: list[tuple[str, str]] | N
     Returns
     -------
     Reproduction
-        ``tables``: ``table2``, ``table2_curves``, ``effort_gain``, ``grid_<gain>``,
-        ``figure11_pairs``, ``tables3_4``, ``means``, ``figure13``, ``figure14``,
+        ``tables``: ``worked_example``, ``table2``, ``table2_curves``, ``effort_gain``,
+        ``grid_<gain>``, ``figure11_pairs``, ``figure12``, ``tables3_4``, ``tables3_4_p``,
+        ``tables3_4_paper``, ``means``, ``figure13``, ``figure14``,
         ``figure14_asl``, ``inputs``, ``parameters``, ``timings``.
     """
     a = analysis
