@@ -118,13 +118,15 @@ class Results:
                                          m.definition.aggregate)
         return out
 
-    def text(self, measure) -> list[list[str]]:
+    def text(self, measure: str | Measure | int) -> list[list[str]]:
         """runs x topics strings of a measure printed as text (trec_eval ``relstring``)."""
         j = self._index(measure, "Results.text")
         m = self.measures[j]
         if m.definition.text is None:
             raise ParameterError(f"Results.text: {m.display} is a number, not a text measure")
-        return m.definition.text(self.campaign, m, self.context or EvalContext())
+        rows: list[list[str]] = m.definition.text(self.campaign, m,
+                                                  self.context or EvalContext())
+        return rows
 
     def aggregate(self, aggregator: str = "mean") -> pd.DataFrame:
         """runs x measures table of aggregated values.

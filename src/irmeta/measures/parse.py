@@ -21,7 +21,7 @@ as trec_eval prints it. The trec_eval names are read from the declarations
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from irmeta.errors import MeasureError, ParameterError
 from irmeta.measures import registry
@@ -78,14 +78,17 @@ def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measu
 
     One string is one measure string (``"AP"`` is AP; ``"P.5,10"`` is trec_eval's two).
     """
+    sequence: list[Any]
     if isinstance(items, (str, Measure)) or is_ir_measures_object(items):
-        items = [items]
+        sequence = [items]
     elif isinstance(items, (bytes, dict)) or not isinstance(items, Iterable):
         raise ParameterError(f"parse_measures: items must be a measure string or a sequence "
                              f"of them, got {items!r}")
+    else:
+        sequence = list(items)
     out: list[Measure] = []
     seen = set()
-    for item in items:
+    for item in sequence:
         if is_ir_measures_object(item):
             item = from_ir_measures(item)
         for m in ([item] if isinstance(item, Measure) else parse_measure(item)):
@@ -100,8 +103,8 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
          text: str, label: str | None = None) -> Measure:
     """Validate parameters and cutoff against a declaration and build the measure."""
     values = {}
-    for p in definition.params:
-        values[p.name] = p.default
+    for q in definition.params:
+        values[q.name] = q.default
     for key, value in params.items():
         p = definition.param(key)
         if p is None:
@@ -209,6 +212,7 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
     definition, t = trec_names()[name]
     text = name if params is None else f"{name}.{params}"
     fixed = dict(t.fixed)
+    bind = t.bind or ""             # the forms that bind a value declare the parameter
     if params == "":
         raise MeasureError(f"trec_eval measure {name!r}: empty parameter list after '.'",
                            text=text, position=len(text))
@@ -225,7 +229,7 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
                                f"distinct, got {params}", text=text, position=len(name) + 1)
         if t.bind == "@":
             return [make(definition, fixed, k, text, f"{name}_{k}") for k in cutoffs]
-        return [make(definition, {**fixed, t.bind: k}, None, text, f"{name}_{k}")
+        return [make(definition, {**fixed, bind: k}, None, text, f"{name}_{k}")
                 for k in cutoffs]
     if t.form == "levels":
         levels = list(t.defaults) if params is None else [_atof(x) for x in params.split(",")]
@@ -233,14 +237,16 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
         if len(set(levels)) != len(levels):
             raise MeasureError(f"trec_eval measure {name!r}: repeated levels in {params}",
                                text=text, position=len(name) + 1)
-        return [make(definition, {**fixed, t.bind: x}, None, text, f"{name}_{x:3.2f}")
+        return [make(definition, {**fixed, bind: x}, None, text, f"{name}_{x:3.2f}")
                 for x in levels]
     label = name if params is None else f"{name}_{params}"
     values: dict[str, Any] = dict(fixed)
     if params is not None and t.form == "values":
         numbers = [_atof(x) for x in params.split(",")]
-        kind = definition.param(t.bind).kind
-        values[t.bind] = (tuple(numbers) if kind == "floats" else
+        bound = definition.param(bind)
+        assert bound is not None, name   # declared with the trec_eval name
+        kind = bound.kind
+        values[bind] = (tuple(numbers) if kind == "floats" else
                           int(numbers[0]) if kind == "int" else numbers[0])
     elif params is not None:
         values.update(_pairs(definition, name, params, text))
@@ -309,7 +315,7 @@ class _Parser:
         self.text = text
         self.pos = 0
 
-    def error(self, message: str, known: bool = False):
+    def error(self, message: str, known: bool = False) -> NoReturn:
         raise MeasureError(message, text=self.text, position=self.pos,
                            known=known_names() if known else None)
 
