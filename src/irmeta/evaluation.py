@@ -206,7 +206,8 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
              names=None, float32: bool = False, dedupe: bool = False,
              groups: Mapping[str, str] | None = None, reference=None,
-             prior_runs: Iterable[str] | None = None) -> Results:
+             prior_runs: Iterable[str] | None = None, memory_budget=None,
+             shard_topics: int | None = None, client=None, spill_dir=None) -> Results:
     """Evaluate runs against qrels.
 
     ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
@@ -219,6 +220,14 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per
     topic (``-M``). ``float32``: read scores as 32-bit floats (trec_eval 9.x ties).
     ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+
+    Campaigns larger than memory (``docs/scaling.md``): when the run files would need
+    more than ``memory_budget`` (bytes or ``"4G"``; default half the available memory),
+    or ``shard_topics`` (topics per shard) or a ``dask.distributed`` ``client`` is
+    given, or ``qrels`` is a Parquet campaign folder (``irmeta convert``; ``runs`` None),
+    the campaign is evaluated shard by shard (:mod:`irmeta.shards`), with the same
+    values; ``spill_dir`` holds the partitioned files. The Results then hold a
+    :class:`~irmeta.shards.summary.CampaignSummary` instead of the campaign.
 
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
@@ -237,8 +246,21 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
             raise ParameterError(f"{fn}: {', '.join(used)} only take effect when reading files; "
                                  "the Campaign is already built (pass them to "
                                  "irmeta.load_campaign instead)")
+        if memory_budget is not None or shard_topics is not None or client is not None:
+            raise ParameterError(f"{fn}: memory_budget, shard_topics and client apply to "
+                                 "files (a sharded evaluation reads them shard by shard); "
+                                 "the Campaign is already in memory")
         campaign = qrels
     else:
+        from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+        plan = sharded_plan(qrels, runs, memory_budget=memory_budget,
+                            shard_topics=shard_topics, client=client)
+        if plan is not None:
+            return evaluate_in_shards(qrels, runs, measures, plan, complete=complete,
+                                     rel_level=rel_level, max_docs=max_docs, names=names,
+                                     float32=float32, dedupe=dedupe, groups=groups,
+                                     reference=reference, prior_runs=prior_runs,
+                                     client=client, spill_dir=spill_dir)
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
         if not isinstance(runs, _RUN_KINDS) or isinstance(runs, Campaign):
@@ -271,3 +293,43 @@ def evaluate(qrels, runs=None, measures: Iterable = ("AP", "P@10", "nDCG@10"), *
     ms, values = compute(campaign, measures, ctx)
     evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
     return Results(campaign, ms, values, evaluated, rel_level)
+
+
+def evaluate_in_shards(qrels, runs, measures, plan, *, complete=False, rel_level=1,
+                       max_docs=None, names=None, float32=False, dedupe=False, groups=None,
+                       reference=None, prior_runs=None, client=None, spill_dir=None,
+                       progress=None, split_tags: bool = False,
+                       warn_dropped: bool = True) -> Results:
+    """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
+    (:func:`irmeta.shards.local.sharded_plan`); arguments checked as there. The CLI's
+    entry: it also takes ``split_tags``, ``progress`` (a bar over shards: None on a
+    terminal only) and ``warn_dropped``."""
+    from irmeta.shards.local import evaluate_sharded  # noqa: PLC0415 (same layer, on use)
+    fn = "evaluate"
+    if max_docs is not None:
+        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    float32 = validate.flag(float32, "float32", fn)
+    dedupe = validate.flag(dedupe, "dedupe", fn)
+    complete = validate.flag(complete, "complete", fn)
+    rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
+                             f"got {type(reference).__name__}")
+    if groups is not None and not isinstance(groups, Mapping):
+        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
+                             f"got {type(groups).__name__}")
+    if prior_runs is not None:
+        prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    measures = validate.measure_list(measures, fn)
+    out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
+                           rel_level=rel_level, max_docs=max_docs, names=names,
+                           float32=float32, dedupe=dedupe, split_tags=split_tags,
+                           groups=groups, reference=reference,
+                           prior_runs=tuple(prior_runs) if prior_runs is not None else None,
+                           client=client, spill_dir=spill_dir, progress=progress,
+                           warn_dropped=warn_dropped)
+    summary = out.summary
+    if not complete:
+        require_common_topics(summary, "evaluate")
+    evaluated = np.ones_like(summary.has_topic) if complete else summary.has_topic.copy()
+    return Results(summary, out.measures, out.values, evaluated, rel_level)

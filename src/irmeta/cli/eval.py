@@ -6,7 +6,8 @@ import json
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.common import campaign_options, check_output_option, open_output
+from irmeta.cli.shards import evaluate_cli, shard_options
 
 #: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
@@ -32,6 +33,7 @@ DEFAULT_MEASURES = ("num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "
                    "the campaign topic set.")
 @campaign_options
+@shard_options
 def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, **options):
     """Evaluate RUN files against QRELS (plain or gzip).
 
@@ -40,14 +42,10 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, **op
       irmeta eval qrels.txt run1.gz run2.gz -m AP -m P@10 -m nDCG@10
       irmeta eval -q -c -l 2 qrels.txt run.txt -m map -m ndcg_cut.10
       irmeta eval --demo -m P_rare(alpha=0.5)@100 -m "NRG(base=nDCG)@10"
+      irmeta eval --memory-budget 4G qrels.txt runs/*.gz -m AP -m nDCG@10
+      irmeta eval --workers 2 campaign.parquet/ -m AP      (after irmeta convert)
     """
-    from irmeta.evaluation import evaluate
-
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
-    results = evaluate(campaign, measures=measures or DEFAULT_MEASURES,
-                       complete=options["complete"], rel_level=options["rel_level"],
-                       groups=ctx["groups"], reference=ctx["reference"],
-                       prior_runs=ctx["prior_runs"])
+    results = evaluate_cli(qrels, runs, measures or DEFAULT_MEASURES, options)
     fmt = fmt or "trec"
     with open_output(output) as out:
         write_results(results, out, fmt, per_topic, aggregator)

@@ -152,16 +152,30 @@ def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str
     """group -> index of its best run by the base metric (NRG with no prior) averaged
     over the campaign topic set; ties go to the run that comes first in the campaign."""
     base = m.replace(prior="list")
-    none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
-    values = nrg(campaign, base, none)
-    keep = campaign.topic_set(relevance_level(m, ctx))
-    means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
+    if ctx.campaign_means is not None and base.name in ctx.campaign_means:
+        means = ctx.campaign_means[base.name]  # a shard: means of the whole campaign
+    else:
+        means = campaign_means(campaign, base, ctx)
     best: dict[str, int] = {}
     for r, run in enumerate(campaign.runs):
         g = ctx.groups[run]
         if g not in best or means[r] > means[best[g]]:
             best[g] = r
     return best
+
+
+def campaign_means(campaign: Campaign, base: Measure, ctx: EvalContext) -> np.ndarray:
+    """[R] means of ``base`` (an NRG with no prior) over the campaign topic set, the
+    ranking of best_per_group (a sharded evaluation applies :func:`topic_set_means` to
+    the gathered values)."""
+    none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
+    values = nrg(campaign, base, none)
+    return topic_set_means(values, campaign.topic_set(relevance_level(base, ctx)))
+
+
+def topic_set_means(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """[R] row means of ``values[R, T]`` over the topics ``keep`` (0 when none)."""
+    return values[:, keep].mean(axis=1) if keep.any() else np.zeros(values.shape[0])
 
 
 # ------------------------------------------------------------------ kernel
@@ -248,8 +262,9 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
             zt, lt = zt[lo:hi], lt[lo:hi]
         else:
             mem = plan.member[r_i]
-            zt = np.bincount(jb[mem], weights=z_i[mem], minlength=Jb)
-            lt = np.bincount(jb[mem], weights=l_i[mem], minlength=Jb)
+            # float64 even when no cell is selected (bincount of nothing is int64)
+            zt = np.bincount(jb[mem], weights=z_i[mem], minlength=Jb).astype(np.float64)
+            lt = np.bincount(jb[mem], weights=l_i[mem], minlength=Jb).astype(np.float64)
         if plan.kind == "best_per_group":
             bests, group = np.unique(plan.exclude, return_inverse=True)
             zg = np.broadcast_to(zt, (len(bests), Jb)).copy()

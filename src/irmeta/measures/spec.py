@@ -211,6 +211,9 @@ class EvalContext:
     the rarity reference set instead of the evaluated runs (innovation metrics).
     ``prior_runs``: explicit prior set for NRG. ``cache``: kernels may memoise shared
     intermediate arrays here (e.g. per-document retrieval counts), keyed by a tuple.
+    ``campaign_means``: ``{base measure name: [R] means}`` over the whole campaign topic
+    set, given by a topic-sharded evaluation (:mod:`irmeta.shards`), whose campaigns hold
+    only some topics, for NRG's and TaSC's ``prior=best_per_group``.
     """
 
     rel_level: int = 1
@@ -218,3 +221,4 @@ class EvalContext:
     reference: Any = None
     prior_runs: tuple[str, ...] | None = None
     cache: dict = field(default_factory=dict)
+    campaign_means: Mapping[str, Any] | None = None

@@ -1,0 +1,97 @@
+"""Options and the evaluation entry of commands that can evaluate in topic shards.
+
+``--memory-budget`` / ``--shard-topics`` (stream shard by shard on this machine),
+``--workers N`` (a Dask ``LocalCluster``) / ``--scheduler tcp://host:8786`` (an
+existing cluster), ``--spill-dir``; a Parquet campaign folder (``irmeta convert``) in
+place of QRELS and RUN files. ``docs/scaling.md`` explains when shards are used.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+def shard_options(fn):
+    """Add the options of sharded evaluation."""
+    options = [
+        click.option("--memory-budget", default=None, metavar="SIZE",
+                     help="Evaluate in topic shards when the campaign would need more "
+                          "memory than this (bytes, or 512M, 4G, ...). Default: half the "
+                          "available memory."),
+        click.option("--shard-topics", type=click.IntRange(min=1), default=None,
+                     metavar="N", help="Evaluate in shards of N topics (same numbers)."),
+        click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Evaluate shards on a Dask LocalCluster of N processes "
+                          "(needs irmeta[dask])."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Evaluate shards on the Dask cluster of this scheduler "
+                          "(tcp://host:8786); inputs must be on storage its workers see."),
+        click.option("--spill-dir", type=click.Path(file_okay=False), default=None,
+                     help="Folder for the partitioned files of a sharded evaluation "
+                          "(default: TMPDIR; shared storage for a remote cluster)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def evaluate_cli(qrels, runs, measures, options: dict):
+    """The Results of ``irmeta eval``: in memory as always when the campaign fits, else
+    (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
+    shard by shard."""
+    from irmeta.cli.common import load_cli_campaign
+    from irmeta.evaluation import evaluate
+    from irmeta.shards.parquet import is_parquet_campaign
+
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    if workers and scheduler:
+        raise click.UsageError("give --workers or --scheduler, not both")
+    plan = None
+    if not options.get("demo") and qrels:
+        from irmeta.shards.local import sharded_plan
+        parquet = not runs and is_parquet_campaign(qrels)
+        if runs or parquet:
+            plan = sharded_plan(qrels, None if parquet else list(runs),
+                                memory_budget=options.get("memory_budget"),
+                                shard_topics=options.get("shard_topics"),
+                                force=bool(workers or scheduler))
+    if plan is None:
+        campaign, ctx = load_cli_campaign(qrels, runs, options)
+        return evaluate(campaign, measures=measures, complete=options["complete"],
+                        rel_level=options["rel_level"], groups=ctx["groups"],
+                        reference=ctx["reference"], prior_runs=ctx["prior_runs"])
+    if not (workers or scheduler):
+        return _sharded(qrels, runs, measures, plan, options, None)
+    from irmeta.shards.dask import connect
+    with connect(scheduler, workers) as client:
+        return _sharded(qrels, runs, measures, plan, options, client)
+
+
+def _sharded(qrels, runs, measures, plan, options: dict, client):
+    from irmeta.cli.common import expand_paths, split_names
+    from irmeta.evaluation import evaluate_in_shards
+    from irmeta.io.load import load_campaign, read_groups
+
+    groups = read_groups(options["groups_file"]) if options.get("groups_file") else None
+    reference = None
+    if options.get("reference_runs"):
+        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
+                                  max_docs=options.get("max_docs"),
+                                  float32=options.get("float32", False),
+                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+    prior = None
+    if options.get("prior_runs"):
+        prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
+    names = split_names(options["names"]) if options.get("names") is not None else None
+    results = evaluate_in_shards(
+        qrels, list(runs) if runs else None, measures, plan, complete=options["complete"],
+        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
+        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
+        split_tags=options.get("split_tags", False), groups=groups, reference=reference,
+        prior_runs=prior, client=client, spill_dir=options.get("spill_dir"),
+        warn_dropped=False)
+    dropped = results.campaign.dropped_topics
+    if dropped:
+        click.echo(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
+                   f"were ignored ({len(dropped)} run(s))", err=True)
+    return results
