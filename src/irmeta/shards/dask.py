@@ -44,7 +44,7 @@ def client_map(client) -> Callable:
 
     def run(fn, tasks, progress=None, **shared):
         from tqdm.auto import tqdm
-        shared = {k: client.scatter(v, broadcast=True) for k, v in shared.items()}
+        shared = {k: client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
         futures = client.map(fn, tasks, pure=False, **shared)
         disable = None if progress is None else not progress
         try:
