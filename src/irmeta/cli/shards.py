@@ -35,31 +35,68 @@ def shard_options(fn):
     return fn
 
 
+def _plan(qrels, runs, options: dict):
+    """The shard plan of a command's campaign, or None for the in-memory path."""
+    from irmeta.shards.local import sharded_plan
+    from irmeta.shards.parquet import is_parquet_campaign
+
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    if workers and scheduler:
+        raise click.UsageError("give --workers or --scheduler, not both")
+    if options.get("demo") or not qrels:
+        return None
+    parquet = not runs and is_parquet_campaign(qrels)
+    if not (runs or parquet):
+        return None
+    return sharded_plan(qrels, None if parquet else list(runs),
+                        memory_budget=options.get("memory_budget"),
+                        shard_topics=options.get("shard_topics"),
+                        force=bool(workers or scheduler))
+
+
+def wants_shards(qrels, runs, options: dict) -> bool:
+    """The user asked for shards (options, or a Parquet campaign folder)."""
+    from irmeta.shards.parquet import is_parquet_campaign
+    return bool(options.get("shard_topics") or options.get("workers")
+                or options.get("scheduler")
+                or (qrels and not runs and is_parquet_campaign(qrels)))
+
+
 def evaluate_cli(qrels, runs, measures, options: dict):
     """The Results of ``irmeta eval``: in memory as always when the campaign fits, else
     (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
     shard by shard."""
     from irmeta.cli.common import load_cli_campaign
     from irmeta.evaluation import evaluate
-    from irmeta.shards.parquet import is_parquet_campaign
 
-    workers, scheduler = options.get("workers"), options.get("scheduler")
-    if workers and scheduler:
-        raise click.UsageError("give --workers or --scheduler, not both")
-    plan = None
-    if not options.get("demo") and qrels:
-        from irmeta.shards.local import sharded_plan
-        parquet = not runs and is_parquet_campaign(qrels)
-        if runs or parquet:
-            plan = sharded_plan(qrels, None if parquet else list(runs),
-                                memory_budget=options.get("memory_budget"),
-                                shard_topics=options.get("shard_topics"),
-                                force=bool(workers or scheduler))
+    plan = _plan(qrels, runs, options)
     if plan is None:
         campaign, ctx = load_cli_campaign(qrels, runs, options)
         return evaluate(campaign, measures=measures, complete=options["complete"],
                         rel_level=options["rel_level"], groups=ctx["groups"],
                         reference=ctx["reference"], prior_runs=ctx["prior_runs"])
+    return _evaluate_planned(qrels, runs, measures, plan, options)
+
+
+def sharded_matrices(qrels, runs, measures, options: dict) -> dict | None:
+    """``{measure string: systems x topics matrix}`` of a sharded evaluation, or None
+    when the campaign is evaluated in memory (the caller's own path)."""
+    from irmeta.errors import ParameterError
+
+    plan = _plan(qrels, runs, options)
+    if plan is None:
+        return None
+    if options.get("top_fraction"):
+        raise click.UsageError("--top-fraction needs the campaign in memory; it is not "
+                               "available with a sharded evaluation yet")
+    results = _evaluate_planned(qrels, runs, measures, plan, options)
+    if len(results.measures) != len(measures):
+        raise ParameterError(f"each measure string must name one measure: {list(measures)!r}")
+    return {m: results.matrix(i) for i, m in enumerate(measures)}
+
+
+def _evaluate_planned(qrels, runs, measures, plan, options: dict):
+    workers, scheduler = options.get("workers"), options.get("scheduler")
     if not (workers or scheduler):
         return _sharded(qrels, runs, measures, plan, options, None)
     from irmeta.shards.dask import connect
