@@ -167,3 +167,19 @@ def test_analyses_over_the_campaign_topic_set_refuse_an_empty_one(tmp_path):
         res = irmeta.evaluate(qrels, runs, ["AP"], rel_level=9, shard_topics=3)
     with pytest.raises(CampaignError, match="no qrels topic has a relevant document"):
         res.matrix("AP")
+
+
+def test_blank_lines_before_a_repeated_document_count_in_its_line(tmp_path):
+    """Spill files keep data rows; the blank lines Arrow skipped are found by re-reading
+    the run file only when the error needs a line number."""
+    qrels, runs = write_campaign(tmp_path, 12)
+    path = Path(runs[0])
+    lines = path.read_text().splitlines(keepends=True)
+    first = next(line for line in lines if not line.startswith("zz"))
+    path.write_text("".join(lines[:3] + ["\n", "\n"] + lines[3:] + ["\n", first]))
+    with pytest.raises(InputError) as whole:
+        irmeta.evaluate(qrels, runs, ["AP"])
+    with pytest.raises(InputError) as sharded:
+        irmeta.evaluate(qrels, runs, ["AP"], shard_topics=4)
+    assert str(sharded.value) == str(whole.value)
+    assert f":{len(lines) + 4}" in str(whole.value)

@@ -150,6 +150,7 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
             spill = tempfile.mkdtemp(prefix="irmeta-shards-", dir=parent)
             dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
                               spill, names=names, float32=float32, split_tags=split_tags,
+                              spill=True,
                               block_topics=lambda T: planning.topics_per_shard(plan, T, workers),
                               mapper=None if client is None else
                               (lambda fn, tasks: mapper(fn, tasks, progress=False)))

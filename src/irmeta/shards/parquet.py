@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +56,7 @@ class RunEntry:
     tag: str | None
     dropped: int                 # topics of the run absent from the qrels
     row_groups: tuple[int, ...]  # per block: row group index, -1 when empty
+    exact_lines: bool = True     # False: ``line`` is the data row + 1 (see line_map)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,8 @@ class ParquetCampaign:
                 "qrels": {"file": "qrels.parquet", "source": self.qrels_source,
                           "row_groups": list(self.qrels_groups)},
                 "runs": [{"name": r.name, "file": r.file, "source": r.source, "tag": r.tag,
-                          "dropped": r.dropped, "row_groups": list(r.row_groups)}
+                          "dropped": r.dropped, "row_groups": list(r.row_groups),
+                          "exact_lines": r.exact_lines}
                          for r in self.runs]}
 
 
@@ -110,7 +113,8 @@ def open_campaign(path) -> ParquetCampaign:
         raise InputError(f"Parquet campaign version {data.get('version')!r}", path=str(file),
                          expected=f"version {VERSION}")
     runs = tuple(RunEntry(r["name"], r["file"], r.get("source"), r.get("tag"),
-                          int(r.get("dropped", 0)), tuple(r["row_groups"]))
+                          int(r.get("dropped", 0)), tuple(r["row_groups"]),
+                          bool(r.get("exact_lines", True)))
                  for r in data["runs"])
     return ParquetCampaign(str(path), tuple(data["topics"]),
                            tuple(tuple(b) for b in data["blocks"]),
@@ -149,10 +153,24 @@ def _codes(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     return ids, col.indices.to_numpy(zero_copy_only=False).astype(np.int32)
 
 
-def _lines(table: pa.Table) -> LineMap:
-    """Row -> original file line (stored per row)."""
+def _lines(table: pa.Table, source: str | None = None, exact: bool = True) -> LineMap:
+    """Row -> original file line: stored per row, or (``exact`` False) the data row,
+    mapped to its line by re-reading ``source`` for blank lines when an error asks."""
     line = table.column("line").to_numpy()
-    return LineMap(np.zeros(0, np.int64), np.asarray(line, np.int64) - 1)
+    rows = np.asarray(line, np.int64) - 1
+    if exact or source is None:
+        return LineMap(np.zeros(0, np.int64), rows)
+    return LineMap(None, rows, partial(_blank_lines_of, source))
+
+
+def _blank_lines_of(path: str) -> np.ndarray:
+    """The blank lines of a run file, as the reader's lazy line map finds them."""
+    from irmeta.io.source import open_source
+    from irmeta.io.trec import _blank_lines  # the reader's own scan
+    try:
+        return _blank_lines(open_source(path))
+    except (OSError, InputError):
+        return np.zeros(0, np.int64)  # the file is gone: data rows are the best we know
 
 
 def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:
@@ -177,7 +195,7 @@ def read_run_shard(campaign: ParquetCampaign, run: RunEntry, t0: int, t1: int) -
     scores = table.column("score").to_numpy()
     return Run(run.name, ids, codes, binary_column(table.column("docid")),
                np.asarray(scores, dtype=np.float64), source=run.source, tag=run.tag,
-               lines=_lines(table))
+               lines=_lines(table, run.source, run.exact_lines))
 
 
 def build_shard(campaign: ParquetCampaign, t0: int, t1: int, *, max_docs: int | None = None,

@@ -44,18 +44,24 @@ from irmeta.shards.parquet import (
 )
 
 
-def file_lines(lines: LineMap | None, n: int) -> np.ndarray:
-    """int64 [n]: the 1-based file line of every row (vectorised :meth:`LineMap.line`)."""
+def file_lines(lines: LineMap | None, n: int, exact: bool = True) -> tuple[np.ndarray, bool]:
+    """int64 [n]: the 1-based file line of every row (vectorised :meth:`LineMap.line`),
+    and whether it is exact. When the reader's map is lazy (Arrow's fast path skipped
+    only blank lines, found by re-reading the file) and ``exact`` is False, the data
+    row + 1 is returned instead, and the file is re-read only if an error needs a line
+    (:func:`irmeta.shards.parquet.line_map`)."""
     if lines is None:
-        return np.arange(1, n + 1, dtype=np.int64)
+        return np.arange(1, n + 1, dtype=np.int64), True
     rows = np.arange(n, dtype=np.int64) if lines.rows is None else lines.rows.astype(np.int64)
     if lines.skipped is None:
+        if not exact:
+            return rows + 1, False
         lines.skipped = lines.scan() if lines.scan is not None else np.zeros(0, np.int64)
     skipped = np.asarray(lines.skipped, dtype=np.int64)
     if not len(skipped):
-        return rows + 1
+        return rows + 1, True
     before = skipped - np.arange(len(skipped))
-    return rows + 1 + np.searchsorted(before, rows + 1, side="right")
+    return rows + 1 + np.searchsorted(before, rows + 1, side="right"), True
 
 
 def campaign_topics(topic_ids: np.ndarray, topic_codes: np.ndarray) -> tuple[str, ...]:
@@ -71,28 +77,33 @@ def make_blocks(num_topics: int, block_topics: int) -> tuple[tuple[int, int], ..
 
 
 def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.ndarray,
-                  num_blocks: int) -> list[int]:
+                  num_blocks: int, compression: str = "zstd") -> list[int]:
     """Write the rows grouped by block, one row group per non-empty block; returns the
     row group of each block (-1: empty)."""
     order = np.argsort(block_of_row, kind="stable")
     sizes = np.bincount(block_of_row, minlength=num_blocks)
+    ordered = pa.table({name: col.take(pa.array(order)) for name, col in columns.items()},
+                       schema=schema)
     groups, group, start = [], 0, 0
     tmp = f"{path}.tmp"
-    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+    with pq.ParquetWriter(tmp, schema, compression=compression,
+                          use_dictionary=["topic"], write_statistics=False) as writer:
         for k in range(num_blocks):
             n = int(sizes[k])
             if n == 0:
                 groups.append(-1)
                 continue
-            rows = pa.array(order[start:start + n])
-            table = pa.table({name: col.take(rows) for name, col in columns.items()},
-                             schema=schema)
-            writer.write_table(table, row_group_size=max(n, 1))
+            writer.write_table(ordered.slice(start, n), row_group_size=max(n, 1))
             groups.append(group)
             group += 1
             start += n
     os.replace(tmp, path)
     return groups
+
+
+def _topic_column(topic_ids: np.ndarray, codes: np.ndarray) -> pa.Array:
+    """The topic of every row as strings, taken from the (few) ids by Arrow."""
+    return pa.array(list(topic_ids), pa.string()).take(pa.array(codes))
 
 
 def _block_of_rows(topic_ids: np.ndarray, topic_codes: np.ndarray, index: dict,
@@ -115,6 +126,7 @@ class RunFileTask:
     blocks: tuple[tuple[int, int], ...]
     float32: bool = False
     split_tags: bool = False
+    spill: bool = False       # temporary files: no compression, lazy line numbers
 
 
 def convert_run_file(task: RunFileTask) -> list[RunEntry]:
@@ -127,16 +139,18 @@ def convert_run_file(task: RunFileTask) -> list[RunEntry]:
         block, tix = _block_of_rows(run.topic_ids, run.topic_codes, index, task.blocks)
         keep = np.flatnonzero(block >= 0)
         file = f"runs/{task.first_index + i:05d}.parquet"
-        columns = {"topic": pa.array(run.topic_ids[run.topic_codes[keep]], pa.string()),
+        lines, exact = file_lines(run.lines, len(run), exact=not task.spill)
+        columns = {"topic": _topic_column(run.topic_ids, run.topic_codes[keep]),
                    "docid": run.docids.take(pa.array(keep)),
                    "score": pa.array(run.scores[keep]),
-                   "line": pa.array(file_lines(run.lines, len(run))[keep])}
+                   "line": pa.array(lines[keep])}
         if pa.types.is_large_binary(columns["docid"].type):
             columns["docid"] = columns["docid"].cast(pa.binary())
         groups = _write_blocks(os.path.join(task.out_dir, file), RUN_SCHEMA, columns,
-                               block[keep], len(task.blocks))
+                               block[keep], len(task.blocks),
+                               "none" if task.spill else "zstd")
         entries.append(RunEntry(run.name, file, run.source, run.tag, int(np.sum(tix < 0)),
-                                tuple(groups)))
+                                tuple(groups), exact))
         del columns
     return entries
 
@@ -158,12 +172,12 @@ def _resolve_names(entries: list[RunEntry], from_file: bool, names) -> list[RunE
         if len(names) != len(entries):
             raise CampaignError(f"{len(names)} names given for {len(entries)} runs")
         current = list(names)
-    return [RunEntry(n, e.file, e.source, e.tag, e.dropped, e.row_groups)
+    return [RunEntry(n, e.file, e.source, e.tag, e.dropped, e.row_groups, e.exact_lines)
             for n, e in zip(current, entries)]
 
 
 def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 100, names=None,
-            float32: bool = False, split_tags: bool = False,
+            float32: bool = False, split_tags: bool = False, spill: bool = False,
             mapper: Callable | None = None) -> ParquetCampaign:
     """Write the campaign of ``qrels`` and the run files ``runs`` as a Parquet campaign
     in ``out_dir`` (created; it must be empty or absent) and return its manifest.
@@ -173,6 +187,9 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
     reads no row twice. ``mapper(fn, tasks)``: how the
     per-file conversions run (default: one after another in this process; Dask maps them
     over workers). Bad lines stop the pass with the reader's ``file:line`` message.
+    ``spill``: files for one evaluation (uncompressed; a line number that needs a re-read
+    of the run file, because the file has blank lines, is found only when an error asks
+    for it); ``irmeta convert`` writes compressed files with exact line numbers.
     """
     if not callable(block_topics) and (isinstance(block_topics, bool)
                                        or not isinstance(block_topics, int) or block_topics < 1):
@@ -195,18 +212,19 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
                          else block_topics)
     index = {t: i for i, t in enumerate(topics)}
     block, _ = _block_of_rows(q.topic_ids, q.topic_codes, index, blocks)
-    qcols = {"topic": pa.array(q.topic_ids[q.topic_codes], pa.string()),
+    qcols = {"topic": _topic_column(q.topic_ids, q.topic_codes),
              "docid": q.docids if not pa.types.is_large_binary(q.docids.type)
              else q.docids.cast(pa.binary()),
              "grade": pa.array(q.grades.astype(np.int64)),
-             "line": pa.array(file_lines(q.lines, len(q)))}
-    qgroups = _write_blocks(str(out / "qrels.parquet"), QRELS_SCHEMA, qcols, block, len(blocks))
+             "line": pa.array(file_lines(q.lines, len(q))[0])}
+    qgroups = _write_blocks(str(out / "qrels.parquet"), QRELS_SCHEMA, qcols, block, len(blocks),
+                            "none" if spill else "zstd")
     source = q.source
     del qcols, q
     # runs numbered in file order; split_tags may give several runs per file, so files
     # are numbered by a stride wide enough for any count of tags (tags are few)
     tasks = [RunFileTask(p, str(out), i * 1000 if split_tags else i, topics, blocks,
-                         float32, split_tags) for i, p in enumerate(paths)]
+                         float32, split_tags, spill) for i, p in enumerate(paths)]
     mapped = (mapper or _sequential)(convert_run_file, tasks)
     entries = [e for got in mapped for e in got]
     entries = _resolve_names(entries, not split_tags, names)
