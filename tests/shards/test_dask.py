@@ -7,11 +7,15 @@ the DL21 one is slow.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import irmeta
 from irmeta.errors import InputError
+from irmeta.shards.dask import client_map
 from tests.shards.conftest import write_campaign
 
 distributed = pytest.importorskip("distributed")
@@ -58,3 +62,19 @@ def test_dl21_on_a_local_cluster(dl21, client, tmp_path):
     with pytest.warns(UserWarning, match="not in the qrels"):
         on_dask = irmeta.evaluate(qrels, runs, measures, client=client, shard_topics=9)
     np.testing.assert_array_equal(whole.values, on_dask.values)
+
+
+def _die_once(task):
+    """Kill the worker process the first time task 1 runs (a crash, not an exception)."""
+    marker, k = task
+    if k == 1 and not Path(marker).exists():
+        Path(marker).write_text("died here once")
+        os._exit(1)
+    return k * 10
+
+
+def test_a_worker_that_dies_is_replaced_and_the_result_is_complete(tmp_path, client):
+    run = client_map(client)
+    tasks = [(str(tmp_path / "marker"), k) for k in range(4)]
+    assert run(_die_once, tasks, progress=False) == [0, 10, 20, 30]
+    assert (tmp_path / "marker").exists()
