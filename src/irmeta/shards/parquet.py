@@ -7,7 +7,8 @@ spill files of a streaming evaluation)::
     DIR/qrels.parquet        topic, docid, grade, line
     DIR/runs/NNNNN.parquet   topic, docid, score, line       (one file per run)
 
-``topics`` are the qrels topics sorted as the campaign sorts them; ``blocks`` cut them
+``topics`` are the qrels topics sorted as the campaign sorts them, and a row's ``topic``
+is its index in that list (int32: no string work when a shard is read); ``blocks`` cut them
 into consecutive ranges ``[t0, t1)``, and every file holds **one row group per
 non-empty block** (``row_groups[k]`` in the manifest, -1 when the block is empty), rows
 in file order inside a block. Reading the topics ``[t0, t1)`` of a shard opens only the
@@ -28,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from irmeta.data.campaign import Campaign, build_campaign
@@ -40,9 +40,9 @@ from irmeta.io.trec import binary_column
 FORMAT = "irmeta-parquet-campaign"
 VERSION = 1
 MANIFEST = "manifest.json"
-RUN_SCHEMA = pa.schema([("topic", pa.string()), ("docid", pa.binary()),
+RUN_SCHEMA = pa.schema([("topic", pa.int32()), ("docid", pa.binary()),
                         ("score", pa.float64()), ("line", pa.int64())])
-QRELS_SCHEMA = pa.schema([("topic", pa.string()), ("docid", pa.binary()),
+QRELS_SCHEMA = pa.schema([("topic", pa.int32()), ("docid", pa.binary()),
                           ("grade", pa.int64()), ("line", pa.int64())])
 
 
@@ -131,26 +131,29 @@ def write_manifest(campaign: ParquetCampaign) -> None:
 
 
 # ------------------------------------------------------------------ reading a shard
-def _read_rows(path: str, groups: list[int], topics: tuple[str, ...],
+def _read_rows(path: str, groups: list[int], t0: int, t1: int,
                columns: list[str]) -> pa.Table:
-    """Rows of ``path`` in row groups ``groups`` whose topic is one of ``topics``."""
+    """Rows of ``path`` in row groups ``groups`` whose topic index is in ``[t0, t1)``."""
     groups = [g for g in groups if g >= 0]
     schema = RUN_SCHEMA if "score" in columns else QRELS_SCHEMA
     if not groups:
         return schema.empty_table()
     table = pq.ParquetFile(path).read_row_groups(groups, columns=columns)
-    keep = pc.is_in(table.column("topic"), value_set=pa.array(topics, pa.string()))
-    if not pc.all(keep).as_py():
-        table = table.filter(keep)
+    tix = table.column("topic").to_numpy()
+    keep = (tix >= t0) & (tix < t1)
+    if not keep.all():
+        table = table.filter(pa.array(keep))
     return table
 
 
-def _codes(table: pa.Table) -> tuple[np.ndarray, np.ndarray]:
-    """(topic ids, int32 codes) of a table's topic column."""
-    col = table.column("topic").combine_chunks().dictionary_encode()
-    ids = np.empty(len(col.dictionary), dtype=object)
-    ids[:] = col.dictionary.to_pylist()
-    return ids, col.indices.to_numpy(zero_copy_only=False).astype(np.int32)
+def _codes(table: pa.Table, campaign: "ParquetCampaign", t0: int,
+           t1: int) -> tuple[np.ndarray, np.ndarray]:
+    """(topic ids, int32 codes) of a shard's rows: the shard's topics, and each row's
+    topic index relative to ``t0``."""
+    ids = np.empty(t1 - t0, dtype=object)
+    ids[:] = campaign.topics[t0:t1]
+    tix = table.column("topic").to_numpy()
+    return ids, (np.asarray(tix, dtype=np.int32) - np.int32(t0))
 
 
 def _lines(table: pa.Table, source: str | None = None, exact: bool = True) -> LineMap:
@@ -175,11 +178,10 @@ def _blank_lines_of(path: str) -> np.ndarray:
 
 def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:
     """The qrels rows of topics ``[t0, t1)``."""
-    topics = campaign.topics[t0:t1]
     groups = [campaign.qrels_groups[k] for k in campaign.blocks_of(t0, t1)]
-    table = _read_rows(os.path.join(campaign.path, "qrels.parquet"), groups, topics,
+    table = _read_rows(os.path.join(campaign.path, "qrels.parquet"), groups, t0, t1,
                        list(QRELS_SCHEMA.names))
-    ids, codes = _codes(table)
+    ids, codes = _codes(table, campaign, t0, t1)
     return Qrels(ids, codes, binary_column(table.column("docid")),
                  table.column("grade").to_numpy().astype(np.int64),
                  source=campaign.qrels_source, lines=_lines(table))
@@ -187,11 +189,10 @@ def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:
 
 def read_run_shard(campaign: ParquetCampaign, run: RunEntry, t0: int, t1: int) -> Run:
     """The rows of ``run`` on topics ``[t0, t1)``, in file order within each topic."""
-    topics = campaign.topics[t0:t1]
     groups = [run.row_groups[k] for k in campaign.blocks_of(t0, t1)]
-    table = _read_rows(os.path.join(campaign.path, run.file), groups, topics,
+    table = _read_rows(os.path.join(campaign.path, run.file), groups, t0, t1,
                        list(RUN_SCHEMA.names))
-    ids, codes = _codes(table)
+    ids, codes = _codes(table, campaign, t0, t1)
     scores = table.column("score").to_numpy()
     return Run(run.name, ids, codes, binary_column(table.column("docid")),
                np.asarray(scores, dtype=np.float64), source=run.source, tag=run.tag,
@@ -213,6 +214,5 @@ def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:
     """(topic index int32, grade int64) of every qrels row: what a campaign summary keeps."""
     table = pq.read_table(os.path.join(campaign.path, "qrels.parquet"),
                           columns=["topic", "grade"])
-    index = pa.array(campaign.topics, pa.string())
-    tix = pc.index_in(table.column("topic"), value_set=index).to_numpy(zero_copy_only=False)
+    tix = table.column("topic").to_numpy()
     return np.asarray(tix, dtype=np.int32), table.column("grade").to_numpy().astype(np.int64)

@@ -15,8 +15,9 @@ are spread over every file. One streaming pass puts them in place:
 3. run names are resolved over all files (tags; file names when tags collide;
    ``names=``) and the manifest is written last.
 
-Peak memory is that of reading the largest single run file (about twice its size, see
-:data:`irmeta.io.trec.READ_FACTOR`), whatever the number of runs and topics. Spill
+Peak memory is that of reading the two largest run files (two are read at a time; each
+needs about twice its size, see :data:`irmeta.io.trec.READ_FACTOR`), whatever the number
+of runs and topics. Spill
 files are compressed Parquet (about a fifth of the text's size on synthetic runs).
 """
 
@@ -80,10 +81,13 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
                   num_blocks: int, compression: str = "zstd") -> list[int]:
     """Write the rows grouped by block, one row group per non-empty block; returns the
     row group of each block (-1: empty)."""
-    order = np.argsort(block_of_row, kind="stable")
     sizes = np.bincount(block_of_row, minlength=num_blocks)
-    ordered = pa.table({name: col.take(pa.array(order)) for name, col in columns.items()},
-                       schema=schema)
+    if np.all(block_of_row[1:] >= block_of_row[:-1]):  # already in block order
+        ordered = pa.table(columns, schema=schema)
+    else:
+        order = pa.array(np.argsort(block_of_row, kind="stable"))
+        ordered = pa.table({name: col.take(order) for name, col in columns.items()},
+                           schema=schema)
     groups, group, start = [], 0, 0
     tmp = f"{path}.tmp"
     with pq.ParquetWriter(tmp, schema, compression=compression,
@@ -99,11 +103,6 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
             start += n
     os.replace(tmp, path)
     return groups
-
-
-def _topic_column(topic_ids: np.ndarray, codes: np.ndarray) -> pa.Array:
-    """The topic of every row as strings, taken from the (few) ids by Arrow."""
-    return pa.array(list(topic_ids), pa.string()).take(pa.array(codes))
 
 
 def _block_of_rows(topic_ids: np.ndarray, topic_codes: np.ndarray, index: dict,
@@ -140,7 +139,7 @@ def convert_run_file(task: RunFileTask) -> list[RunEntry]:
         keep = np.flatnonzero(block >= 0)
         file = f"runs/{task.first_index + i:05d}.parquet"
         lines, exact = file_lines(run.lines, len(run), exact=not task.spill)
-        columns = {"topic": _topic_column(run.topic_ids, run.topic_codes[keep]),
+        columns = {"topic": pa.array(tix[run.topic_codes[keep]].astype(np.int32)),
                    "docid": run.docids.take(pa.array(keep)),
                    "score": pa.array(run.scores[keep]),
                    "line": pa.array(lines[keep])}
@@ -211,8 +210,8 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
     blocks = make_blocks(len(topics), block_topics(len(topics)) if callable(block_topics)
                          else block_topics)
     index = {t: i for i, t in enumerate(topics)}
-    block, _ = _block_of_rows(q.topic_ids, q.topic_codes, index, blocks)
-    qcols = {"topic": _topic_column(q.topic_ids, q.topic_codes),
+    block, tix = _block_of_rows(q.topic_ids, q.topic_codes, index, blocks)
+    qcols = {"topic": pa.array(tix[q.topic_codes].astype(np.int32)),
              "docid": q.docids if not pa.types.is_large_binary(q.docids.type)
              else q.docids.cast(pa.binary()),
              "grade": pa.array(q.grades.astype(np.int64)),
@@ -235,4 +234,10 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
 
 
 def _sequential(fn, tasks):
-    return [fn(t) for t in tasks]
+    """Two files at a time, as :func:`irmeta.io.load.load_runs` reads them (Arrow and
+    Parquet release the GIL): the pass holds at most two run files."""
+    if len(tasks) < 2:
+        return [fn(t) for t in tasks]
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(fn, tasks))
