@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-from irmeta.errors import ParameterError
+from irmeta.errors import ParameterError, ResourceError
 
 
 def _distributed():
@@ -65,11 +65,17 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
     ``LocalCluster`` of ``workers`` processes with one thread each, closed on exit."""
     distributed = _distributed()
-    if scheduler is not None:
-        with distributed.Client(scheduler) as client:
-            yield client
-        return
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with contextlib.ExitStack() as stack:
+        try:
+            if scheduler is not None:
+                client = stack.enter_context(distributed.Client(scheduler, timeout="30s"))
+            else:
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None))
+                client = stack.enter_context(distributed.Client(cluster))
+        except (OSError, TimeoutError, RuntimeError, ValueError) as exc:
+            where = (f"the Dask scheduler at {scheduler}" if scheduler is not None
+                     else f"a Dask LocalCluster of {workers} worker(s)")
+            raise ResourceError(f"cannot start or reach {where}: {exc}") from None
         yield client
