@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,9 @@ from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
+
+if TYPE_CHECKING:
+    from irmeta.shards.summary import CampaignSummary
 
 GMEAN_FLOOR = 1e-5
 
@@ -61,13 +64,16 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
 class Results:
     """Per-topic values of measures for the runs of a campaign.
 
+    ``campaign`` is the :class:`Campaign`, or, after a sharded evaluation
+    (``docs/scaling.md``), a :class:`~irmeta.shards.summary.CampaignSummary`: run and
+    topic names, ranking lengths and qrels grades, all that the methods below read.
     ``values[r, m, t]``: measure m of run r on topic t, computed for every (run, topic)
     (a topic absent from a run is scored on an empty ranking); ``evaluated[r, t]``
     says which topics count for run r (see module doc). ``means[r, m]`` aggregates
     over them.
     """
 
-    campaign: Campaign
+    campaign: Campaign | CampaignSummary   # a summary after a sharded evaluation
     measures: list[Measure]
     values: np.ndarray
     evaluated: np.ndarray
