@@ -83,31 +83,46 @@ def _head_line_bytes(path: str, compressed: bool) -> float | None:
     return len(head) / lines if lines else None
 
 
-def estimate_rows(paths) -> int | None:
+#: the shortest plausible run line (``1 Q0 d 1 1 r``): bytes / this bounds the line count
+_MIN_LINE_BYTES = 12
+
+
+def _raw_size(path) -> tuple[int, str] | None:
+    """(uncompressed size estimate, codec) of a regular file; None for anything else."""
+    try:
+        info = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    size = info.st_size
+    with open(path, "rb") as fh:
+        magic = fh.read(6)
+        if magic[:2] == b"\x1f\x8b":
+            fh.seek(max(0, size - 4))
+            isize = int.from_bytes(fh.read(4), "little")
+            return (isize if isize >= size else size * 5), "gzip"  # ISIZE: size mod 2^32
+    if magic[:3] == b"BZh" or magic[:6] == b"\xfd7zXZ\x00" or magic[:4] == b"\x28\xb5\x2f\xfd":
+        return size * 5, "other"
+    return size, "plain"
+
+
+def estimate_rows(paths, upper_bound: bool = False) -> int | None:
     """Estimated number of lines of the files ``paths`` from their sizes (None when one is
-    not a regular file: a pipe cannot be measured without reading it)."""
+    not a regular file: a pipe cannot be measured without reading it). ``upper_bound``:
+    sizes divided by the shortest plausible line, without reading any file's head."""
     total = 0.0
     for path in paths:
-        try:
-            info = os.stat(path)
-        except (OSError, TypeError, ValueError):
+        got = _raw_size(path)
+        if got is None:
             return None
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        with open(path, "rb") as fh:
-            magic = fh.read(6)
-        size = info.st_size
-        if magic[:2] == b"\x1f\x8b":
-            with open(path, "rb") as fh:
-                fh.seek(max(0, size - 4))
-                isize = int.from_bytes(fh.read(4), "little")
-            raw = isize if isize >= size else size * 5  # ISIZE is the size mod 2^32
-            per_line = _head_line_bytes(path, True) or _LINE_BYTES
-        elif magic[:3] == b"BZh" or magic[:6] == b"\xfd7zXZ\x00" or magic[:4] == \
-                b"\x28\xb5\x2f\xfd":
-            raw, per_line = size * 5, _LINE_BYTES
+        raw, codec = got
+        if upper_bound:
+            per_line: float = _MIN_LINE_BYTES
+        elif codec == "other":
+            per_line = _LINE_BYTES
         else:
-            raw, per_line = size, _head_line_bytes(path, False) or _LINE_BYTES
+            per_line = _head_line_bytes(path, codec == "gzip") or _LINE_BYTES
         total += raw / per_line
     return int(total)
 
@@ -135,6 +150,10 @@ def plan(run_paths, budget: int | None = None, shard_topics: int | None = None,
     topics is known.
     """
     budget = default_budget() if budget is None else budget
+    if shard_topics is None and not force:
+        bound = estimate_rows(run_paths, upper_bound=True)  # no file read: the usual case
+        if bound is not None and bound * BYTES_PER_ROW <= budget:
+            return ShardPlan(budget, None, None)
     rows = estimate_rows(run_paths)
     need = None if rows is None else rows * BYTES_PER_ROW
     if shard_topics is not None:
