@@ -73,6 +73,7 @@ def main() -> None:
         "1k budget 1G": (small + ms + ["--memory-budget", "1G"], src),
         "4k budget 1G": (big + ms + ["--memory-budget", "1G"], src),
         "4k 500-topic shards": (big + ms + ["--shard-topics", "500"], src),
+        "1k 250-topic shards": (small + ms + ["--shard-topics", "250"], src),
         "1k dask 1 worker": (small + ms + ["--workers", "1", "--shard-topics", "100"], src),
         "1k dask 2 workers": (small + ms + ["--workers", "2", "--shard-topics", "100"], src),
     }
