@@ -14,8 +14,10 @@ is the largest single process, workers included). Campaigns from
     python benchmarks/bench_shards.py --data /work/bench-data \\
         --dl21 ../shared/data/trec-dl-2021-passage --baseline ../main/src
 
-``--baseline SRC`` runs the same small-campaign command with another checkout's
-``src`` (today's code) to give the ratio of the small-campaign path.
+A 100-run campaign (``--name c100x1k --topics 1000 --runs 100``, 100 M lines, 4 GB) is
+measured too when it is there. ``--baseline SRC`` runs the same small-campaign command
+with another checkout's ``src`` (today's code) to give the ratio of the small-campaign
+path.
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ def main() -> None:
     ms = [a for m in MEASURES for a in ("-m", m)]
     src = ROOT / "src"
     small, big = campaign_args(opts.data / "c10x1k"), campaign_args(opts.data / "c10x4k")
+    wide = (campaign_args(opts.data / "c100x1k")   # 100 runs x 1,000 topics (optional)
+            if (opts.data / "c100x1k").exists() else None)
     configs = {
         "1k in memory": (small + ms + ["--memory-budget", "64G"], src),
         "4k in memory": (big + ms + ["--memory-budget", "64G"], src),
@@ -77,6 +81,9 @@ def main() -> None:
         "1k dask 1 worker": (small + ms + ["--workers", "1", "--shard-topics", "100"], src),
         "1k dask 2 workers": (small + ms + ["--workers", "2", "--shard-topics", "100"], src),
     }
+    if wide is not None:
+        configs["100 runs budget 2G"] = (wide + ms + ["--memory-budget", "2G"], src)
+        configs["100 runs in memory"] = (wide + ms + ["--memory-budget", "64G"], src)
     if opts.dl21:
         dl = [str(opts.dl21 / "qrels" / "qrels.dl21-passage.txt"),
               *sorted(str(p) for p in (opts.dl21 / "runs").glob("*.gz"))]
