@@ -8,15 +8,17 @@ spill files of a streaming evaluation)::
     DIR/runs/NNNNN.parquet   topic, docid, score, line       (one file per run)
 
 ``topics`` are the qrels topics sorted as the campaign sorts them, and a row's ``topic``
-is its index in that list (int32: no string work when a shard is read); ``blocks`` cut them
-into consecutive ranges ``[t0, t1)``, and every file holds **one row group per
-non-empty block** (``row_groups[k]`` in the manifest, -1 when the block is empty), rows
-in file order inside a block. Reading the topics ``[t0, t1)`` of a shard opens only the
-row groups of the blocks that overlap it. ``line`` is the row's line in the original
-file, so an error found when a shard is built (a document twice in a topic) names the
-same file and line as an in-memory evaluation. Documents are kept as bytes (``binary``),
-never decoded. Run names are resolved (tags, file names, ``names=``) before writing, so
-the manifest's names are the campaign's.
+is its index in that list (int32: no string work when a shard is read); ``blocks`` cut
+them into consecutive ranges ``[t0, t1)``, and every file holds **one row group per non-
+empty block** (``row_groups[k]`` in the manifest, -1 when the block is empty), rows in
+file order inside a block. The spill folder of a streaming evaluation has the same
+layout with Arrow IPC files (``.arrow``, one record batch per block): they cost no
+encoding to write and are memory-mapped to read. Reading the topics ``[t0, t1)`` of a
+shard opens only the row groups of the blocks that overlap it. ``line`` is the row's
+line in the original file, so an error found when a shard is built (a document twice in
+a topic) names the same file and line as an in-memory evaluation. Documents are kept as
+bytes (``binary``), never decoded. Run names are resolved (tags, file names, ``names=``)
+before writing, so the manifest's names are the campaign's.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ from irmeta.io.trec import binary_column
 FORMAT = "irmeta-parquet-campaign"
 VERSION = 1
 MANIFEST = "manifest.json"
+#: spill files of one evaluation are Arrow IPC files (``.arrow``: written and mapped back
+#: with no encoding); ``irmeta convert`` writes Parquet
+SPILL_SUFFIX = ".arrow"
 RUN_SCHEMA = pa.schema([("topic", pa.int32()), ("docid", pa.binary()),
                         ("score", pa.float64()), ("line", pa.int64())])
 QRELS_SCHEMA = pa.schema([("topic", pa.int32()), ("docid", pa.binary()),
@@ -70,6 +75,7 @@ class ParquetCampaign:
     qrels_groups: tuple[int, ...]
     runs: tuple[RunEntry, ...]
     float32: bool = False
+    qrels_file: str = "qrels.parquet"
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -82,7 +88,7 @@ class ParquetCampaign:
     def to_json(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "topics": list(self.topics),
                 "blocks": [list(b) for b in self.blocks], "float32": self.float32,
-                "qrels": {"file": "qrels.parquet", "source": self.qrels_source,
+                "qrels": {"file": self.qrels_file, "source": self.qrels_source,
                           "row_groups": list(self.qrels_groups)},
                 "runs": [{"name": r.name, "file": r.file, "source": r.source, "tag": r.tag,
                           "dropped": r.dropped, "row_groups": list(r.row_groups),
@@ -119,7 +125,8 @@ def open_campaign(path) -> ParquetCampaign:
     return ParquetCampaign(str(path), tuple(data["topics"]),
                            tuple(tuple(b) for b in data["blocks"]),
                            data["qrels"].get("source"), tuple(data["qrels"]["row_groups"]),
-                           runs, bool(data.get("float32", False)))
+                           runs, bool(data.get("float32", False)),
+                           str(data["qrels"].get("file", "qrels.parquet")))
 
 
 def write_manifest(campaign: ParquetCampaign) -> None:
@@ -138,7 +145,11 @@ def _read_rows(path: str, groups: list[int], t0: int, t1: int,
     schema = RUN_SCHEMA if "score" in columns else QRELS_SCHEMA
     if not groups:
         return schema.empty_table()
-    table = pq.ParquetFile(path).read_row_groups(groups, columns=columns)
+    if path.endswith(SPILL_SUFFIX):  # Arrow IPC: one record batch per block, mapped
+        reader = pa.ipc.open_file(pa.memory_map(path))
+        table = pa.Table.from_batches([reader.get_batch(g) for g in groups], schema=schema)
+    else:
+        table = pq.ParquetFile(path).read_row_groups(groups, columns=columns)
     tix = table.column("topic").to_numpy()
     keep = (tix >= t0) & (tix < t1)
     if not keep.all():
@@ -179,7 +190,7 @@ def _blank_lines_of(path: str) -> np.ndarray:
 def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:
     """The qrels rows of topics ``[t0, t1)``."""
     groups = [campaign.qrels_groups[k] for k in campaign.blocks_of(t0, t1)]
-    table = _read_rows(os.path.join(campaign.path, "qrels.parquet"), groups, t0, t1,
+    table = _read_rows(os.path.join(campaign.path, campaign.qrels_file), groups, t0, t1,
                        list(QRELS_SCHEMA.names))
     ids, codes = _codes(table, campaign, t0, t1)
     return Qrels(ids, codes, binary_column(table.column("docid")),
@@ -212,7 +223,11 @@ def build_shard(campaign: ParquetCampaign, t0: int, t1: int, *, max_docs: int | 
 
 def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:
     """(topic index int32, grade int64) of every qrels row: what a campaign summary keeps."""
-    table = pq.read_table(os.path.join(campaign.path, "qrels.parquet"),
-                          columns=["topic", "grade"])
+    path = os.path.join(campaign.path, campaign.qrels_file)
+    if path.endswith(SPILL_SUFFIX):
+        with pa.memory_map(path) as source:
+            table = pa.ipc.open_file(source).read_all().select(["topic", "grade"])
+    else:
+        table = pq.read_table(path, columns=["topic", "grade"])
     tix = table.column("topic").to_numpy()
     return np.asarray(tix, dtype=np.int32), table.column("grade").to_numpy().astype(np.int64)

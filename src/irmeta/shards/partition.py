@@ -39,6 +39,7 @@ from irmeta.io.load import load_qrels
 from irmeta.shards.parquet import (
     QRELS_SCHEMA,
     RUN_SCHEMA,
+    SPILL_SUFFIX,
     ParquetCampaign,
     RunEntry,
     write_manifest,
@@ -90,14 +91,21 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
                            schema=schema)
     groups, group, start = [], 0, 0
     tmp = f"{path}.tmp"
-    with pq.ParquetWriter(tmp, schema, compression=compression,
-                          use_dictionary=["topic"], write_statistics=False) as writer:
+    spill = path.endswith(SPILL_SUFFIX)
+    writer = (pa.ipc.new_file(tmp, schema) if spill else
+              pq.ParquetWriter(tmp, schema, compression=compression,
+                               use_dictionary=["topic"], write_statistics=False))
+    with writer:
         for k in range(num_blocks):
             n = int(sizes[k])
             if n == 0:
                 groups.append(-1)
                 continue
-            writer.write_table(ordered.slice(start, n), row_group_size=max(n, 1))
+            part = ordered.slice(start, n)
+            if spill:
+                writer.write_batch(part.combine_chunks().to_batches()[0])
+            else:
+                writer.write_table(part, row_group_size=max(n, 1))
             groups.append(group)
             group += 1
             start += n
@@ -137,7 +145,7 @@ def convert_run_file(task: RunFileTask) -> list[RunEntry]:
     for i, run in enumerate(runs):
         block, tix = _block_of_rows(run.topic_ids, run.topic_codes, index, task.blocks)
         keep = np.flatnonzero(block >= 0)
-        file = f"runs/{task.first_index + i:05d}.parquet"
+        file = f"runs/{task.first_index + i:05d}" + (SPILL_SUFFIX if task.spill else ".parquet")
         lines, exact = file_lines(run.lines, len(run), exact=not task.spill)
         columns = {"topic": pa.array(tix[run.topic_codes[keep]].astype(np.int32)),
                    "docid": run.docids.take(pa.array(keep)),
@@ -146,8 +154,7 @@ def convert_run_file(task: RunFileTask) -> list[RunEntry]:
         if pa.types.is_large_binary(columns["docid"].type):
             columns["docid"] = columns["docid"].cast(pa.binary())
         groups = _write_blocks(os.path.join(task.out_dir, file), RUN_SCHEMA, columns,
-                               block[keep], len(task.blocks),
-                               "none" if task.spill else "zstd")
+                               block[keep], len(task.blocks))
         entries.append(RunEntry(run.name, file, run.source, run.tag, int(np.sum(tix < 0)),
                                 tuple(groups), exact))
         del columns
@@ -186,7 +193,7 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
     reads no row twice. ``mapper(fn, tasks)``: how the
     per-file conversions run (default: one after another in this process; Dask maps them
     over workers). Bad lines stop the pass with the reader's ``file:line`` message.
-    ``spill``: files for one evaluation (uncompressed; a line number that needs a re-read
+    ``spill``: files for one evaluation (Arrow IPC, no encoding; a line number that needs a re-read
     of the run file, because the file has blank lines, is found only when an error asks
     for it); ``irmeta convert`` writes compressed files with exact line numbers.
     """
@@ -216,8 +223,8 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
              else q.docids.cast(pa.binary()),
              "grade": pa.array(q.grades.astype(np.int64)),
              "line": pa.array(file_lines(q.lines, len(q))[0])}
-    qgroups = _write_blocks(str(out / "qrels.parquet"), QRELS_SCHEMA, qcols, block, len(blocks),
-                            "none" if spill else "zstd")
+    qfile = "qrels" + (SPILL_SUFFIX if spill else ".parquet")
+    qgroups = _write_blocks(str(out / qfile), QRELS_SCHEMA, qcols, block, len(blocks))
     source = q.source
     del qcols, q
     # runs numbered in file order; split_tags may give several runs per file, so files
@@ -228,7 +235,7 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
     entries = [e for got in mapped for e in got]
     entries = _resolve_names(entries, not split_tags, names)
     manifest = ParquetCampaign(str(out), topics, blocks, source, tuple(qgroups),
-                               tuple(entries), float32)
+                               tuple(entries), float32, qfile)
     write_manifest(manifest)
     return manifest
 
