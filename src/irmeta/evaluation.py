@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -30,6 +30,9 @@ from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
+
+if TYPE_CHECKING:
+    from irmeta.shards.summary import CampaignSummary
 
 GMEAN_FLOOR = 1e-5
 
@@ -64,13 +67,16 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
 class Results:
     """Per-topic values of measures for the runs of a campaign.
 
+    ``campaign`` is the :class:`Campaign`, or, after a sharded evaluation
+    (``docs/scaling.md``), a :class:`~irmeta.shards.summary.CampaignSummary`: run and
+    topic names, ranking lengths and qrels grades, all that the methods below read.
     ``values[r, m, t]``: measure m of run r on topic t, computed for every (run, topic)
     (a topic absent from a run is scored on an empty ranking); ``evaluated[r, t]``
     says which topics count for run r (see module doc). ``means[r, m]`` aggregates
     over them.
     """
 
-    campaign: Campaign
+    campaign: Campaign | CampaignSummary   # a summary after a sharded evaluation
     measures: list[Measure]
     values: np.ndarray
     evaluated: np.ndarray
@@ -323,7 +329,9 @@ def evaluate(qrels: Any, runs: Any = None,
              names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
              groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
              prior_runs: Iterable[str] | None = None, subtopic_qrels: Any = None,
-             judged_only: bool = False, collection_size: int = 0) -> Results:
+             judged_only: bool = False, collection_size: int = 0,
+             memory_budget: Any = None, shard_topics: int | None = None, client: Any = None,
+             spill_dir: Any = None) -> Results:
     """Evaluate runs against qrels.
 
     ``qrels``: a path, DataFrame, dict or :class:`~irmeta.data.tables.Qrels` — or an
@@ -343,6 +351,14 @@ def evaluate(qrels: Any, runs: Any = None,
     :meth:`~irmeta.data.campaign.Campaign.judged_only`); the topics evaluated stay those
     the run retrieved for. ``collection_size``: documents in the collection (trec_eval
     ``-N``, read by ``utility``).
+
+    Campaigns larger than memory (``docs/scaling.md``): when the run files would need
+    more than ``memory_budget`` (bytes or ``"4G"``; default half the available memory),
+    or ``shard_topics`` (topics per shard) or a ``dask.distributed`` ``client`` is
+    given, or ``qrels`` is a Parquet campaign folder (``irmeta convert``; ``runs`` None),
+    the campaign is evaluated shard by shard (:mod:`irmeta.shards`), with the same
+    values; ``spill_dir`` holds the partitioned files. The Results then hold a
+    :class:`~irmeta.shards.summary.CampaignSummary` instead of the campaign.
 
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
@@ -395,8 +411,35 @@ def evaluate(qrels: Any, runs: Any = None,
             raise ParameterError(f"{fn}: {', '.join(used)} only take effect when reading files; "
                                  "the Campaign is already built (pass them to "
                                  "irmeta.load_campaign instead)")
+        if memory_budget is not None or shard_topics is not None or client is not None:
+            raise ParameterError(f"{fn}: memory_budget, shard_topics and client apply to "
+                                 "files (a sharded evaluation reads them shard by shard); "
+                                 "the Campaign is already in memory")
         campaign = qrels
     else:
+        from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+        plan = None
+        if qrels is not None and subtopic_qrels is None:
+            plan = sharded_plan(qrels, runs, memory_budget=memory_budget,
+                                shard_topics=shard_topics, client=client)
+        elif memory_budget is not None or shard_topics is not None or client is not None:
+            raise ParameterError(f"{fn}: a sharded evaluation (memory_budget, shard_topics, "
+                                 "client) does not read subtopic qrels yet "
+                                 "(docs/scaling.md)")
+        if plan is not None:
+            unsupported = [k for k, v in (("judged_only", judged_only),
+                                          ("collection_size", collection_size)) if v]
+            if unsupported:
+                raise ParameterError(
+                    f"{fn}: {', '.join(unsupported)} is not supported by a sharded evaluation "
+                    "yet; the campaign is sharded because it exceeds the memory budget or a "
+                    "shard size was given (raise memory_budget to evaluate it in memory; "
+                    "docs/scaling.md)")
+            return evaluate_in_shards(qrels, runs, measures, plan, complete=complete,
+                                     rel_level=rel_level, max_docs=max_docs, names=names,
+                                     float32=float32, dedupe=dedupe, groups=groups,
+                                     reference=reference, prior_runs=prior_runs,
+                                     client=client, spill_dir=spill_dir)
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
         if qrels is None and subtopic_qrels is None:
@@ -437,3 +480,47 @@ def evaluate(qrels: Any, runs: Any = None,
         campaign = campaign.judged_only()
     ms, values = compute(campaign, measures, ctx)
     return Results(campaign, ms, values, evaluated, rel_level, ctx)
+
+
+def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
+                       complete: bool = False, rel_level: int = 1,
+                       max_docs: int | None = None, names: Sequence[str] | None = None,
+                       float32: bool = False, dedupe: bool = False,
+                       groups: Mapping[str, str] | None = None,
+                       reference: Campaign | None = None,
+                       prior_runs: Iterable[str] | None = None, client: Any = None,
+                       spill_dir: Any = None, progress: bool | None = None,
+                       split_tags: bool = False, warn_dropped: bool = True) -> Results:
+    """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
+    (:func:`irmeta.shards.local.sharded_plan`); arguments checked as there. The CLI's
+    entry: it also takes ``split_tags``, ``progress`` (a bar over shards: None on a
+    terminal only) and ``warn_dropped``."""
+    from irmeta.shards.local import evaluate_sharded  # noqa: PLC0415 (same layer, on use)
+    fn = "evaluate"
+    if max_docs is not None:
+        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    float32 = validate.flag(float32, "float32", fn)
+    dedupe = validate.flag(dedupe, "dedupe", fn)
+    complete = validate.flag(complete, "complete", fn)
+    rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
+                             f"got {type(reference).__name__}")
+    if groups is not None and not isinstance(groups, Mapping):
+        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
+                             f"got {type(groups).__name__}")
+    if prior_runs is not None:
+        prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    measures = validate.measure_list(measures, fn)
+    out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
+                           rel_level=rel_level, max_docs=max_docs, names=names,
+                           float32=float32, dedupe=dedupe, split_tags=split_tags,
+                           groups=groups, reference=reference,
+                           prior_runs=tuple(prior_runs) if prior_runs is not None else None,
+                           client=client, spill_dir=spill_dir, progress=progress,
+                           warn_dropped=warn_dropped)
+    summary = out.summary
+    if not complete:
+        require_common_topics(summary, "evaluate")
+    evaluated = np.ones_like(summary.has_topic) if complete else summary.has_topic.copy()
+    return Results(summary, out.measures, out.values, evaluated, rel_level)

@@ -32,7 +32,10 @@ IRMETA = {"Bpref": "bpref", "SetP(relative=True)": "SetP(relative=true)",
 def _oracle(qrels, run, names):
     parsed = [ir_measures.parse_measure(n) for n in names]
     out = {}
-    for metric in ir_measures.iter_calc(parsed, qrels, run):
+    # pytrec_eval's provider named explicitly: ir_measures' default pipeline picks the
+    # first provider that can compute a measure, and which one it picks for the counts
+    # changed once another test of the session had used other providers (NumRet differed)
+    for metric in ir_measures.pytrec_eval.iter_calc(parsed, qrels, run):
         out[(str(metric.measure), metric.query_id)] = metric.value
     return parsed, out
 

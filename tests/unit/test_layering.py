@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("validate",),
     ("io",),
     ("aggregate",),
-    ("evaluation", "explain", "effort", "demo"),
+    ("evaluation", "explain", "effort", "demo", "shards"),
     ("stats",),
     ("plot",),
     ("report",),

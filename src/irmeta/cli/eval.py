@@ -6,7 +6,8 @@ import json
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.common import campaign_options, check_output_option, open_output
+from irmeta.cli.shards import evaluate_cli, shard_options
 
 #: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("official",)
@@ -41,6 +42,7 @@ DEFAULT_MEASURES = ("official",)
 @click.option("-n", "--no-summary", is_flag=True,
               help="Print no summary (aggregate) lines; with -q, per-topic lines only.")
 @campaign_options
+@shard_options
 def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judged_only,
                  collection_size, rel_format, no_summary, **options):
     """Evaluate RUN files against QRELS (plain or gzip).
@@ -49,9 +51,10 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judg
     Examples:
       irmeta eval qrels.txt run1.gz run2.gz -m AP -m P@10 -m nDCG@10
       irmeta eval -q -c -l 2 qrels.txt run.txt -m map -m ndcg_cut.10
-      irmeta eval --demo -m P_rare(alpha=0.5)@100 -m "NRG(base=nDCG)@10"
+      irmeta eval --demo -m "P_rare(alpha=0.5)@100" -m "NRG(base=nDCG)@10"
+      irmeta eval --memory-budget 4G qrels.txt runs/*.gz -m AP -m nDCG@10
+      irmeta eval --workers 2 campaign.parquet/ -m AP      (after irmeta convert)
     """
-    from irmeta.evaluation import evaluate
     from irmeta.measures.parse import trec_eval_measures
 
     if rel_format != "qrels":
@@ -61,12 +64,8 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judg
     # trec_eval names only: trec_eval's order, each name once, its first parameters win
     trec_only = trec_eval_measures(measures or DEFAULT_MEASURES)
     wanted = trec_only or list(measures)
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
-    results = evaluate(campaign, measures=wanted,
-                       complete=options["complete"], rel_level=options["rel_level"],
-                       groups=ctx["groups"], reference=ctx["reference"],
-                       prior_runs=ctx["prior_runs"], judged_only=judged_only,
-                       collection_size=collection_size)
+    results = evaluate_cli(qrels, runs, wanted, options, judged_only=judged_only,
+                           collection_size=collection_size)
     fmt = fmt or "trec"
     with open_output(output) as out:
         # trec_eval prints a runid line only when runid is asked for (official, all_trec, set

@@ -22,6 +22,8 @@ from irmeta.errors import IrmetaError
 SUBCOMMANDS = {
     "eval": ("irmeta.cli.eval", "eval_command",
              "Evaluate runs: classic and context measures, trec_eval style."),
+    "convert": ("irmeta.cli.convert", "convert_command",
+                "Write a campaign as topic-partitioned Parquet."),
     "measures": ("irmeta.cli.measures", "measures_command",
                  "List every measure with its parameters."),
     "explain": ("irmeta.cli.explain", "explain_command",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import click
 
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.shards import shard_options
 from irmeta.errors import ParameterError
 
 
@@ -40,6 +41,7 @@ def _common(fn):
                      help="Write the table to this file instead of standard output."),
         click.option("--no-progress", is_flag=True, help="Never show a progress bar."),
         campaign_options,
+        shard_options,
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -47,9 +49,15 @@ def _common(fn):
 
 
 def _setup(qrels, runs, measures, options, need_measures=True):
+    from irmeta.cli.shards import wants_shards
     from irmeta.stats import filter_top_runs
     if need_measures and not measures:
         raise click.UsageError("give at least one measure with -m")
+    if wants_shards(qrels, runs, options):
+        raise click.UsageError("this analysis needs the whole campaign in memory; sharded "
+                               "evaluation (--shard-topics, --workers, --scheduler, a Parquet "
+                               "campaign) serves correlation, significance, discpower and "
+                               "stability")
     campaign, ctx = load_cli_campaign(qrels, runs, options)
     if options.get("top_fraction"):
         before = campaign.num_runs
@@ -60,6 +68,20 @@ def _setup(qrels, runs, measures, options, need_measures=True):
     kwargs = {"groups": ctx["groups"], "reference": ctx["reference"],
               "prior_runs": ctx["prior_runs"]}
     return campaign, kwargs
+
+
+def _matrices(qrels, runs, measures, options) -> dict:
+    """``{measure: matrix}``: shard by shard when the campaign does not fit (or shards are
+    asked for, docs/scaling.md), else from the campaign in memory, as always."""
+    from irmeta.cli.shards import sharded_matrices
+    from irmeta.stats import matrices
+    if not measures:
+        raise click.UsageError("give at least one measure with -m")
+    mats = sharded_matrices(qrels, runs, measures, options)
+    if mats is None:
+        campaign, kw = _setup(qrels, runs, measures, options)
+        mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    return mats
 
 
 def _progress(options):
@@ -130,6 +152,15 @@ def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **
     from irmeta.stats import alpha_sweep, correlation_matrix, system_means
     if not sweeps and len(measures) < 2:
         raise click.UsageError("give at least two measures with -m, or --sweep")
+    if not sweeps:
+        import pandas as pd
+
+        from irmeta.cli.shards import sharded_matrices
+        mats = sharded_matrices(qrels, runs, measures, options)
+        if mats is not None:
+            means = pd.DataFrame({m: mat.mean(axis=1) for m, mat in mats.items()})
+            _emit(correlation_matrix(means, method=method).reset_index(), options)
+            return
     campaign, kw = _setup(qrels, runs, measures, options, need_measures=False)
     if sweeps:
         grid = _alphas(alphas)
@@ -170,13 +201,12 @@ def significance_cmd(qrels, runs, measures, test, level, correction, samples, tr
                      show_pairs, **options):
     """Significance tests between every pair of systems, per measure: a ranx-style
     summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
-    from irmeta.stats import compare, matrices
+    from irmeta.stats import compare
     if options["plot_path"]:
         raise click.UsageError("significance draws no figure; --plot is for the other "
                                "subcommands (leaderboard draws the means with intervals)")
     from irmeta.stats.significance import options_for
-    campaign, kw = _setup(qrels, runs, measures, options)
-    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    mats = _matrices(qrels, runs, measures, options)
     if correction and test in ("tukey_hsd", "randomised_tukey_hsd"):
         raise click.UsageError(f"--correction is for the pairwise tests; {test} controls "
                                "the family-wise error itself")
@@ -253,9 +283,8 @@ def discpower_cmd(qrels, runs, measures, tests, levels, samples, trials, **optio
     """Discriminative power: significant system pairs per measure, test and level
     (innovation paper Table 1; Twist paper Figure 14). --plot draws the bootstrap ASL
     curves at the first level."""
-    from irmeta.stats import bootstrap_power, discriminative_power, matrices
-    campaign, kw = _setup(qrels, runs, measures, options)
-    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    from irmeta.stats import bootstrap_power, discriminative_power
+    mats = _matrices(qrels, runs, measures, options)
     import pandas as pd
     parts = []
     for name, mat in mats.items():     # --samples for the bootstrap, --trials for the others
@@ -284,9 +313,8 @@ def discpower_cmd(qrels, runs, measures, tests, levels, samples, trials, **optio
 def stability_cmd(qrels, runs, measures, trials, subset_size, fuzziness, absolute, **options):
     """Stability under topic subsampling: the innovation paper's fuzziness ratio
     (Table 2) and the Buckley-Voorhees error, tie and swap rates."""
-    from irmeta.stats import matrices, stability_table
-    campaign, kw = _setup(qrels, runs, measures, options)
-    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    from irmeta.stats import stability_table
+    mats = _matrices(qrels, runs, measures, options)
     table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
                             seed=options["seed"], relative=not absolute,
                             progress_bar=_progress(options))

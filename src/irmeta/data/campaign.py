@@ -158,6 +158,15 @@ class Campaign:
         """bool [T]: the campaign topic set — topics with at least one relevant document."""
         return self.num_rel(rel_level) > 0
 
+    @cached_property
+    def grade_levels(self) -> np.ndarray:
+        """int64 [G]: the distinct grades of the qrels, ascending — what measures scaled by
+        "the highest grade of the qrels" read (graded RBP, C/W/L, ``gain=scaled``). A
+        topic shard's campaign (:mod:`irmeta.shards`) is given the whole campaign's
+        levels here, so that its values do not depend on which topics it holds."""
+        levels: np.ndarray = np.unique(np.asarray(self.judged.grades, dtype=np.int64))
+        return levels
+
     # ------------------------------------------------------------- documents
     @cached_property
     def _interned(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:

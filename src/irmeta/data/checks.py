@@ -19,16 +19,27 @@ run has is meaningful (each is an empty ranking), so it is not refused there
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from irmeta.errors import CampaignError
 
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
-    from irmeta.data.campaign import Campaign
+class CampaignLike(Protocol):
+    """What these checks read: a :class:`~irmeta.data.campaign.Campaign`, or the
+    :class:`~irmeta.shards.summary.CampaignSummary` a sharded evaluation gathers."""
+
+    @property
+    def has_topic(self) -> np.ndarray: ...
+    @property
+    def topics(self) -> tuple[str, ...]: ...
+    @property
+    def dropped_topics(self) -> Mapping[str, int]: ...
+    @property
+    def judged(self) -> Any: ...
+    def topic_set(self, rel_level: int = 1) -> np.ndarray: ...
 
 
 def _topics_text(topics: Sequence[str], limit: int = 5) -> str:
@@ -40,7 +51,8 @@ def _prefix(what: str) -> str:
     return f"{what}: " if what else ""
 
 
-def require_common_topics(campaign: Campaign, what: str, topics: np.ndarray | None = None) -> None:
+def require_common_topics(campaign: CampaignLike, what: str,
+                          topics: np.ndarray | None = None) -> None:
     """Raise a CampaignError when no run has any qrels topic (of ``topics``, a bool mask
     over the campaign topics, when given)."""
     has = campaign.has_topic if topics is None else campaign.has_topic[:, topics]
@@ -55,7 +67,7 @@ def require_common_topics(campaign: Campaign, what: str, topics: np.ndarray | No
         f"differently ('1' vs '001')?")
 
 
-def require_topic_set(campaign: Campaign, rel_level: int, what: str) -> np.ndarray:
+def require_topic_set(campaign: CampaignLike, rel_level: int, what: str) -> np.ndarray:
     """The campaign topic set (bool [T]); a CampaignError when it is empty."""
     keep: np.ndarray = campaign.topic_set(rel_level)
     if keep.any():
@@ -69,7 +81,7 @@ def require_topic_set(campaign: Campaign, rel_level: int, what: str) -> np.ndarr
         f"grades or lower -l/--rel-level.")
 
 
-def require_campaign(campaign: Campaign, rel_level: int, what: str) -> np.ndarray:
+def require_campaign(campaign: CampaignLike, rel_level: int, what: str) -> np.ndarray:
     """Both checks, for analyses over the campaign topic set; returns that set."""
     keep = require_topic_set(campaign, rel_level, what)
     require_common_topics(campaign, what, keep)

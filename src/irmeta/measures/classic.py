@@ -243,7 +243,7 @@ def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
     """[R, Tc, d] degree of relevance r_i in [0, 1]: gain / G, where G is the largest
     gain of any grade in the qrels when above 1 (else 1); negative gains count 0."""
     gain = np.maximum(gain_values(b.grades[:, :, :d], m), 0.0)
-    levels = np.unique(b.campaign.judged.grades)
+    levels = b.campaign.grade_levels
     top = float(np.max(gain_values(levels, m), initial=0.0))
     return gain / top if top > 1.0 else gain
 

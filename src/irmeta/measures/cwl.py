@@ -57,8 +57,8 @@ def scaled_gains(campaign: Campaign, measure: Measure, t0: int, t1: int) -> np.n
     lo = measure["min_rel"]
     hi = measure["max_rel"]
     if hi is None:
-        grades = campaign.judged.grades
-        hi = int(grades.max()) if len(grades) else 0
+        levels = campaign.grade_levels
+        hi = int(levels[-1]) if len(levels) else 0
     g = campaign.grades[:, t0:t1, :CWL_DEPTH]
     if hi <= lo:
         return np.zeros(g.shape)

@@ -33,8 +33,8 @@ MAX_REL = Param("max_rel", "int", 4, "g_max of R(g) = (2^g - 1) / 2^g_max (gdeva
 
 
 def _check_grades(campaign: Campaign, measure: Measure) -> None:
-    grades = campaign.judged.grades
-    top = int(grades.max()) if len(grades) else 0
+    levels = campaign.grade_levels
+    top = int(levels[-1]) if len(levels) else 0
     if top > measure["max_rel"]:
         raise MeasureError(f"{measure.family}: the qrels hold grade {top}, above "
                            f"max_rel={measure['max_rel']}; use {measure.family}"

@@ -155,7 +155,7 @@ def judged_gains(campaign: Campaign, m: Measure, level: int, lo: int, hi: int) -
         return np.where(grades > 0, np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0, 0.0)
     graded = np.where(grades > 0, grades, 0).astype(np.float64)
     if kind == "scaled":
-        top = campaign.judged.grades.max(initial=0)
+        top = campaign.grade_levels.max(initial=0)
         return graded / float(top) if top > 0 else np.zeros(len(grades))
     return graded
 
@@ -225,18 +225,16 @@ def selection_measure(m: Measure) -> Measure | None:
 
 
 def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str, int]:
-    """group -> index of its best run averaged over the campaign topic set, by the
-    ``select=`` measure when given (the NRG paper's Figure 2 picks by nDCG@10 while NRG
-    runs at full depth), else by the base metric (NRG with no prior); ties go to the run
-    that comes first in the campaign."""
-    none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
-    chooser = selection_measure(m)
-    if chooser is None:
-        values = nrg(campaign, m.replace(prior="list"), none)
+    """group -> index of its best run averaged over the campaign topic set, by
+    :func:`ranking_measure` (the ``select=`` measure when given — the NRG paper's Figure 2
+    picks by nDCG@10 while NRG runs at full depth —, else the base metric, i.e. NRG with
+    no prior); ties go to the run that comes first in the campaign. A topic shard gets the
+    whole campaign's means in ``ctx.campaign_means``."""
+    ranking = ranking_measure(m)
+    if ctx.campaign_means is not None and ranking.name in ctx.campaign_means:
+        means = ctx.campaign_means[ranking.name]  # a shard: means of the whole campaign
     else:
-        values = chooser.definition.kernel(campaign, chooser, none)
-    keep = campaign.topic_set(relevance_level(m, ctx))
-    means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
+        means = campaign_means(campaign, ranking, ctx)
     best: dict[str, int] = {}
     groups = ctx.groups or {}           # prior_plan checked that every run has a group
     for r, run in enumerate(campaign.runs):
@@ -244,6 +242,27 @@ def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str
         if g not in best or means[r] > means[best[g]]:
             best[g] = r
     return best
+
+
+def ranking_measure(m: Measure) -> Measure:
+    """The measure whose campaign means rank the runs of a group for
+    ``prior=best_per_group``: the ``select=`` measure, else the base metric (``m`` with an
+    empty prior list)."""
+    chooser = selection_measure(m)
+    return m.replace(prior="list") if chooser is None else chooser
+
+
+def campaign_means(campaign: Campaign, ranking: Measure, ctx: EvalContext) -> np.ndarray:
+    """[R] means of ``ranking`` (:func:`ranking_measure`) over the campaign topic set (a
+    sharded evaluation applies :func:`topic_set_means` to the gathered values)."""
+    none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
+    values = ranking.definition.kernel(campaign, ranking, none)
+    return topic_set_means(values, campaign.topic_set(relevance_level(ranking, none)))
+
+
+def topic_set_means(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """[R] row means of ``values[R, T]`` over the topics ``keep`` (0 when none)."""
+    return values[:, keep].mean(axis=1) if keep.any() else np.zeros(values.shape[0])
 
 
 # ------------------------------------------------------------------ kernel
@@ -330,8 +349,9 @@ def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
             zt, lt = zt[lo:hi], lt[lo:hi]
         else:
             mem = plan.member[r_i]
-            zt = np.bincount(jb[mem], weights=z_i[mem], minlength=Jb)
-            lt = np.bincount(jb[mem], weights=l_i[mem], minlength=Jb)
+            # float64 even when no cell is selected (bincount of nothing is int64)
+            zt = np.bincount(jb[mem], weights=z_i[mem], minlength=Jb).astype(np.float64)
+            lt = np.bincount(jb[mem], weights=l_i[mem], minlength=Jb).astype(np.float64)
         if plan.kind == "best_per_group":
             bests, group = np.unique(plan.exclude, return_inverse=True)
             zg = np.broadcast_to(zt, (len(bests), Jb)).copy()

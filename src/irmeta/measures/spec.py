@@ -273,6 +273,9 @@ class EvalContext:
     intermediate arrays here (e.g. per-document retrieval counts), keyed by a tuple.
     ``collection_size``: documents in the collection (trec_eval ``-N``, default 0 as in
     trec_eval), read by ``utility``.
+    ``campaign_means``: ``{base measure name: [R] means}`` over the whole campaign topic
+    set, given by a topic-sharded evaluation (:mod:`irmeta.shards`), whose campaigns hold
+    only some topics, for NRG's and TaSC's ``prior=best_per_group``.
     """
 
     rel_level: int = 1
@@ -281,3 +284,4 @@ class EvalContext:
     prior_runs: tuple[str, ...] | None = None
     cache: dict = field(default_factory=dict)
     collection_size: int = 0
+    campaign_means: Mapping[str, Any] | None = None

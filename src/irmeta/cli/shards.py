@@ -1,0 +1,147 @@
+"""Options and the evaluation entry of commands that can evaluate in topic shards.
+
+``--memory-budget`` / ``--shard-topics`` (stream shard by shard on this machine),
+``--workers N`` (a Dask ``LocalCluster``) / ``--scheduler tcp://host:8786`` (an
+existing cluster), ``--spill-dir``; a Parquet campaign folder (``irmeta convert``) in
+place of QRELS and RUN files. ``docs/scaling.md`` explains when shards are used.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+def shard_options(fn):
+    """Add the options of sharded evaluation."""
+    options = [
+        click.option("--memory-budget", default=None, metavar="SIZE",
+                     help="Evaluate in topic shards when the campaign would need more "
+                          "memory than this (bytes, or 512M, 4G, ...). Default: half the "
+                          "available memory."),
+        click.option("--shard-topics", type=click.IntRange(min=1), default=None,
+                     metavar="N", help="Evaluate in shards of N topics (same numbers)."),
+        click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Evaluate shards on a Dask LocalCluster of N processes "
+                          "(needs irmeta[dask])."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Evaluate shards on the Dask cluster of this scheduler "
+                          "(tcp://host:8786); inputs must be on storage its workers see."),
+        click.option("--spill-dir", type=click.Path(file_okay=False), default=None,
+                     help="Folder for the partitioned files of a sharded evaluation "
+                          "(default: TMPDIR; shared storage for a remote cluster)."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
+
+
+def _plan(qrels, runs, options: dict):
+    """The shard plan of a command's campaign, or None for the in-memory path."""
+    from irmeta.shards.local import sharded_plan
+    from irmeta.shards.parquet import is_parquet_campaign
+
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    if workers and scheduler:
+        raise click.UsageError("give --workers or --scheduler, not both")
+    if options.get("demo") or not qrels:
+        return None
+    if options.get("subtopics"):
+        if wants_shards(qrels, runs, options) or options.get("memory_budget"):
+            raise click.UsageError("a sharded evaluation does not read --subtopics yet "
+                                   "(docs/scaling.md)")
+        return None
+    parquet = not runs and is_parquet_campaign(qrels)
+    if not (runs or parquet):
+        return None
+    return sharded_plan(qrels, None if parquet else list(runs),
+                        memory_budget=options.get("memory_budget"),
+                        shard_topics=options.get("shard_topics"),
+                        force=bool(workers or scheduler))
+
+
+def wants_shards(qrels, runs, options: dict) -> bool:
+    """The user asked for shards (options, or a Parquet campaign folder)."""
+    from irmeta.shards.parquet import is_parquet_campaign
+    return bool(options.get("shard_topics") or options.get("workers")
+                or options.get("scheduler")
+                or (qrels and not runs and is_parquet_campaign(qrels)))
+
+
+def evaluate_cli(qrels, runs, measures, options: dict, *, judged_only: bool = False,
+                 collection_size: int = 0):
+    """The Results of ``irmeta eval``: in memory as always when the campaign fits, else
+    (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
+    shard by shard. ``judged_only`` (-J) and ``collection_size`` (-N) need the in-memory
+    path (a sharded evaluation refuses them, naming the option)."""
+    from irmeta.cli.common import load_cli_campaign
+    from irmeta.evaluation import evaluate
+
+    plan = _plan(qrels, runs, options)
+    if plan is None:
+        campaign, ctx = load_cli_campaign(qrels, runs, options)
+        return evaluate(campaign, measures=measures, complete=options["complete"],
+                        rel_level=options["rel_level"], groups=ctx["groups"],
+                        reference=ctx["reference"], prior_runs=ctx["prior_runs"],
+                        judged_only=judged_only, collection_size=collection_size)
+    if judged_only or collection_size:
+        raise click.UsageError(f"{'-J' if judged_only else '-N'} is not supported by a "
+                               "sharded evaluation yet; the campaign is sharded because it "
+                               "exceeds the memory budget or a shard option was given "
+                               "(raise --memory-budget to evaluate it in memory)")
+    return _evaluate_planned(qrels, runs, measures, plan, options)
+
+
+def sharded_matrices(qrels, runs, measures, options: dict) -> dict | None:
+    """``{measure string: systems x topics matrix}`` of a sharded evaluation, or None
+    when the campaign is evaluated in memory (the caller's own path)."""
+    from irmeta.errors import ParameterError
+
+    plan = _plan(qrels, runs, options)
+    if plan is None:
+        return None
+    if options.get("top_fraction"):
+        raise click.UsageError("--top-fraction needs the campaign in memory; it is not "
+                               "available with a sharded evaluation yet")
+    results = _evaluate_planned(qrels, runs, measures, plan, options)
+    if len(results.measures) != len(measures):
+        raise ParameterError(f"each measure string must name one measure: {list(measures)!r}")
+    return {m: results.matrix(i) for i, m in enumerate(measures)}
+
+
+def _evaluate_planned(qrels, runs, measures, plan, options: dict):
+    workers, scheduler = options.get("workers"), options.get("scheduler")
+    if not (workers or scheduler):
+        return _sharded(qrels, runs, measures, plan, options, None)
+    from irmeta.shards.dask import connect
+    with connect(scheduler, workers) as client:
+        return _sharded(qrels, runs, measures, plan, options, client)
+
+
+def _sharded(qrels, runs, measures, plan, options: dict, client):
+    from irmeta.cli.common import expand_paths, split_names
+    from irmeta.evaluation import evaluate_in_shards
+    from irmeta.io.load import load_campaign, read_groups
+
+    groups = read_groups(options["groups_file"]) if options.get("groups_file") else None
+    reference = None
+    if options.get("reference_runs"):
+        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
+                                  max_docs=options.get("max_docs"),
+                                  float32=options.get("float32", False),
+                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+    prior = None
+    if options.get("prior_runs"):
+        prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
+    names = split_names(options["names"]) if options.get("names") is not None else None
+    results = evaluate_in_shards(
+        qrels, list(runs) if runs else None, measures, plan, complete=options["complete"],
+        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
+        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
+        split_tags=options.get("split_tags", False), groups=groups, reference=reference,
+        prior_runs=prior, client=client, spill_dir=options.get("spill_dir"),
+        warn_dropped=False)
+    dropped = results.campaign.dropped_topics
+    if dropped:
+        click.echo(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
+                   f"were ignored ({len(dropped)} run(s))", err=True)
+    return results

@@ -1,0 +1,81 @@
+"""Shards as ``dask.distributed`` tasks (the optional extra ``irmeta[dask]``).
+
+Dask is the engine: irmeta has no scheduler of its own. Each shard is one task,
+:func:`irmeta.shards.shard.evaluate_shard` applied to a
+:class:`~irmeta.shards.shard.ShardTask` (file paths and names, never a campaign); the
+partitioning pass maps one task per run file. Tasks read their inputs from storage every
+worker sees: the run and qrels files, and the Parquet campaign (a converted one, or the
+spill folder, which must then be on shared storage: ``spill_dir=`` / ``--spill-dir``).
+The rarity reference campaign, the one object shared by every shard, is scattered once.
+
+A worker that dies is Dask's business: the scheduler re-runs its tasks elsewhere (up to
+``distributed.scheduler.allowed-failures`` times), and since a task is a pure function
+of files, the gathered values are the same. An :class:`~irmeta.errors.IrmetaError` in a
+task (a bad line found while a run file is partitioned) cancels the others and is
+raised with the same message as in one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+from irmeta.errors import ParameterError, ResourceError
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ParameterError("Dask is not installed: pip install 'irmeta[dask]' "
+                             "(dask[distributed])") from None
+    return distributed
+
+
+def worker_count(client) -> int:
+    """Threads of the cluster's workers (tasks that can run at once)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def client_map(client) -> Callable:
+    """A mapper ``(fn, tasks, progress=None, **shared) -> results in task order`` that
+    runs the tasks on ``client``'s cluster, with a progress bar over finished tasks."""
+    distributed = _distributed()
+
+    def run(fn, tasks, progress=None, **shared):
+        from tqdm.auto import tqdm
+        shared = {k: client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
+        futures = client.map(fn, tasks, pure=False, **shared)
+        disable = None if progress is None else not progress
+        try:
+            with tqdm(total=len(futures), desc="shards", unit="shard", disable=disable,
+                      leave=False) as bar:
+                for future in distributed.as_completed(futures):
+                    if future.status == "error":
+                        future.result()  # raises the task's own exception
+                    bar.update(1)
+            return client.gather(futures)
+        finally:
+            client.cancel(futures)
+    return run
+
+
+@contextlib.contextmanager
+def connect(scheduler: str | None = None, workers: int | None = None) -> Iterator:
+    """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
+    ``LocalCluster`` of ``workers`` processes with one thread each, closed on exit."""
+    distributed = _distributed()
+    with contextlib.ExitStack() as stack:
+        try:
+            if scheduler is not None:
+                client = stack.enter_context(distributed.Client(scheduler, timeout="30s"))
+            else:
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=":0"))
+                client = stack.enter_context(distributed.Client(cluster))
+        except (OSError, TimeoutError, RuntimeError, ValueError) as exc:
+            where = (f"the Dask scheduler at {scheduler}" if scheduler is not None
+                     else f"a Dask LocalCluster of {workers} worker(s)")
+            raise ResourceError(f"cannot start or reach {where}: {exc}") from None
+        yield client

@@ -1,0 +1,237 @@
+"""The sharded evaluation driver: plan, partition, evaluate shard by shard, gather.
+
+:func:`evaluate_sharded` is what :func:`irmeta.evaluate` calls when a campaign read from
+files would exceed the memory budget, when ``shard_topics`` or a Dask ``client`` is
+given, or when the input is a Parquet campaign:
+
+1. TREC files are partitioned into a Parquet campaign in a spill folder (a temporary
+   folder, deleted at the end; :mod:`irmeta.shards.partition`), blocks of exactly one
+   shard each; a Parquet campaign is read in place;
+2. every shard — consecutive topics — is one :class:`~irmeta.shards.shard.ShardTask`,
+   run here one after another (peak memory: one shard) or as Dask tasks;
+3. ``prior=best_per_group`` (NRG, TaSC) ranks runs by their base metric's mean over the
+   whole campaign topic set, which no shard sees: the first pass computes the base
+   metric with the other measures, the gathered matrix gives the means, and a second
+   pass computes the best-per-group measures with those means
+   (:attr:`~irmeta.measures.spec.EvalContext.campaign_means`);
+4. the shards' ``[R, M, T_k]`` values are concatenated in topic order, and the
+   :class:`~irmeta.shards.summary.CampaignSummary` stands in for the campaign.
+
+Each topic's value is computed from exactly the rows an in-memory evaluation would use,
+by the same kernels, so the values are bit-identical (``tests/shards``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from irmeta.errors import IrmetaError, ParameterError
+from irmeta.measures.kernel import relevance_level
+from irmeta.measures.nrg import topic_set_means
+from irmeta.measures.parse import parse_measures
+from irmeta.measures.spec import EvalContext, Measure
+from irmeta.shards import plan as planning
+from irmeta.shards.parquet import (
+    ParquetCampaign,
+    is_parquet_campaign,
+    open_campaign,
+    read_judgments,
+)
+from irmeta.shards.partition import convert
+from irmeta.shards.shard import ShardTask, evaluate_shard, parse_names
+from irmeta.shards.summary import CampaignSummary, JudgedSummary
+
+
+@dataclass
+class ShardedValues:
+    """What the driver hands to :class:`~irmeta.evaluation.Results`."""
+
+    summary: CampaignSummary
+    measures: list[Measure]
+    values: np.ndarray         # float64 [R, M, T]
+
+
+def _paths(runs) -> list | None:
+    """The run inputs as a list of paths, or None when one is not a path."""
+    items = list(runs) if isinstance(runs, (list, tuple)) else [runs]
+    if items and all(isinstance(i, (str, os.PathLike)) for i in items):
+        return items
+    return None
+
+
+def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
+                 client=None, force: bool = False) -> planning.ShardPlan | None:
+    """The shard plan of an evaluation, or None for today's in-memory path (the inputs
+    are not files, or they fit in the budget and nothing asks for shards). Reads no file:
+    file sizes only."""
+    parquet = runs is None and is_parquet_campaign(qrels)
+    forced = force or client is not None or shard_topics is not None or parquet
+    paths = None if parquet else _paths(runs) if runs is not None else None
+    if not parquet and (paths is None or not isinstance(qrels, (str, os.PathLike))):
+        if forced:
+            raise ParameterError("evaluate: sharded evaluation (shard_topics=, client=) reads "
+                                 "files: give qrels and runs as paths, or a Parquet campaign "
+                                 "folder (irmeta convert)")
+        return None
+    budget = None if memory_budget is None else planning.parse_size(memory_budget)
+    if shard_topics is not None:
+        from irmeta import validate
+        shard_topics = validate.integer(shard_topics, "shard_topics", "evaluate", low=1)
+    plan = planning.plan(paths or [], budget, shard_topics, force=forced)
+    return plan if plan.sharded else None
+
+
+def _portable_name(m: Measure) -> str:
+    """A name that parses back to ``m`` alone: the canonical name, or — when that name is
+    also a trec_eval spelling with another meaning (``P`` is P_5 ... P_1000, bare
+    ``Rprec_mult`` ten measures) — the same name in irmeta syntax, ``Family()...``."""
+    name = m.name
+    if parse_names([name]) == [m]:
+        return name
+    family = m.definition.name
+    if name.startswith(family) and not name[len(family):].startswith("("):
+        return family + "()" + name[len(family):]
+    return name
+
+
+def _measure_names(ms: list[Measure]) -> tuple[str, ...]:
+    names = tuple(_portable_name(m) for m in ms)
+    if parse_names(names) != ms:  # pragma: no cover - a parser round-trip bug
+        raise IrmetaError(f"internal error: measure names do not parse back: {names}")
+    return names
+
+
+def _prior_base(m: Measure) -> Measure | None:
+    """The NRG base whose campaign means rank the runs of a best-per-group measure."""
+    if m.get("prior") != "best_per_group":
+        return None
+    from irmeta.measures.nrg import ranking_measure
+    if m.family == "NRG":
+        return ranking_measure(m)
+    if m.family == "TaSC":
+        from irmeta.measures.tasc import _nrg_twin  # TaSC's own choice of base
+        return ranking_measure(_nrg_twin(m))
+    return None
+
+
+def _shards(num_topics: int, size: int) -> list[tuple[int, int]]:
+    return [(t0, min(num_topics, t0 + size)) for t0 in range(0, num_topics, size)]
+
+
+def local_map(fn: Callable, tasks: list, progress=None, **shared) -> list:
+    """``[fn(task, **shared) for task in tasks]`` in this process, with a progress bar
+    over shards on a terminal (``progress=None``), always (True) or never (False)."""
+    from tqdm.auto import tqdm
+    disable = None if progress is None else not progress
+    out = []
+    with tqdm(total=len(tasks), desc="shards", unit="shard", disable=disable,
+              leave=False) as bar:
+        for task in tasks:
+            out.append(fn(task, **shared))
+            bar.update(1)
+    return out
+
+
+def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
+                     complete: bool = False, rel_level: int = 1, max_docs=None, names=None,
+                     float32: bool = False, dedupe: bool = False, split_tags: bool = False,
+                     groups=None, reference=None, prior_runs=None, client=None,
+                     spill_dir=None, progress=None, warn_dropped: bool = True) -> ShardedValues:
+    """Evaluate ``measures`` shard by shard (see module doc); arguments as
+    :func:`irmeta.evaluate`. ``qrels`` is a Parquet campaign folder when ``runs`` is None.
+    ``spill_dir``: where the partitioned files go (default ``TMPDIR``; with a Dask
+    cluster on several machines, a folder every worker can read)."""
+    ms = parse_measures(measures)
+    workers = 1
+    mapper = local_map
+    if client is not None:
+        from irmeta.shards import dask as dask_engine
+        workers = dask_engine.worker_count(client)
+        mapper = dask_engine.client_map(client)
+    spill = None
+    try:
+        if runs is None:
+            dataset = open_campaign(qrels)
+        else:
+            parent = None if spill_dir is None else os.fspath(spill_dir)
+            spill = tempfile.mkdtemp(prefix="irmeta-shards-", dir=parent)
+            dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
+                              spill, names=names, float32=float32, split_tags=split_tags,
+                              spill=True,
+                              block_topics=lambda T: planning.topics_per_shard(plan, T, workers),
+                              mapper=None if client is None else
+                              (lambda fn, tasks: mapper(fn, tasks, progress=False)))
+        size = planning.topics_per_shard(plan, len(dataset.topics), workers)
+        return _evaluate_dataset(dataset, ms, size, mapper, complete=complete,
+                                 rel_level=rel_level, max_docs=max_docs, dedupe=dedupe,
+                                 groups=groups, reference=reference, prior_runs=prior_runs,
+                                 progress=progress, warn_dropped=warn_dropped)
+    finally:
+        if spill is not None:
+            shutil.rmtree(spill, ignore_errors=True)
+
+
+def _evaluate_dataset(dataset: ParquetCampaign, ms: list[Measure], size: int, mapper, *,
+                      complete, rel_level, max_docs, dedupe, groups, reference, prior_runs,
+                      progress, warn_dropped) -> ShardedValues:
+    T, R = len(dataset.topics), len(dataset.runs)
+    shards = _shards(T, size)
+    bases = {}
+    for m in ms:
+        base = _prior_base(m)
+        if base is not None:
+            bases[base.name] = base
+    first = [m for m in ms if _prior_base(m) is None]
+    second = [m for m in ms if _prior_base(m) is not None]
+    judged = JudgedSummary(*read_judgments(dataset), num_topics=T)
+    common = dict(rel_level=rel_level, max_docs=max_docs, dedupe=dedupe,
+                  groups=dict(groups) if groups else None, prior_runs=prior_runs,
+                  grade_levels=tuple(int(g) for g in np.unique(judged.grades)))
+    values = np.empty((R, len(ms), T))
+    length = np.zeros((R, T), dtype=np.int32)
+    summary = CampaignSummary(dataset.names, dataset.topics, length, judged, max_docs,
+                              tuple(r.source for r in dataset.runs),
+                              {r.name: r.dropped for r in dataset.runs if r.dropped},
+                              shards=len(shards))
+    gathered = _run_pass(dataset, shards, first, list(bases.values()), common, mapper,
+                         reference, progress, length)
+    position = {id(m): j for j, m in enumerate(ms)}
+    for j, m in enumerate(first):
+        values[:, position[id(m)]] = gathered[:, j]
+    if second:
+        ctx = EvalContext(rel_level=rel_level)
+        means = {name: topic_set_means(gathered[:, len(first) + k],
+                                       summary.topic_set(relevance_level(base, ctx)))
+                 for k, (name, base) in enumerate(bases.items())}
+        again = _run_pass(dataset, shards, second, [], dict(common, campaign_means=means),
+                          mapper, reference, progress, None)
+        for j, m in enumerate(second):
+            values[:, position[id(m)]] = again[:, j]
+    if warn_dropped and summary.dropped_topics:
+        total = sum(summary.dropped_topics.values())
+        warnings.warn(f"{total} topic(s) of {len(summary.dropped_topics)} run(s) are not in "
+                      "the qrels and were ignored", stacklevel=4)
+    return ShardedValues(summary, ms, values)
+
+
+def _run_pass(dataset, shards, measures, bases, common, mapper, reference, progress,
+              length) -> np.ndarray:
+    """One pass over the shards -> gathered values [R, M + B, T] of the measures and the
+    best-per-group bases (and the ranking lengths, when ``length`` is given)."""
+    names, base_names = _measure_names(measures), _measure_names(bases)
+    tasks = [ShardTask(dataset.path, t0, t1, names, bases=base_names, **common)
+             for t0, t1 in shards]
+    out = np.empty((len(dataset.runs), len(names) + len(base_names), len(dataset.topics)))
+    shared = {} if reference is None else {"reference": reference}
+    for res in mapper(evaluate_shard, tasks, progress=progress, **shared):
+        out[:, :, res.t0:res.t1] = res.values
+        if length is not None:
+            length[:, res.t0:res.t1] = res.length
+    return out

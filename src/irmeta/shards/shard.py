@@ -1,0 +1,94 @@
+"""One shard's evaluation: topics ``[t0, t1)`` of a Parquet campaign, every measure.
+
+:func:`evaluate_shard` is a pure function of plain data (:class:`ShardTask`: the
+campaign's folder, the topic range, measure names, the context) and returns plain data
+(:class:`ShardResult`), so the same function runs in this process or as a Dask task on
+a worker that reads the folder from shared storage. Nothing of a campaign is shipped:
+each task reads the row groups of its topics.
+
+Measures are sent by their canonical names and parsed again in the task (a parsed
+measure holds its kernel, which need not pickle); the driver checks that the names
+parse back to the same measures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from irmeta.measures.parse import parse_measures
+from irmeta.measures.spec import EvalContext, Measure
+from irmeta.shards.parquet import build_shard, open_campaign
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    """Everything a worker needs to evaluate one shard (plain, picklable data).
+
+    ``campaign_means``: ``{base measure name: [R] means over the whole campaign topic
+    set}`` for best-per-group priors (second pass); ``bases``: the NRG measures (no
+    prior) whose gathered values give those means (first pass), computed with an empty
+    prior set as :func:`irmeta.measures.nrg.campaign_means` does. The rarity reference campaign, the
+    same for every shard, is a separate argument of :func:`evaluate_shard` (Dask
+    scatters it once to every worker)."""
+
+    dataset: str
+    t0: int
+    t1: int
+    measures: tuple[str, ...]
+    rel_level: int = 1
+    max_docs: int | None = None
+    dedupe: bool = False
+    groups: Mapping[str, str] | None = None
+    prior_runs: tuple[str, ...] | None = None
+    campaign_means: Mapping[str, np.ndarray] | None = None
+    bases: tuple[str, ...] = ()
+    #: the distinct qrels grades of the whole campaign (``Campaign.grade_levels``)
+    grade_levels: tuple[int, ...] | None = None
+
+
+@dataclass
+class ShardResult:
+    """Per-topic values ``[R, M, t1 - t0]`` and ranking lengths ``[R, t1 - t0]``."""
+
+    t0: int
+    t1: int
+    values: np.ndarray
+    length: np.ndarray
+
+
+def parse_names(names) -> list[Measure]:
+    """One measure per canonical name, repeats kept (``map`` and ``AP`` are two columns)."""
+    return [parse_measures([name])[0] for name in names]
+
+
+def compute_values(campaign, measures: list[Measure], ctx: EvalContext) -> np.ndarray:
+    """Kernel values ``[R, M, T]`` of parsed measures on a campaign (the loop of
+    :func:`irmeta.evaluation.compute`, which this layer does not import)."""
+    out = np.empty((campaign.num_runs, len(measures), campaign.num_topics))
+    for j, m in enumerate(measures):
+        out[:, j] = m.definition.kernel(campaign, m, ctx)
+    return out
+
+
+def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
+    """Build the shard's campaign from the Parquet campaign and evaluate every measure
+    (``reference``: the rarity reference :class:`~irmeta.data.campaign.Campaign`, whose
+    topics are matched by name, so the whole reference serves every shard)."""
+    dataset = open_campaign(task.dataset)
+    campaign = build_shard(dataset, task.t0, task.t1, max_docs=task.max_docs,
+                           dedupe=task.dedupe)
+    if task.grade_levels is not None:   # the whole campaign's, not this shard's
+        campaign.__dict__["grade_levels"] = np.asarray(task.grade_levels, dtype=np.int64)
+    ms = parse_names(task.measures)
+    ctx = EvalContext(rel_level=task.rel_level, groups=task.groups,
+                      reference=reference, prior_runs=task.prior_runs,
+                      campaign_means=task.campaign_means)
+    values = compute_values(campaign, ms, ctx)
+    if task.bases:
+        none = EvalContext(rel_level=task.rel_level, prior_runs=(), cache=ctx.cache)
+        values = np.concatenate([values, compute_values(campaign, parse_names(task.bases),
+                                                        none)], axis=1)
+    return ShardResult(task.t0, task.t1, values, campaign.length.copy())

@@ -1,0 +1,74 @@
+"""``irmeta eval`` in shards, ``irmeta convert`` and ``irmeta eval FOLDER``: the same
+output as the in-memory command, byte for byte."""
+
+from __future__ import annotations
+
+import pytest
+
+from irmeta.cli.main import main
+from tests.shards.conftest import write_campaign
+
+MEASURES = ["-m", "AP", "-m", "nDCG@10", "-m", "NRG(prior=best_per_group)@10",
+            "-m", "P_rare(alpha=0.5)@10", "-m", "num_ret"]
+
+
+@pytest.fixture
+def campaign(tmp_path):
+    qrels, runs = write_campaign(tmp_path, 21)
+    groups = tmp_path / "groups.txt"
+    groups.write_text("run0 a\nrun1 a\nrun2 b\nrun3 b\n")
+    return qrels, runs, str(groups)
+
+
+def _eval(capsys, *args) -> str:
+    assert main(["eval", "-q", "--format", "tsv", *MEASURES, *args]) == 0
+    return capsys.readouterr().out
+
+
+def test_shards_and_parquet_campaigns_print_the_same_numbers(tmp_path, capsys, campaign):
+    qrels, runs, groups = campaign
+    expected = _eval(capsys, qrels, *runs, "--groups", groups)
+    assert _eval(capsys, qrels, *runs, "--groups", groups, "--shard-topics", "2") == expected
+    out = tmp_path / "campaign.parquet"
+    assert main(["convert", qrels, *runs, "-o", str(out), "--block-topics", "3"]) == 0
+    assert "4 run(s), 9 topic(s) in 3 block(s)" in capsys.readouterr().err
+    assert _eval(capsys, str(out), "--groups", groups) == expected
+    assert _eval(capsys, str(out), "--groups", groups, "--shard-topics", "2") == expected
+    assert _eval(capsys, str(out), "--groups", groups, "--shard-topics", "5") == expected
+
+
+def test_trec_output_and_budget_option(capsys, campaign):
+    qrels, runs, _ = campaign
+    assert main(["eval", "-m", "AP", "-m", "P@5", qrels, *runs]) == 0
+    expected = capsys.readouterr().out
+    assert main(["eval", "-m", "AP", "-m", "P@5", qrels, *runs, "--shard-topics", "4"]) == 0
+    assert capsys.readouterr().out == expected
+    assert main(["eval", "-m", "AP", qrels, *runs, "--memory-budget", "lots"]) == 2
+    assert "memory_budget must be a size" in capsys.readouterr().err
+
+
+def test_convert_refuses_a_folder_in_use_and_bad_lines(tmp_path, capsys, campaign):
+    qrels, runs, _ = campaign
+    out = tmp_path / "full"
+    out.mkdir()
+    (out / "x").write_text("mine")
+    assert main(["convert", qrels, *runs, "-o", str(out)]) == 2
+    assert "not empty" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("t01 Q0 d1 1 1.0 bad\nt01 Q0 d2 2\n")
+    assert main(["convert", qrels, str(bad), "-o", str(tmp_path / "new")]) == 2
+    assert f"{bad}:2" in capsys.readouterr().err
+
+
+def test_meta_works_on_sharded_matrices(tmp_path, capsys, campaign):
+    qrels, runs, _ = campaign
+    for command in (["correlation", "-m", "AP", "-m", "nDCG@10"],
+                    ["significance", "-m", "AP"],
+                    ["stability", "-m", "AP", "--trials", "20"]):
+        assert main(["meta", *command, qrels, *runs, "--no-progress"]) == 0
+        expected = capsys.readouterr().out
+        out = ["meta", *command, qrels, *runs, "--no-progress", "--shard-topics", "2"]
+        assert main(out) == 0
+        assert capsys.readouterr().out == expected
+    assert main(["meta", "downsample", "-m", "AP", qrels, *runs, "--shard-topics", "2"]) == 2
+    assert "needs the whole campaign in memory" in capsys.readouterr().err

@@ -1,0 +1,80 @@
+"""Shards on a real ``distributed.LocalCluster`` (2 worker processes, 1 thread each).
+
+No mock of Dask: the tasks are pickled to worker processes that read the Parquet
+campaign from the file system, as on a cluster. One quick test runs in the quick loop;
+the DL21 one is slow.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irmeta
+from irmeta.errors import InputError
+from irmeta.shards.dask import client_map
+from tests.shards.conftest import write_campaign
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.mark.filterwarnings("ignore:.*not in the qrels:UserWarning")
+def test_a_local_cluster_gives_the_in_memory_values(tmp_path, client):
+    qrels, runs = write_campaign(tmp_path, 11)
+    measures = ["AP", "nDCG@10", "NRG(prior=best_per_group)@10", "P_rare(alpha=0.5)@10"]
+    groups = {"run0": "a", "run1": "a", "run2": "b", "run3": "b"}
+    whole = irmeta.evaluate(qrels, runs, measures, groups=groups)
+    reference = irmeta.load_campaign(qrels, runs[:2])
+    ref_whole = irmeta.evaluate(qrels, runs, measures, groups=groups, reference=reference)
+    on_dask = irmeta.evaluate(qrels, runs, measures, groups=groups, client=client,
+                              spill_dir=tmp_path, shard_topics=2)
+    np.testing.assert_array_equal(whole.values, on_dask.values)
+    assert on_dask.campaign.shards == 5
+    ref_dask = irmeta.evaluate(qrels, runs, measures, groups=groups, client=client,
+                               reference=reference)
+    np.testing.assert_array_equal(ref_whole.values, ref_dask.values)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("t01 Q0 d1 1 1.0 bad\nt01 Q0 d2 2 nan bad\n")
+    with pytest.raises(InputError) as error:
+        irmeta.evaluate(qrels, [*runs, str(bad)], ["AP"], client=client)
+    assert "bad.txt:2" in str(error.value)
+
+
+@pytest.mark.slow
+@pytest.mark.shared_data
+def test_dl21_on_a_local_cluster(dl21, client, tmp_path):
+    qrels, runs = dl21
+    runs = [str(p) for p in runs]
+    measures = ["AP", "nDCG@10", "NRG@10", "AP_rare(alpha=1)@100", "Twist@1000"]
+    with pytest.warns(UserWarning, match="not in the qrels"):
+        whole = irmeta.evaluate(qrels, runs, measures)
+    with pytest.warns(UserWarning, match="not in the qrels"):
+        on_dask = irmeta.evaluate(qrels, runs, measures, client=client, shard_topics=9)
+    np.testing.assert_array_equal(whole.values, on_dask.values)
+
+
+def _die_once(task):
+    """Kill the worker process the first time task 1 runs (a crash, not an exception)."""
+    marker, k = task
+    if k == 1 and not Path(marker).exists():
+        Path(marker).write_text("died here once")
+        os._exit(1)
+    return k * 10
+
+
+def test_a_worker_that_dies_is_replaced_and_the_result_is_complete(tmp_path, client):
+    run = client_map(client)
+    tasks = [(str(tmp_path / "marker"), k) for k in range(4)]
+    assert run(_die_once, tasks, progress=False) == [0, 10, 20, 30]
+    assert (tmp_path / "marker").exists()
