@@ -103,8 +103,12 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--nrg-prior", type=click.Choice(["auto", "others", "best_per_group", "earlier"]),
               default="auto", show_default=True,
               help="NRG prior set; auto = best_per_group with --groups, else others.")
-@click.option("--twist-depth", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Depth N of Twist (shorter rankings are padded).")
+@click.option("--twist-depth", type=click.IntRange(min=1), default=None,
+              help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
+@click.option("--primary", default=None, metavar="MEASURE",
+              help="Primary measure: orders the leaderboard (with intervals and tests), the "
+                   "rank changes and the summary (default: nDCG@10 for graded qrels and "
+                   "runs of at most 100 documents, else AP).")
 @click.option("--gain", default="AP", show_default=True,
               help="Gain measure of the effort/gain grid (any measure string).")
 @click.option("--matrix-measure", default="AP", show_default=True,
@@ -113,12 +117,13 @@ def _command_line(ctx: click.Context) -> str:
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap, trials, level,
-                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, gain,
+                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, primary, gain,
                    matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
-    Six sections: a sortable leaderboard (classic and context measures, with rank
-    changes against AP), innovation (rare relevant documents), NRG, effort (Twist),
+    Six sections: a sortable leaderboard (the primary measure with confidence
+    intervals and significance markers, classic and context measures, rank changes,
+    per-topic results of every run), innovation (rare relevant documents), NRG, effort (Twist),
     topics and systems (GAWM, HITS), and trust (discriminative power, stability,
     Kendall tau between measures). The page works offline (plots embedded); every
     table is also written as TSV and every figure as PNG and SVG in <name>_files/.
@@ -137,7 +142,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
                          trials=trials, level=level, fuzziness=fuzziness, alphas=alphas,
                          rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
-                         twist_depth=twist_depth, gain=gain, matrix_measure=matrix_measure,
+                         twist_depth=twist_depth, primary=primary, gain=gain,
+                         matrix_measure=matrix_measure,
                          skip=skip, progress=progress)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):

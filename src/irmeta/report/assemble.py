@@ -89,8 +89,13 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
     from irmeta import __version__
 
     for name in SECTIONS:
-        view = (render.skipped(name) if name in analysis.options.skip
-                else _BUILDERS[name](getattr(analysis, name)))
+        if name in analysis.options.skip:
+            view = render.skipped(name)
+        elif name == "leaderboard":
+            view = render.leaderboard(analysis.leaderboard, analysis.per_topic,
+                                      analysis.defaults)
+        else:
+            view = _BUILDERS[name](getattr(analysis, name))
         w.sections.append(write_section(view, w))
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
@@ -119,7 +124,63 @@ def _write_block(view, w: ReportWriter):
         return None
     if isinstance(view, Row):
         return Row([_write_block(b, w) for b in view.blocks])
+    if isinstance(view, render.RunDetails):
+        return RunBlock(view.anchor, view.run, _write_block(view.table, w))
+    if isinstance(view, render.Downloads):
+        return write_matrices(view.matrices, w)
     return view                                            # Text
+
+
+@dataclass
+class RunBlock:
+    """A run's per-topic table, collapsed under its name (``<details id=anchor>``)."""
+
+    anchor: str
+    run: str
+    table: Any
+    kind: str = "details"
+
+
+@dataclass
+class MatrixFiles:
+    """Links to every measure's runs x topics matrix: ``files`` = (measure, TSV path)
+    pairs, ``parquet`` = the path of the file holding them all."""
+
+    files: list
+    parquet: str
+    kind: str = "downloads"
+
+
+def matrix_file_name(measure: str) -> str:
+    """``matrix_<measure>`` with the characters a URL or a shell would trip on
+    (anything but letters, digits, ``_ . @ = -``) replaced by ``_``; the measure
+    string itself is the file's first column header."""
+    import re
+    return "matrix_" + re.sub(r"[^A-Za-z0-9_.@=-]", "_", measure)
+
+
+def write_matrices(matrices: Mapping[str, pd.DataFrame], w: ReportWriter) -> MatrixFiles:
+    """One TSV per measure (runs x topics, rounded like every TSV; the header's first
+    cell is the measure string) and ``matrices.parquet``: every value at full
+    precision, long format ``measure, run, topic, value``."""
+    files, parts, used = [], [], set()
+    for measure, m in matrices.items():
+        name = matrix_file_name(measure)
+        while name in used:
+            name += "_"
+        used.add(name)
+        frame = m.copy()
+        frame.index.name = measure
+        frame.columns = [str(t) for t in frame.columns]
+        files.append((measure, w._rel(w.write_tsv(name, frame, index=True))))
+        long = m.stack(future_stack=True).rename("value").reset_index()
+        long.columns = ["run", "topic", "value"]
+        long.insert(0, "measure", measure)
+        parts.append(long.astype({"run": str, "topic": str}))
+    path = w.assets / "matrices.parquet"
+    pd.concat(parts, ignore_index=True).to_parquet(path, index=False, compression="zstd")
+    w.files.append(path)
+    return MatrixFiles(files, w._rel(path))
 
 
 #: section id -> its renderer (called with the section's analysis)

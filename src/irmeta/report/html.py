@@ -28,7 +28,7 @@ import numbers
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -82,6 +82,7 @@ class Cell:
     sort: Any = None
     note: str = ""
     cls: str = ""
+    href: str = ""
 
 
 @dataclass
@@ -102,6 +103,7 @@ class Table:
     kind: str = "table"
     compact: bool = False
     stacked: bool = False
+    lower: list[bool] = field(default_factory=list)
 
 
 @dataclass
@@ -206,18 +208,29 @@ class ReportWriter:
               classes: Mapping[str, Iterable[str]] | None = None,
               tips: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None,
               max_rows: int | None = None, tsv: pd.DataFrame | None = None,
-              sortable: bool = True, compact: bool = False, stacked: bool = False) -> Table:
+              sortable: bool = True, compact: bool = False, stacked: bool = False,
+              links: Mapping[str, Iterable[str]] | None = None,
+              lower: Iterable[str] = (), write: bool = True,
+              formats: Mapping[str, Callable[[float], str]] | None = None) -> Table:
         """A :class:`Table` from a DataFrame, its TSV written next to the HTML.
 
         ``digits``: decimals of float columns (one int, or ``{column: int}``);
         ``notes``/``classes``: per-column sequences of small annotations / CSS classes,
         one per row; ``tips``: header tooltips; ``labels``: header text;
-        ``max_rows``: rows shown in the page (the TSV keeps all); ``tsv``: a different
-        frame to write as the TSV (default ``frame``).
+        ``max_rows``: rows shown in the page (the TSV keeps all; the caption says how
+        many are shown) — the campaign report shows every row, in a box that scrolls
+        under a header that sticks; ``tsv``: a different frame to write as the TSV
+        (default ``frame``); ``links``: per-column sequences of link targets (``""``:
+        none); ``lower``: columns where lower is better (the first click sorts them
+        ascending; so do columns named ``#`` or starting with ``rank``); ``write``:
+        write the TSV (False: the rows are in another file, the table links none);
+        ``formats``: per-column functions of a finite float giving its text (the sort
+        key stays the number).
         """
         frame = frame.reset_index() if index else frame
-        path = self.write_tsv(name, frame if tsv is None else tsv)
+        path = self.write_tsv(name, frame if tsv is None else tsv) if write else None
         note_of = {k: list(v) for k, v in (notes or {}).items()}
+        link_of = {k: list(v) for k, v in (links or {}).items()}
         class_of = {k: list(v) for k, v in (classes or {}).items()}
         cols = list(frame.columns)
         shown = frame if max_rows is None else frame.head(max_rows)
@@ -233,6 +246,8 @@ class ReportWriter:
                 if isinstance(v, (float, np.floating)) and isnum:
                     text = fmt_number(float(v), d)
                     sort = None if math.isnan(float(v)) else float(v)
+                    if formats and c in formats and sort is not None:
+                        text = formats[c](float(v))
                 elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
                     text, sort = fmt_number(int(v)), int(v)
                 else:
@@ -240,13 +255,18 @@ class ReportWriter:
                             else fmt_number(v))
                     sort = text
                 row.append(Cell(text, sort, note_of[c][i] if c in note_of else "",
-                                class_of[c][i] if c in class_of else ""))
+                                class_of[c][i] if c in class_of else "",
+                                link_of[c][i] if c in link_of else ""))
             rows.append(row)
         labels = labels or {}
         tips = tips or {}
+        low = set(lower)
         return Table(name, [labels.get(c, str(c)) for c in cols], rows, caption,
-                     [tips.get(c, "") for c in cols], numeric, self._rel(path), len(frame),
-                     sortable, compact=compact, stacked=stacked)
+                     [tips.get(c, "") for c in cols], numeric,
+                     self._rel(path) if path is not None else None, len(frame),
+                     sortable, compact=compact, stacked=stacked,
+                     lower=[c in low or str(c) == "#" or str(c).startswith("rank")
+                            for c in cols])
 
     def figure(self, name: str, fig, *, caption="", alt: str = "",
                width: int | None = None) -> Figure:

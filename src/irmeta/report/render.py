@@ -22,12 +22,14 @@ import pandas as pd
 from markupsafe import Markup
 
 from irmeta.report.analysis import (
+    Defaults,
     EffortSection,
     Highlights,
     InnovationSection,
     InputsSection,
     Leaderboard,
     NRGSection,
+    PerTopic,
     TopicsSection,
     TrustSection,
 )
@@ -82,6 +84,26 @@ class DataView:
 
 
 @dataclass
+class RunDetails:
+    """One run's per-topic table in a collapsed ``<details id=anchor>`` block (the
+    leaderboard's run names link to it)."""
+
+    anchor: str
+    run: str
+    table: TableView
+    kind: str = "details"
+
+
+@dataclass
+class Downloads:
+    """The runs x topics matrix of every measure (measure string -> matrix), written as
+    one TSV per measure and one Parquet file of them all."""
+
+    matrices: dict
+    kind: str = "downloads"
+
+
+@dataclass
 class SectionView:
     """One section: anchor ``id``, ``title``, ``intro`` and its blocks in page order
     (:class:`TableView`, :class:`FigureView`, :class:`DataView`,
@@ -116,7 +138,8 @@ def subtitle(sec: InputsSection) -> Markup:
 def summary(h: Highlights) -> list[Markup]:
     """The summary box: best run, most new material, most unique documents, largest
     rank change (the last three when they exist)."""
-    out = [prose("summary_best", run=h.best_run, ap=h.best_ap)]
+    out = [prose("summary_best", primary=h.primary, run=h.best_run, value=h.best_value,
+                 tied=h.tied)]
     if h.most_new:
         out.append(prose("summary_most_new", k=h.nrg_k, run=h.most_new[0],
                          ap_rank=h.most_new[1]))
@@ -124,8 +147,8 @@ def summary(h: Highlights) -> list[Markup]:
         out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
     if h.moved:
         run, measure, rank_ap, rank_measure = h.moved
-        out.append(prose("summary_moved", run=run, measure=measure, rank_ap=rank_ap,
-                         rank_measure=rank_measure))
+        out.append(prose("summary_moved", primary=h.primary, run=run, measure=measure,
+                         rank_ap=rank_ap, rank_measure=rank_measure))
     return out
 
 
@@ -147,35 +170,127 @@ def _arrow(delta: float) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------- sections
-def leaderboard(lb: Leaderboard) -> SectionView:
-    """Values with the rank (and its change against AP) in small print under each."""
-    t = lb.table
+def p_value(p: float) -> str:
+    """A p-value as shown: three decimals, ``<0.001`` below that."""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def run_anchor(runs) -> dict[str, str]:
+    """A page anchor per run (``run-<name>``, characters outside ``[A-Za-z0-9_.-]``
+    replaced; a number appended where two names would collide)."""
+    import re
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for k, run in enumerate(runs):
+        a = "run-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(run))
+        if a in taken:
+            a = f"{a}-{k}"
+        taken.add(a)
+        out[str(run)] = a
+    return out
+
+
+def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
+                defaults: Defaults | None = None) -> SectionView:
+    """Values with the rank (and its change against the primary measure) in small
+    print under each; the primary measure's interval and tests; the forest plot; each
+    run's per-topic values (``per_topic``) in a collapsed block the run name links to."""
+    from irmeta.plot.meta import leaderboard_plot
+    from irmeta.stats.leaderboard import legend, markers
+
+    t, P = lb.table, lb.primary
     labels = list(lb.means.columns)
-    frame = pd.DataFrame({"#": t["rank AP"].astype(int).to_numpy(), "run": t["run"].to_numpy()})
+    anchors = run_anchor(t["run"]) if per_topic is not None else {}
+    frame = pd.DataFrame({"#": t[f"rank {P}"].astype(int).to_numpy(),
+                          "run": t["run"].to_numpy()})
     if "group" in t:
         frame["group"] = t["group"].to_numpy()
+    u = lb.uncertainty
     notes, classes = {}, {}
     for c in labels:
         frame[c] = t[c].to_numpy()
-        deltas = t[f"delta {c}"] if c != "AP" else pd.Series(np.nan, index=t.index)
+        if c == P and u is not None:
+            level = round(u.ci_level * 100)
+            frame[f"{level}% CI low"] = t["ci_low"].to_numpy()
+            frame[f"{level}% CI high"] = t["ci_high"].to_numpy()
+            frame["p vs best"] = t["p_vs_best"].to_numpy()
+            frame["p vs next"] = t["p_vs_next"].to_numpy()
+            classes["p vs best"] = ["sig" if x else "" for x in t["significant_vs_best"]]
+            classes["p vs next"] = ["sig" if x else "" for x in t["significant_vs_next"]]
+        deltas = t[f"delta {c}"] if c != P else pd.Series(np.nan, index=t.index)
         texts, css = [], []
         for r, delta in zip(t[f"rank {c}"], deltas):
             if not np.isfinite(r):
                 texts.append("")
                 css.append("")
                 continue
-            arrow, cls = ("", "") if c == "AP" else _arrow(delta)
+            arrow, cls = ("", "") if c == P else _arrow(delta)
             texts.append(f"#{int(r)} {arrow}".strip())
             css.append(" ".join(x for x in (cls, "best" if r == 1 else "") if x))
         notes[c], classes[c] = texts, css
+    if u is not None:
+        marks = markers(u).reindex(t.index).fillna("")
+        notes[P] = [m for m in marks]
+        classes[P] = [f"{cls} marks".strip() for cls in classes[P]]
     tips = {c.label: c.tip + f"  [{c.measure}]" for c in lb.columns}
-    tips.update({"#": "rank by AP", "group": "the run's group (--groups)"})
+    tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
+                 "p vs best": "p-value of the test against the best run (corrected)",
+                 "p vs next": "p-value of the test against the run ranked just below "
+                              "(corrected)"})
     digits = {c: 3 for c in labels}
     digits[f"unique@{lb.rare_k}"] = 0
-    return SectionView("leaderboard", TITLES["leaderboard"], prose("leaderboard_intro"), [
+    view = SectionView("leaderboard", TITLES["leaderboard"],
+                       prose("leaderboard_intro", primary=P,
+                             rule=defaults.primary_rule if defaults else ""), [
         TableView("leaderboard", frame, dict(
             digits=digits, notes=notes, classes=classes, tips=tips, tsv=t, stacked=True,
-            caption=prose("leaderboard_caption", k=lb.rare_k)))])
+            links={"run": ["#" + anchors[r] for r in t["run"]]} if anchors else None,
+            formats={"p vs best": p_value, "p vs next": p_value},
+            caption=prose("leaderboard_caption", k=lb.rare_k, primary=P,
+                          legend=legend(u) if u is not None else "")))])
+    if u is not None:
+        view.blocks.append(FigureView(
+            "leaderboard_ci", leaderboard_plot(u, title=f"{P}: mean and "
+                                               f"{round(u.ci_level * 100)}% interval"),
+            alt=f"{P} of every run with its confidence interval", width=560,
+            caption=prose("leaderboard_ci_caption", primary=P, describe=u.describe())))
+    if per_topic is not None:
+        view.blocks += per_topic_blocks(per_topic, anchors, lb)
+    return view
+
+
+def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: Leaderboard) -> list:
+    """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
+    run (best run first) and the downloads of every measure's matrix."""
+    s = pt.summary
+    summary = pd.DataFrame({"topic": s.index.astype(str), "best": s["best"].to_numpy(),
+                            "best run": s["best_run"].astype(object).to_numpy(),
+                            "runs at best": s["runs_at_best"].to_numpy(),
+                            "median": s["median"].to_numpy(), "worst": s["worst"].to_numpy()})
+    blocks: list = [
+        Text(prose("per_topic_intro", primary=pt.measure)),
+        TableView("per_topic_summary", summary, dict(
+            digits={"best": 3, "median": 3, "worst": 3},
+            caption=prose("per_topic_summary_caption", primary=pt.measure)))]
+    for run in lb.table["run"]:
+        r = pt.runs[str(run)]
+        frame = pd.DataFrame({"topic": r.index.astype(str), pt.measure: r["value"].to_numpy(),
+                              "best": r["best"].to_numpy(), "median": r["median"].to_numpy(),
+                              "worst": r["worst"].to_numpy(), "rank": r["rank"].to_numpy(),
+                              "vs median": r["vs_median"].to_numpy()})
+        blocks.append(RunDetails(anchors[str(run)], str(run), TableView(
+            f"per_topic_{anchors[str(run)]}", frame, dict(
+                digits={pt.measure: 3, "best": 3, "median": 3, "worst": 3, "rank": 0,
+                        "vs median": 3},
+                classes={"vs median": ["up" if v > 0 else "down" if v < 0 else ""
+                                       for v in r["vs_median"]],
+                         pt.measure: ["best" if b else "" for b in r["is_best"]]},
+                compact=True, write=False))))
+    long = pd.concat({str(run): pt.runs[str(run)].drop(columns="is_best")
+                      for run in lb.table["run"]}, names=["run", "topic"]).reset_index()
+    blocks += [DataView("per_topic_runs", long.rename(columns={"value": pt.measure})),
+               Downloads(pt.matrices)]
+    return blocks
 
 
 def innovation(sec: InnovationSection) -> SectionView:
