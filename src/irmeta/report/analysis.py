@@ -204,12 +204,14 @@ class EffortFindings:
 class EffortSection:
     """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
-    has more than 20,000 points."""
+    has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
+    is that unless ``--twist-depth`` gave another)."""
 
     depth: int
     gain: str
     seed: int
     findings: EffortFindings | None
+    runs_depth: int = 0
 
 
 @dataclass(frozen=True)
@@ -646,7 +648,7 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, opts.seed, None)
+        return EffortSection(N, gain_label, opts.seed, None, c.depth)
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
@@ -666,7 +668,7 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
                                    rel_level=opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
-                         EffortFindings(grid, tell, shares, both, tuple(panels)))
+                         EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth)
 
 
 # ---------------------------------------------------------------------- topics

@@ -222,7 +222,7 @@ class ReportWriter:
         under a header that sticks; ``tsv``: a different frame to write as the TSV
         (default ``frame``); ``links``: per-column sequences of link targets (``""``:
         none); ``lower``: columns where lower is better (the first click sorts them
-        ascending; so do columns named ``#`` or starting with ``rank``); ``write``:
+        ascending; so do ``#``, ``rank`` and ``rank <measure>``); ``write``:
         write the TSV (False: the rows are in another file, the table links none);
         ``formats``: per-column functions of a finite float giving its text (the sort
         key stays the number).
@@ -265,7 +265,8 @@ class ReportWriter:
                      [tips.get(c, "") for c in cols], numeric,
                      self._rel(path) if path is not None else None, len(frame),
                      sortable, compact=compact, stacked=stacked,
-                     lower=[c in low or str(c) == "#" or str(c).startswith("rank")
+                     lower=[c in low or str(c) in ("#", "rank")
+                            or (str(c).startswith("rank ") and str(c) != "rank change")
                             for c in cols])
 
     def figure(self, name: str, fig, *, caption="", alt: str = "",

@@ -307,7 +307,7 @@ def innovation(sec: InnovationSection) -> SectionView:
                                  lowest=list(sec.lowest_tau.items()))),
         DataView("unique_documents", sec.documents),
         TableView("innovation_unique", table, dict(
-            digits={"share": 3}, max_rows=max(sec.runs_with_unique, 5),
+            digits={"share": 3},
             classes={"examples": ["wrap"] * len(table)},
             labels={"unique": f"unique rel. @{K}", "topics": "topics",
                     "share": "share of its rel."},
@@ -327,12 +327,12 @@ def nrg(sec: NRGSection) -> SectionView:
 
     k, p = sec.k, sec.points
     fig = scatter_by_group(p["nDCG"], p["NRG"], p["group"], xlabel=f"nDCG@{k}",
-                           ylabel=f"NRG@{k}", diagonal=False, label_top=5)
+                           ylabel=f"NRG@{k} (prior: {sec.prior})", diagonal=False,
+                           label_top=5, legend_title="run" if sec.own_groups else "group")
     return SectionView("nrg", TITLES["nrg"], prose("nrg_intro", k=k, prior=sec.prior), [
         FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
                    caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
         TableView("nrg_top", sec.table, dict(
-            max_rows=10,
             digits={f"unique@{sec.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
             tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
                                 "already shown"},
@@ -344,7 +344,10 @@ def effort(sec: EffortSection) -> SectionView:
     from irmeta.effort import ARCHETYPES
     from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
 
-    view = SectionView("effort", TITLES["effort"], prose("effort_intro", depth=sec.depth))
+    view = SectionView("effort", TITLES["effort"], prose(
+        "effort_intro", depth=sec.depth,
+        rule="the runs' depth" if sec.depth == sec.runs_depth
+        else f"given; the runs are {sec.runs_depth} deep"))
     f = sec.findings
     if f is None:
         view.blocks.append(Text(prose("effort_undefined")))
@@ -353,18 +356,26 @@ def effort(sec: EffortSection) -> SectionView:
     pairs = list(zip(tell["run"], tell["topic"]))
     grid_fig, _ = plot_effort_gain(f.grid, None, highlight=pairs, seed=sec.seed)
     curves_fig, _ = plot_crp_dcg_panels(list(f.panels))
+    # each panel's title describes that panel: Twist's components belong to the CRP
+    # curve (left), the DCG panel (right) names the recall base
+    for (ax_c, ax_d), p in zip(np.reshape(curves_fig.axes[:2 * len(f.panels)], (-1, 2)),
+                               f.panels):
+        crossing = f"crossing at {p.crossing}" if p.crossing > 0 else "no crossing"
+        ax_c.set_title(f"CRP: {p.run} / topic {p.topic}, Twist@{sec.depth} {p.twist:.3f} "
+                       f"(ρ {p.rho:.2f}, σ {p.sigma:.2f}, {crossing})", fontsize=7.5)
+        ax_d.set_title(f"DCG of the same ranking (RB = {p.rb} relevant)", fontsize=7.5)
     listing = "; ".join(f"{r} / topic {t} ({k})"
                         for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
     view.blocks += [
         FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
-                   caption=prose("effort_grid_caption", gain=sec.gain)),
+                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth)),
         TableView("effort_gain_shares", f.shares, dict(
             index=True, digits=1, sortable=False, compact=True,
             caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
                           high_high=f.grid.high_high))),
         TableView("effort_archetypes", f.archetypes, dict(
-            index=True, digits={a: 1 for a in ARCHETYPES}, max_rows=1,
-            caption=prose("effort_archetypes_caption"))),
+            index=True, digits={a: 1 for a in ARCHETYPES},
+            caption=prose("effort_archetypes_caption", depth=sec.depth))),
         FigureView("effort_crp_dcg", curves_fig, alt="CRP and DCG curves", width=760,
                    caption=prose("effort_curves_caption", pairs=listing))]
     return view
@@ -381,7 +392,7 @@ def topics(sec: TopicsSection) -> SectionView:
     if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
         return view
-    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics")
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=True)
     slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
                        right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
     arrows = [_arrow(d) for d in a.systems["rank change"]]
@@ -392,14 +403,12 @@ def topics(sec: TopicsSection) -> SectionView:
                    caption=prose("topics_slope_caption", moved=a.moved,
                                  runs=len(a.systems), tau=a.tau)),
         TableView("topics_systems", a.systems, dict(
-            max_rows=15,
             digits={"MAP": 4, "GAWM E_s": 4, "HITS A(s)": 3, "weight W_s": 4,
                     "rank MAP": 0, "rank GAWM": 0, "rank HITS": 0, "rank change": 0},
             classes={"rank change": [cls for _, cls in arrows]},
             caption=prose("topics_systems_caption", converged=a.gawm.converged,
                           iterations=a.gawm.iterations))),
         TableView("topics_weights", a.topics, dict(
-            max_rows=12,
             digits={"AAP": 3, "ease E_t": 3, "weight W_t": 4, "HITS A(t)": 3,
                     "std over runs": 3},
             caption=prose("topics_weights_caption", uniform=1 / a.matrix.shape[1])))]
@@ -427,6 +436,7 @@ def trust(sec: TrustSection) -> SectionView:
                    caption=prose("trust_power_caption", pairs=sec.pairs,
                                  bootstrap=sec.bootstrap, level=sec.level)),
         TableView("trust_measures", sec.measures, dict(
+            lower=("Δ needed", "BV error", "BV swaps"),
             digits={"disc. power": 3, "Δ needed": 3, "stability": 3,
                     "stability ties": 3, "BV error": 3, "BV ties": 3, "BV swaps": 3},
             tips={"disc. power": "share of run pairs significantly different",
