@@ -98,7 +98,13 @@ def _column(page, table: str, col: int) -> list[str]:
 
 def test_clicking_a_header_sorts_the_leaderboard(page):
     headers = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th'))"
-                            ".map(h => h.textContent.trim())")
+                            ".map(h => h.firstChild.textContent.trim())")
+    notes = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th'))"
+                          ".map(h => (h.querySelector('.hnote') || {}).textContent)")
+    # every measure names what it counts as relevant, NRG its prior
+    assert notes[headers.index("AP")] == "rel. ≥ 1"
+    assert notes[headers.index("nDCG@10")] == "gain = grade"
+    assert notes[headers.index("NRG@10")] == "gain = grade; prior: best_per_group"
     # the demo's primary measure: nDCG@10 (graded qrels, runs of 100 documents)
     assert headers[:4] == ["#", "run", "group", "nDCG@10"]
     ap = [float(v) for v in _column(page, "table-leaderboard", 3)]
@@ -165,7 +171,8 @@ def test_100_runs_header_sticks_in_its_scrolling_box(page100):
 
 def test_100_runs_lower_is_better_sorts_best_first(page100):
     headers = page100.evaluate("Array.from(document.querySelectorAll("
-                               "'#table-topics_systems thead th')).map(h => h.textContent.trim())")
+                               "'#table-topics_systems thead th'))"
+                               ".map(h => h.firstChild.textContent.trim())")
     k = headers.index("rank MAP")
     page100.locator("#table-topics_systems thead th").nth(k).click()
     ranks = [float(v) for v in _column(page100, "table-topics_systems", k)]

@@ -35,7 +35,7 @@ def test_files_cli(tmp_path):
     assert main(["report", str(p.qrels), *map(str, p.runs[:5]), "-o", str(out),
                  "--no-progress", *FAST, "--nrg-k", "5"]) == 0
     lb = pd.read_csv(tmp_path / "sub" / "r_files" / "leaderboard.tsv", sep="\t")
-    assert len(lb) == 5 and "NRG@5" in lb.columns
+    assert len(lb) == 5 and "NRG(prior=others)@5" in lb.columns      # measure strings
     page = out.read_text(encoding="utf-8")
     assert "every run is its own group" in page
 
@@ -68,7 +68,7 @@ def test_reference_and_prior_runs(tmp_path):
     a = pd.read_csv(tmp_path / "a_files" / "leaderboard.tsv", sep="\t").set_index("run")
     b = pd.read_csv(tmp_path / "b_files" / "leaderboard.tsv", sep="\t").set_index("run")
     assert (a["AP"] == b["AP"]).all()
-    assert not (a["P_rare@100 α=1"] == b["P_rare@100 α=1"]).all()
+    assert not (a["P_rare(alpha=1)@100"] == b["P_rare(alpha=1)@100"]).all()
     page = (tmp_path / "b.html").read_text(encoding="utf-8")
     assert "NRG(prior=list)@10" in page and "list: expD-prf" in page
     assert "rarity reference runs (P_rare, AP_rare)" in page

@@ -89,6 +89,8 @@ class Leaderboard:
     rare_k: int
     primary: str = "AP"
     uncertainty: Any = None
+    rel_level: int = 1
+    prior: str = "others"
 
 
 @dataclass(frozen=True)
@@ -400,7 +402,7 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
     with clock.step("evaluate"):
         results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                            rel_level=opts.rel_level, complete=True, **context)
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts)
+        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior)
         per_topic = per_topic_results(campaign, opts, results, board)
     job = None
     if "trust" not in opts.skip:
@@ -446,7 +448,8 @@ def ranks(values: pd.Series) -> pd.Series:
 
 # ---------------------------------------------------------------------- leaderboard
 def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
-                rare_k: int, opts: ReportOptions | None = None) -> Leaderboard:
+                rare_k: int, opts: ReportOptions | None = None,
+                prior: str = "others") -> Leaderboard:
     """The :class:`Leaderboard` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed)."""
@@ -482,7 +485,7 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
     return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k, primary,
-                       uncertainty)
+                       uncertainty, opts.rel_level, prior)
 
 
 def choose_defaults(campaign: Campaign, opts: ReportOptions) -> Defaults:

@@ -66,7 +66,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     bar = _progress(2 + len(active) + ("trust" in active), opts.progress)
     clock = StepClock(bar)
     background = opts.background or 0                     # validate() set it
-    w = ReportWriter(output, title or "Campaign report", background=background)
+    w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True)
     try:
         with _one_blas_thread(background):
             analysis = analyse(campaign, opts, groups=groups, own_groups=own_groups,

@@ -21,6 +21,19 @@ class Column:
     tip: str
     kind: str = "mean"
 
+    def relevance(self, rel_level: int, prior: str) -> str:
+        """What counts as relevant for this column, shown under its header: graded
+        measures (nDCG, NRG) use the grades as gains (NRG names its prior set), Judged
+        none, every other column counts grades >= ``rel_level``."""
+        name = self.measure.split("(")[0].split("@")[0]
+        if name == "NRG" and "base=unique" not in self.measure:
+            return f"gain = grade; prior: {prior}"
+        if name in ("nDCG", "NDCG", "DCG", "ERR", "RBP") or name.startswith("nDCG"):
+            return "gain = grade"
+        if name == "Judged":
+            return "judged: any grade"
+        return f"rel. ≥ {rel_level}"
+
 
 def has_measure(name: str) -> bool:
     """Whether the measure registry knows ``name`` (e.g. ``Judged``, which the

@@ -104,6 +104,7 @@ class Table:
     compact: bool = False
     stacked: bool = False
     lower: list[bool] = field(default_factory=list)
+    header_notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -167,7 +168,7 @@ class ReportWriter:
     """
 
     def __init__(self, output, title: str = "irmeta report", *, formats=("png", "svg"),
-                 dpi: int = 150, background: int = 0):
+                 dpi: int = 150, background: int = 0, tidy_tsv: bool = False):
         self.output = Path(output)
         if self.output.suffix.lower() not in (".html", ".htm"):
             raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
@@ -181,6 +182,7 @@ class ReportWriter:
         self.formats = tuple(dict.fromkeys(("png", *formats)))
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
+        self.tidy_tsv = tidy_tsv
         self._pending: dict = {}                 # Job -> Figure block it completes
         self.sections: list[Section] = []
         self.files: list[Path] = []
@@ -197,9 +199,17 @@ class ReportWriter:
         return sec
 
     def write_tsv(self, name: str, frame: pd.DataFrame, index: bool = False) -> Path:
-        """Write ``frame`` as ``<assets>/<name>.tsv`` (full precision, NaN empty)."""
+        """Write ``frame`` as ``<assets>/<name>.tsv`` (NaN empty): at full precision,
+        or with ``tidy_tsv`` as :func:`tidy_frame` makes it (integers as integers,
+        floats to 6 significant digits, ASCII column names)."""
         path = self.assets / f"{name}.tsv"
-        frame.to_csv(path, sep="\t", index=index, lineterminator="\n", na_rep="")
+        if self.tidy_tsv:
+            frame = tidy_frame(frame.reset_index() if index else frame)
+            index = False
+            frame.to_csv(path, sep="\t", index=False, lineterminator="\n", na_rep="",
+                         float_format="%.6g")
+        else:
+            frame.to_csv(path, sep="\t", index=index, lineterminator="\n", na_rep="")
         self.files.append(path)
         return path
 
@@ -211,7 +221,8 @@ class ReportWriter:
               sortable: bool = True, compact: bool = False, stacked: bool = False,
               links: Mapping[str, Iterable[str]] | None = None,
               lower: Iterable[str] = (), write: bool = True,
-              formats: Mapping[str, Callable[[float], str]] | None = None) -> Table:
+              formats: Mapping[str, Callable[[float], str]] | None = None,
+              header_notes: Mapping[str, str] | None = None) -> Table:
         """A :class:`Table` from a DataFrame, its TSV written next to the HTML.
 
         ``digits``: decimals of float columns (one int, or ``{column: int}``);
@@ -225,7 +236,8 @@ class ReportWriter:
         ascending; so do ``#``, ``rank`` and ``rank <measure>``); ``write``:
         write the TSV (False: the rows are in another file, the table links none);
         ``formats``: per-column functions of a finite float giving its text (the sort
-        key stays the number).
+        key stays the number); ``header_notes``: small print under a header (e.g.
+        the relevance level a measure counts).
         """
         frame = frame.reset_index() if index else frame
         path = self.write_tsv(name, frame if tsv is None else tsv) if write else None
@@ -267,7 +279,8 @@ class ReportWriter:
                      sortable, compact=compact, stacked=stacked,
                      lower=[c in low or str(c) in ("#", "rank")
                             or (str(c).startswith("rank ") and str(c) != "rank change")
-                            for c in cols])
+                            for c in cols],
+                     header_notes=[(header_notes or {}).get(c, "") for c in cols])
 
     def figure(self, name: str, fig, *, caption="", alt: str = "",
                width: int | None = None) -> Figure:
@@ -349,6 +362,37 @@ class ReportWriter:
         """Delete what was written so far, unless published (a failed or interrupted
         report leaves the previous one as it was)."""
         self._stage.discard()
+
+
+#: non-ASCII characters of the report's column names and what a TSV header says instead
+_ASCII = {"α": "alpha", "Δ": "delta", "τ": "tau", "ρ": "rho", "σ": "sigma", "≥": ">=",
+          "≤": "<=", "–": "-", "—": "-", "×": "x", "·": "."}
+
+
+def ascii_name(name) -> str:
+    """A column name for a TSV header: Greek letters spelt out, spaces as ``_``, any
+    other non-ASCII character dropped (measure strings are ASCII and stay as they are)."""
+    text = "".join(_ASCII.get(ch, ch) for ch in str(name)).replace(" / ", "_per_")
+    text = text.replace(" ", "_")
+    return text.encode("ascii", "ignore").decode("ascii")
+
+
+def tidy_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a TSV reader wants it: ASCII column names (:func:`ascii_name`),
+    float columns whose every defined value is a whole number as integers (ranks,
+    counts; NaN stays empty). Floats are rounded when written (6 significant digits);
+    full precision is in the Parquet file of the matrices."""
+    out = frame.copy()
+    out.columns = [ascii_name(c) for c in out.columns]
+    for i in range(out.shape[1]):
+        col = out.iloc[:, i]
+        if pd.api.types.is_float_dtype(col.dtype):
+            v = col.to_numpy(dtype=float)
+            v = v[~np.isnan(v)]
+            if len(v) and np.isfinite(v).all() and (v == np.round(v)).all() \
+                    and np.abs(v).max() < 2 ** 53:
+                out.isetitem(i, col.astype("Int64"))
+    return out
 
 
 def _figure_files(formats) -> str:

@@ -239,13 +239,20 @@ def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
                               "(corrected)"})
     digits = {c: 3 for c in labels}
     digits[f"unique@{lb.rare_k}"] = 0
+    # the TSV's headers are the measure strings (ASCII), rank_<measure>, delta_<measure>
+    rename = {}
+    for col in lb.columns:
+        rename.update({col.label: col.measure, f"rank {col.label}": f"rank_{col.measure}",
+                       f"delta {col.label}": f"delta_{col.measure}"})
     view = SectionView("leaderboard", TITLES["leaderboard"],
                        prose("leaderboard_intro", primary=P,
                              rule=defaults.primary_rule if defaults else ""), [
         TableView("leaderboard", frame, dict(
-            digits=digits, notes=notes, classes=classes, tips=tips, tsv=t, stacked=True,
+            digits=digits, notes=notes, classes=classes, tips=tips, stacked=True,
+            tsv=t.rename(columns=rename),
             links={"run": ["#" + anchors[r] for r in t["run"]]} if anchors else None,
             formats={"p vs best": p_value, "p vs next": p_value},
+            header_notes={c.label: c.relevance(lb.rel_level, lb.prior) for c in lb.columns},
             caption=prose("leaderboard_caption", k=lb.rare_k, primary=P,
                           legend=legend(u) if u is not None else "")))])
     if u is not None:
