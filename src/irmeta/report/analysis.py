@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, cast
 
@@ -207,13 +208,15 @@ class EffortSection:
     """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
     has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
-    is that unless ``--twist-depth`` gave another)."""
+    is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
+    topics with more relevant documents than ``depth``, where Twist is undefined."""
 
     depth: int
     gain: str
     seed: int
     findings: EffortFindings | None
     runs_depth: int = 0
+    undefined_topics: int = 0
 
 
 @dataclass(frozen=True)
@@ -399,7 +402,7 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
     opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth)
     columns = leaderboard_columns(opts, prior, depth=defaults.depth, primary=defaults.primary)
     context = {"reference": reference, "prior_runs": prior_runs}
-    with clock.step("evaluate"):
+    with clock.step("evaluate"), twist_undefined_stated():
         results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                            rel_level=opts.rel_level, complete=True, **context)
         board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior)
@@ -431,6 +434,19 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
         inputs=inputs_section(campaign, opts, groups, own_groups, prior, prior_runs,
                               reference, inputs),
         **{name: sections.get(name) for name in SECTIONS if name != "leaderboard"})
+
+
+@contextlib.contextmanager
+def twist_undefined_stated():
+    """Silence exactly one warning: Twist's "topics with more relevant documents than
+    the depth are undefined". With Twist's depth at the runs' depth this is expected on
+    deep-judged topics, and the page states it (``EffortSection.undefined_topics``);
+    the library functions called here (``evaluate``, ``effort.archetypes``) have no
+    ``warn=False``. Every other warning still surfaces."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Twist@\d+: \d+ topic\(s\) have more relevant",
+                                UserWarning)
+        yield
 
 
 class _Untimed:
@@ -650,13 +666,15 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
         gv, gain_label = vals[:, 0], ms[0].display
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
+    undefined = int((keep & (c.num_rel(opts.rel_level) > N)).sum())
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, opts.seed, None, c.depth)
+        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined)
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
     shares.index.name = f"{gain_label} quartile"
-    arche = effort.archetypes(c, N, rel_level=opts.rel_level)
+    with twist_undefined_stated():
+        arche = effort.archetypes(c, N, rel_level=opts.rel_level)
     arche = arche[arche["topic"].isin(np.asarray(c.topics, dtype=object)[keep])]
     overall = effort.archetype_table({"campaign": arche})
     per_run = (pd.crosstab(arche["run"], arche["archetype"])
@@ -671,7 +689,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
                                    rel_level=opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
-                         EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth)
+                         EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth,
+                         undefined)
 
 
 # ---------------------------------------------------------------------- topics

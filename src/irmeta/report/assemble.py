@@ -40,6 +40,7 @@ class CampaignReport:
     leaderboard: pd.DataFrame
     timings: dict[str, tuple[float, float]]
     analysis: CampaignAnalysis | None = None
+    zip: Path | None = None
 
 
 def campaign_report(campaign: Campaign, output="report.html", *,
@@ -74,13 +75,39 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                                inputs=inputs, clock=clock)
             with clock.step("render"):
                 path = write_report(analysis, w, command)
+                archive = write_zip(path, w.final_assets)
     finally:
         bar.close()
         with contextlib.suppress(Exception):
             w.wait()                                       # no zombie children on errors
         w.discard()                   # after an error: no partial report, the old one kept
     return CampaignReport(path, list(w.files), analysis.leaderboard.table, clock.timings,
-                          analysis)
+                          analysis, archive)
+
+
+def zip_path(page: Path) -> Path:
+    """Where the archive of a page goes: ``<stem>.zip`` next to it."""
+    return page.with_suffix(".zip")
+
+
+def write_zip(page: Path, assets: Path) -> Path:
+    """``<stem>.zip`` next to ``page``: the page and every file of ``assets`` under
+    their relative paths, so the page moves with its links intact. Byte-reproducible:
+    names sorted, one fixed timestamp (1980-01-01), fixed permissions. Written to a
+    temporary name and renamed into place."""
+    import zipfile
+    target = zip_path(page)
+    tmp = target.with_name(f".{target.name}.tmp")
+    members = [page] + sorted(p for p in assets.rglob("*") if p.is_file())
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        for p in members:
+            info = zipfile.ZipInfo(p.relative_to(page.parent).as_posix(),
+                                   date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, p.read_bytes())
+    os.replace(tmp, target)
+    return target
 
 
 def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | None) -> Path:
@@ -100,6 +127,7 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
                     summary=render.summary(analysis.highlights), version=__version__,
+                    archive=zip_path(w.output).name,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 

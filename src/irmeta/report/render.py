@@ -354,7 +354,7 @@ def effort(sec: EffortSection) -> SectionView:
     view = SectionView("effort", TITLES["effort"], prose(
         "effort_intro", depth=sec.depth,
         rule="the runs' depth" if sec.depth == sec.runs_depth
-        else f"given; the runs are {sec.runs_depth} deep"))
+        else f"given; the runs are {sec.runs_depth} deep", undefined=sec.undefined_topics))
     f = sec.findings
     if f is None:
         view.blocks.append(Text(prose("effort_undefined")))
