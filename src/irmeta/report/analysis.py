@@ -653,7 +653,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     """The :class:`EffortSection`: grid, archetypes and the most telling curves."""
     from irmeta import effort
 
-    c, N = campaign, opts.twist_depth
+    c = campaign
+    N = int(opts.twist_depth or c.depth)          # analyse() resolved it; None: runs' depth
     labels = [col.measure for col in board.columns]
     tv = results.values[:, [col.label for col in board.columns].index("Twist")]
     if opts.gain in labels:

@@ -16,7 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 import pandas as pd
 
@@ -201,7 +201,7 @@ def write_matrices(matrices: Mapping[str, pd.DataFrame], w: ReportWriter) -> Mat
         frame.index.name = measure
         frame.columns = [str(t) for t in frame.columns]
         files.append((measure, w._rel(w.write_tsv(name, frame, index=True))))
-        long = m.stack(future_stack=True).rename("value").reset_index()
+        long = cast(pd.Series, m.stack(future_stack=True)).rename("value").reset_index()
         long.columns = ["run", "topic", "value"]
         long.insert(0, "measure", measure)
         parts.append(long.astype({"run": str, "topic": str}))

@@ -391,7 +391,7 @@ def tidy_frame(frame: pd.DataFrame) -> pd.DataFrame:
             v = v[~np.isnan(v)]
             if len(v) and np.isfinite(v).all() and (v == np.round(v)).all() \
                     and np.abs(v).max() < 2 ** 53:
-                out.isetitem(i, col.astype("Int64"))
+                out.isetitem(i, col.astype("Int64").array)
     return out
 
 

@@ -222,15 +222,17 @@ def legend(board: Leaderboard) -> str:
     return (f"{BELOW_BEST}: significantly below the best run; {ABOVE_NEXT}: significantly "
             f"above the next run ({board.test} test{corr} within each family of comparisons, "
             f"level {board.level:g}). CI: {round(board.ci_level * 100)}% {board.ci_method} "
-            f"bootstrap interval of the mean over {int(board.table['topics'].iloc[0])} "
+            f"bootstrap interval of the mean over {int(board.table['topics'].to_numpy()[0])} "
             f"topics ({board.trials} resamples, seed {board.seed}).")
 
 
 def _rows(board: Leaderboard, digits: int) -> list[tuple[int, str, str, str, str]]:
     t, marks = board.table, markers(board)
-    return [(int(r.rank), str(run), f"{r.mean:.{digits}f}", marks[run],
-             f"[{r.ci_low:.{digits}f}, {r.ci_high:.{digits}f}]")
-            for run, r in zip(t.index, t.itertuples())]
+    return [(int(rank), str(run), f"{mean:.{digits}f}", str(mark),
+             f"[{low:.{digits}f}, {high:.{digits}f}]")
+            for run, rank, mean, mark, low, high in zip(
+                t.index, t["rank"].to_numpy(), t["mean"].to_numpy(), marks.to_numpy(),
+                t["ci_low"].to_numpy(), t["ci_high"].to_numpy())]
 
 
 def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
