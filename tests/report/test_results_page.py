@@ -147,3 +147,12 @@ def test_files_matrices_tsv_and_parquet(demo_report):
     assert "matrices.parquet" in page and "rows shown)" not in page
     runs = pd.read_csv(folder / "per_topic_runs.tsv", sep="\t", dtype={"topic": str})
     assert len(runs) == 30 * len(a.per_topic.summary)
+
+
+def test_trust_leads_with_the_primary_measure(demo_report):
+    rep, _ = demo_report
+    tr = rep.analysis.trust
+    assert tr.primary == "nDCG@10" and tr.tested
+    assert tr.measures["measure"].iloc[tr.primary_rank - 1] == "nDCG@10"
+    page = rep.path.read_text(encoding="utf-8")
+    assert "<strong>The primary measure, nDCG@10</strong>, tells apart" in page

@@ -264,7 +264,9 @@ class TrustSection:
     discriminative power; ``measures``: power joined with
     :func:`irmeta.stats.stability_table`, columns renamed as shown; ``pairs``: run pairs
     compared. ``level``, ``bootstrap``, ``trials``, ``fuzziness``: the options used;
-    ``analysed_topics``: topics with a relevant document.
+    ``analysed_topics``: topics with a relevant document. ``primary``: the primary
+    measure's label (its row of ``measures`` leads the section's text); ``primary_rank``:
+    its place by discriminative power (1 = separates the most pairs), None untested.
     """
 
     tau: pd.DataFrame
@@ -278,6 +280,8 @@ class TrustSection:
     trials: int
     fuzziness: float
     analysed_topics: int
+    primary: str = "AP"
+    primary_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -784,7 +788,7 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
     topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:
         return TrustSection(tau, most_different, False, dp, dp, 0, opts.level, opts.bootstrap,
-                            opts.trials, opts.fuzziness, topics)
+                            opts.trials, opts.fuzziness, topics, board.primary, None)
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
         stab, on="measure", how="left")
@@ -792,9 +796,11 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
                                   "delta": "Δ needed", "stability": "stability",
                                   "stability_ties": "stability ties", "bv_error": "BV error",
                                   "bv_ties": "BV ties", "bv_swaps": "BV swaps"})
+    hits = np.flatnonzero(table["measure"].to_numpy() == board.primary)
     return TrustSection(tau, most_different, True, dp, table,
                         int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level, opts.bootstrap,
-                        opts.trials, opts.fuzziness, topics)
+                        opts.trials, opts.fuzziness, topics, board.primary,
+                        int(hits[0]) + 1 if len(hits) else None)
 
 
 # ---------------------------------------------------------------------- inputs

@@ -432,6 +432,13 @@ def trust(sec: TrustSection) -> SectionView:
                      alt="Kendall tau matrix", width=620, data=sec.tau, data_index=True,
                      caption=prose("trust_tau_caption", most_different=sec.most_different))
     view = SectionView("trust", TITLES["trust"], prose("trust_intro"))
+    if sec.tested and sec.primary_rank is not None:
+        row = sec.measures.iloc[sec.primary_rank - 1]
+        view.blocks.append(Text(prose(
+            "trust_primary", primary=sec.primary, rank=sec.primary_rank,
+            measures=len(sec.measures), power=float(row["disc. power"]),
+            delta=float(row["Δ needed"]), stability=float(row.get("stability", np.nan)),
+            level=sec.level)))
     if not sec.tested:
         view.blocks += [Text(prose("trust_untested", topics=sec.analysed_topics)), tau]
         return view
