@@ -167,6 +167,15 @@ def test_100_runs_header_sticks_in_its_scrolling_box(page100):
     })()""")
     assert row_hidden                                   # the box did scroll
     assert abs(top_th - top_box) <= 2                   # the header stayed at its top
+    # scrolled sideways, the rank and the run name stay at the box's left edge
+    offset, width = page100.evaluate("""(() => {
+        const box = document.querySelector('#table-leaderboard').parentElement;
+        box.scrollLeft = 600;
+        const run = document.querySelector('#table-leaderboard tbody tr td:nth-child(2)');
+        return [run.getBoundingClientRect().left - box.getBoundingClientRect().left,
+                box.scrollWidth - box.clientWidth];
+    })()""")
+    assert width > 0 and 0 < offset < 80
 
 
 def test_100_runs_lower_is_better_sorts_best_first(page100):
