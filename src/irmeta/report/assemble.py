@@ -32,8 +32,9 @@ __all__ = ["CampaignReport", "campaign_report"]
 @dataclass
 class CampaignReport:
     """What :func:`campaign_report` wrote: the HTML ``path``, every file written next to
-    it (``files``), the leaderboard frame, wall/CPU seconds per step (``timings``) and
-    the analysis the page shows (``analysis``)."""
+    it (``files``), the leaderboard frame, wall/CPU seconds per step (``timings``), the
+    analysis the page shows (``analysis``) and ``zip``, the archive of the page with all
+    its files (``<stem>.zip`` next to it)."""
 
     path: Path
     files: list[Path]
@@ -49,8 +50,9 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                     reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
                     command: str | None = None, title: str | None = None) -> CampaignReport:
-    """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables and
-    PNG/SVG figures in ``<output stem>_files/``.
+    """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables,
+    matrices (TSV, Parquet) and PNG/SVG figures in ``<output stem>_files/``, and the
+    whole as ``<output stem>.zip``.
 
     ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
     run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
