@@ -82,12 +82,13 @@ def test_leaderboard_means_are_evaluate(analysis, demo_campaign):
                           groups=demo_groups())
     want = res.aggregate().set_axis([c.label for c in lb.columns], axis=1)
     means = [c.label for c in lb.columns if c.kind == "mean"]
-    assert len(means) == 12
+    assert len(means) == 13          # Judged@10 among them
     pd.testing.assert_frame_equal(lb.means[means], want.reindex(lb.means.index)[means],
                                   check_names=False, check_exact=False, rtol=1e-12)
     # the unique column is a count: a sum over topics, as explain.unique_contributions
     np.testing.assert_allclose(lb.means[f"unique@{K}"],
-                               res.matrix(11).sum(axis=1))
+                               res.matrix([c.label for c in lb.columns].index(f"unique@{K}"))
+                               .sum(axis=1))
     from irmeta.explain import unique_contributions
     uc = unique_contributions(demo_campaign, K)["unique"]
     assert lb.means[f"unique@{K}"].astype(int).to_dict() == uc.astype(int).to_dict()
@@ -95,16 +96,18 @@ def test_leaderboard_means_are_evaluate(analysis, demo_campaign):
 
 def test_leaderboard_ranks_and_order(analysis):
     lb = analysis.leaderboard
-    t = lb.table
+    t, P = lb.table, lb.primary
+    # the demo: graded qrels, runs of 100 documents -> nDCG@10 (docs/report.md)
+    assert P == "nDCG@10" == lb.columns[0].label == analysis.defaults.primary
     for label in lb.means.columns:
         assert t[f"rank {label}"].tolist() == pytest.approx(_slow_ranks(t[label]), nan_ok=True)
-        if label != "AP":
-            assert (t[f"delta {label}"] == t["rank AP"] - t[f"rank {label}"]).all()
-    assert t["AP"].is_monotonic_decreasing
+        if label != P:
+            assert (t[f"delta {label}"] == t[f"rank {P}"] - t[f"rank {label}"]).all()
+    assert t[P].is_monotonic_decreasing
     assert t.index.tolist() == t["run"].tolist()
     assert "group" in t                                     # groups were given
     assert analysis.highlights.best_run == t.index[0]
-    assert analysis.highlights.best_ap == pytest.approx(t["AP"].iloc[0])
+    assert analysis.highlights.best_value == pytest.approx(t[P].iloc[0])
 
 
 def test_highlights_largest_rank_change(analysis):
@@ -112,9 +115,10 @@ def test_highlights_largest_rank_change(analysis):
     run, label, rank_ap, rank_m = h.moved
     deltas = t[[c for c in t.columns if c.startswith("delta ")]].abs()
     assert abs(rank_ap - rank_m) == deltas.to_numpy().max()
-    assert (rank_ap, rank_m) == (t.loc[run, "rank AP"], t.loc[run, f"rank {label}"])
+    P = h.primary
+    assert (rank_ap, rank_m) == (t.loc[run, f"rank {P}"], t.loc[run, f"rank {label}"])
     nrg = analysis.leaderboard.means["NRG@10"]
-    assert h.most_new == (nrg.idxmax(), int(t.loc[nrg.idxmax(), "rank AP"]))
+    assert h.most_new == (nrg.idxmax(), int(t.loc[nrg.idxmax(), f"rank {P}"]))
 
 
 def test_innovation_sweep_is_alpha_sweep(analysis, demo_campaign):
@@ -170,17 +174,19 @@ def test_effort_section(analysis, demo_campaign):
     sec: EffortSection = analysis.effort
     assert sec.gain == "AP" and sec.findings is not None
     f = sec.findings
-    want = effort.effort_gain(demo_campaign, "AP", depth=1000)
+    # Twist's depth follows the runs' depth (100) unless given
+    assert sec.depth == demo_campaign.depth == 100
+    want = effort.effort_gain(demo_campaign, "AP", depth=100)
     pd.testing.assert_frame_equal(f.grid.counts, want.counts)
     assert f.shares.to_numpy().sum() == pytest.approx(100.0)
-    arche = effort.archetypes(demo_campaign, 1000)
+    arche = effort.archetypes(demo_campaign, 100)
     assert f.archetypes.loc["all runs", "total"] == len(arche) == 30 * 50
     per_run = f.archetypes.drop(index="all runs")
     assert per_run["total"].to_dict() == arche.groupby("run").size().to_dict()
     assert np.allclose(per_run[list(effort.ARCHETYPES)].sum(axis=1), 100.0)
     pairs = list(zip(f.telling["run"], f.telling["topic"]))
     assert [(p.run, p.topic) for p in f.panels] == pairs
-    for p, q in zip(f.panels, effort.crp_dcg_panels(demo_campaign, pairs, depth=1000)):
+    for p, q in zip(f.panels, effort.crp_dcg_panels(demo_campaign, pairs, depth=100)):
         assert (p.twist, p.rb, p.crossing) == (q.twist, q.rb, q.crossing)
 
 
@@ -225,7 +231,7 @@ def test_trust_tests_are_the_stats_functions(demo_campaign):
     opts = ReportOptions(progress=False, bootstrap=30, trials=20, background=0,
                          skip=frozenset({"innovation", "nrg", "effort", "topics"}))
     sec = analyse_campaign(sub, opts).trust
-    cols = leaderboard_columns(opts.validate(), "others")
+    cols = leaderboard_columns(opts.validate(), "others", depth=sub.depth, primary="nDCG@10")
     res = irmeta.evaluate(sub, measures=[c.measure for c in cols], complete=True)
     mats = trust_matrices(res, cols)
     dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress_bar=False)

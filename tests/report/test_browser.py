@@ -1,7 +1,11 @@
-"""The demo report in a real browser (headless Chromium driven by Playwright).
+"""The demo report and a 100-run report in a real browser (headless Chromium driven by
+Playwright).
 
 Checks what a reader meets: the page loads without console errors, every image
-decodes, clicking a leaderboard header sorts the table, a screenshot is not blank.
+decodes, clicking a leaderboard header sorts the table, a screenshot is not blank; at
+100 runs (a seeded synthetic campaign) every table is complete, headers stick while a
+long table scrolls, lower-is-better columns sort best first, a run name opens that
+run's per-topic table, and nothing scrolls sideways at 800 px.
 
 Needs Debian's ``chromium`` (``apt-get install chromium``; ``.ci/run`` installs it) and
 the ``playwright`` Python package (never ``playwright install``: the system browser is
@@ -30,29 +34,46 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def page(demo_report):
+def browser():
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="the playwright package is not installed "
         "(pip install playwright; the system chromium is used, no browser download)")
     exe = _chromium()
     if exe is None:
         pytest.skip("Chromium not found (apt-get install chromium, or set IRMETA_CHROMIUM)")
-    rep, _ = demo_report
     with sync_api.sync_playwright() as pw:
         try:
-            browser = pw.chromium.launch(executable_path=exe, args=ARGS)
+            b = pw.chromium.launch(executable_path=exe, args=ARGS)
         except Exception as exc:  # noqa: BLE001 - no usable browser here: skip, say why
             pytest.skip(f"cannot start Chromium at {exe}: {str(exc).splitlines()[0]}")
-        pg = browser.new_page(viewport={"width": 1280, "height": 900})
-        messages, requests = [], []
-        pg.on("console", lambda m: messages.append((m.type, m.text)))
-        pg.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
-        pg.on("request", lambda r: requests.append(r.url))
-        pg.goto(rep.path.resolve().as_uri())
-        pg.wait_for_load_state("load")
-        pg.messages, pg.requests = messages, requests
-        yield pg
-        browser.close()
+        yield b
+        b.close()
+
+
+def _open(browser, path, width: int = 1280, height: int = 900):
+    pg = browser.new_page(viewport={"width": width, "height": height})
+    messages, requests = [], []
+    pg.on("console", lambda m: messages.append((m.type, m.text)))
+    pg.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
+    pg.on("request", lambda r: requests.append(r.url))
+    pg.goto(path.resolve().as_uri())
+    pg.wait_for_load_state("load")
+    pg.messages, pg.requests = messages, requests
+    return pg
+
+
+@pytest.fixture(scope="module")
+def page(browser, demo_report):
+    pg = _open(browser, demo_report[0].path)
+    yield pg
+    pg.close()
+
+
+@pytest.fixture(scope="module")
+def page100(browser, report100):
+    pg = _open(browser, report100.path)
+    yield pg
+    pg.close()
 
 
 def test_loads_without_console_errors(page):
@@ -66,7 +87,7 @@ def test_loads_without_console_errors(page):
 def test_every_image_decodes(page):
     sizes = page.evaluate("Array.from(document.images)"
                           ".map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
-    assert len(sizes) == 8
+    assert len(sizes) == 9
     assert all(ok and w > 0 and h > 0 for ok, w, h in sizes)
 
 
@@ -77,10 +98,17 @@ def _column(page, table: str, col: int) -> list[str]:
 
 def test_clicking_a_header_sorts_the_leaderboard(page):
     headers = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th'))"
-                            ".map(h => h.textContent.trim())")
-    assert headers[:4] == ["#", "run", "group", "AP"]
+                            ".map(h => h.firstChild.textContent.trim())")
+    notes = page.evaluate("Array.from(document.querySelectorAll('#table-leaderboard thead th'))"
+                          ".map(h => (h.querySelector('.hnote') || {}).textContent)")
+    # every measure names what it counts as relevant, NRG its prior
+    assert notes[headers.index("AP")] == "rel. ≥ 1"
+    assert notes[headers.index("nDCG@10")] == "gain = grade"
+    assert notes[headers.index("NRG@10")] == "gain = grade; prior: best_per_group"
+    # the demo's primary measure: nDCG@10 (graded qrels, runs of 100 documents)
+    assert headers[:4] == ["#", "run", "group", "nDCG@10"]
     ap = [float(v) for v in _column(page, "table-leaderboard", 3)]
-    assert ap == sorted(ap, reverse=True)                       # initial order: AP
+    assert ap == sorted(ap, reverse=True)               # initial order: the primary measure
     run = page.locator("#table-leaderboard thead th", has_text="run").first
     run.click()                                                  # text: ascending
     names = _column(page, "table-leaderboard", 1)
@@ -108,3 +136,78 @@ def test_screenshot_is_not_blank(page):
     # a blank page is one grey level; the report has text, rules and shaded boxes
     assert sum(1 for h in hist if h > 50) > 20
     assert hist[255] < 0.97 * img.size[0] * img.size[1]
+
+
+# ---------------------------------------------------------------------- at 100 runs
+def _rows(page, table: str) -> int:
+    return page.evaluate(f"document.querySelectorAll('#{table} tbody tr').length")
+
+
+def test_100_runs_every_table_complete(page100, report100):
+    assert [m for m in page100.messages if m[0] in ("error", "pageerror", "warning")] == []
+    assert "rows shown)" not in page100.content()
+    for table in ("table-leaderboard", "table-nrg_top", "table-topics_systems",
+                  "table-effort_archetypes"):
+        assert _rows(page100, table) >= 100, table
+    assert _rows(page100, "table-topics_weights") == 30
+    sizes = page100.evaluate("Array.from(document.images).map(i => i.naturalWidth)")
+    assert sizes and all(w > 0 for w in sizes)
+
+
+def test_100_runs_header_sticks_in_its_scrolling_box(page100):
+    box = page100.locator("#table-leaderboard").locator("xpath=..")
+    assert "tall" in box.get_attribute("class")
+    box.evaluate("b => { b.scrollTop = 1500; }")
+    top_box, top_th, row_hidden = page100.evaluate("""(() => {
+        const box = document.querySelector('#table-leaderboard').parentElement;
+        const th = document.querySelector('#table-leaderboard thead th');
+        const first = document.querySelector('#table-leaderboard tbody tr');
+        return [box.getBoundingClientRect().top, th.getBoundingClientRect().top,
+                first.getBoundingClientRect().bottom < box.getBoundingClientRect().top];
+    })()""")
+    assert row_hidden                                   # the box did scroll
+    assert abs(top_th - top_box) <= 2                   # the header stayed at its top
+    # scrolled sideways, the rank and the run name stay at the box's left edge
+    offset, width = page100.evaluate("""(() => {
+        const box = document.querySelector('#table-leaderboard').parentElement;
+        box.scrollLeft = 600;
+        const run = document.querySelector('#table-leaderboard tbody tr td:nth-child(2)');
+        return [run.getBoundingClientRect().left - box.getBoundingClientRect().left,
+                box.scrollWidth - box.clientWidth];
+    })()""")
+    assert width > 0 and 0 < offset < 80
+
+
+def test_100_runs_lower_is_better_sorts_best_first(page100):
+    headers = page100.evaluate("Array.from(document.querySelectorAll("
+                               "'#table-topics_systems thead th'))"
+                               ".map(h => h.firstChild.textContent.trim())")
+    k = headers.index("rank MAP")
+    page100.locator("#table-topics_systems thead th").nth(k).click()
+    ranks = [float(v) for v in _column(page100, "table-topics_systems", k)]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    k = headers.index("MAP")
+    page100.locator("#table-topics_systems thead th").nth(k).click()
+    maps = [float(v) for v in _column(page100, "table-topics_systems", k)]
+    assert maps == sorted(maps, reverse=True)
+
+
+def test_100_runs_run_name_opens_its_topics(page100, report100):
+    run = report100.leaderboard.index[57]
+    link = page100.locator("#table-leaderboard a", has_text=run).first
+    link.click()
+    anchor = link.get_attribute("href")[1:]
+    assert page100.evaluate(f"document.getElementById('{anchor}').open")
+    rows = page100.evaluate(f"document.querySelectorAll('#{anchor} tbody tr').length")
+    assert rows == 30
+    assert page100.locator(f"#{anchor} summary").is_visible()
+
+
+@pytest.mark.parametrize("which", ["demo", "100 runs"])
+def test_no_sideways_scrolling_at_800px(browser, demo_report, report100, which):
+    path = demo_report[0].path if which == "demo" else report100.path
+    pg = _open(browser, path, width=800)
+    try:
+        assert pg.evaluate("document.scrollingElement.scrollWidth") <= 800
+    finally:
+        pg.close()

@@ -19,7 +19,8 @@ def test_demo_cli(tmp_path, capsys):
                  "--title", "Demo <test>"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "<title>Demo &lt;test&gt;</title>" in page
-    assert (f"irmeta report --demo --output {out} --title &#39;Demo &lt;test&gt;&#39; "
+    # paths relative to the page's folder (the command runs from there)
+    assert ("irmeta report --demo --output demo.html --title &#39;Demo &lt;test&gt;&#39; "
             "--skip innovation,effort,topics,trust --no-progress") in page
     assert "--skip innovation,effort,topics,trust" in page
     assert "groups.txt" in page and "best_per_group" in page       # demo groups used
@@ -35,7 +36,7 @@ def test_files_cli(tmp_path):
     assert main(["report", str(p.qrels), *map(str, p.runs[:5]), "-o", str(out),
                  "--no-progress", *FAST, "--nrg-k", "5"]) == 0
     lb = pd.read_csv(tmp_path / "sub" / "r_files" / "leaderboard.tsv", sep="\t")
-    assert len(lb) == 5 and "NRG@5" in lb.columns
+    assert len(lb) == 5 and "NRG(prior=others)@5" in lb.columns      # measure strings
     page = out.read_text(encoding="utf-8")
     assert "every run is its own group" in page
 
@@ -68,7 +69,46 @@ def test_reference_and_prior_runs(tmp_path):
     a = pd.read_csv(tmp_path / "a_files" / "leaderboard.tsv", sep="\t").set_index("run")
     b = pd.read_csv(tmp_path / "b_files" / "leaderboard.tsv", sep="\t").set_index("run")
     assert (a["AP"] == b["AP"]).all()
-    assert not (a["P_rare@100 α=1"] == b["P_rare@100 α=1"]).all()
+    assert not (a["P_rare(alpha=1)@100"] == b["P_rare(alpha=1)@100"]).all()
     page = (tmp_path / "b.html").read_text(encoding="utf-8")
     assert "NRG(prior=list)@10" in page and "list: expD-prf" in page
     assert "rarity reference runs (P_rare, AP_rare)" in page
+
+
+def test_short_relative_command_and_zip(tmp_path):
+    """The re-run command names the files relative to the page, a whole folder of runs
+    as DIR/*; the page and its files are also one reproducible .zip."""
+    import re
+    import shutil
+    import zipfile
+
+    from irmeta.demo import demo_paths
+    p = demo_paths()
+    runs = tmp_path / "data" / "runs"
+    runs.mkdir(parents=True)
+    for f in p.runs[:6]:
+        shutil.copy(f, runs)
+    qrels = shutil.copy(p.qrels, tmp_path / "data")
+    files = sorted(str(f) for f in runs.iterdir())
+    out = tmp_path / "site" / "r.html"
+    zips = []
+    for _ in range(2):
+        assert main(["report", str(qrels), *files, "-o", str(out), "--no-progress",
+                     *FAST]) == 0
+        zips.append((tmp_path / "site" / "r.zip").read_bytes())
+    page = out.read_text(encoding="utf-8")
+    command = re.search(r'<pre class="command">([^<]*)</pre>', page).group(1)
+    assert command == ("irmeta report --output r.html --skip innovation,effort,topics,trust "
+                       "--no-progress ../data/qrels.txt ../data/runs/*")
+    assert zips[0] == zips[1]                               # byte-reproducible
+    with zipfile.ZipFile(tmp_path / "site" / "r.zip") as z:
+        names = z.namelist()
+        assert names[0] == "r.html" and "r_files/leaderboard.tsv" in names
+        assert z.read("r.html") == out.read_bytes()
+    assert 'href="r.zip"' in page
+    # the runs in another order than the folder's listing: listed one by one
+    assert main(["report", str(qrels), *files[::-1], "-o", str(out), "--no-progress",
+                 *FAST]) == 0
+    command = re.search(r'<pre class="command">([^<]*)</pre>', out.read_text()).group(1)
+    assert command.endswith(" ".join(f"../data/runs/{f.rsplit('/', 1)[1]}"
+                                     for f in files[::-1]))

@@ -12,10 +12,13 @@ from irmeta.report import render
 
 
 def test_prose_escapes_values_and_joins_lines():
-    text = render.prose("summary_best", run="<run&1>", ap=0.56789)
+    text = render.prose("summary_best", primary="AP", run="<run&1>", value=0.56789, tied=None)
     assert isinstance(text, Markup)
-    assert text == "Best run by AP: <strong>&lt;run&amp;1&gt;</strong> (AP 0.568)."
-    intro = render.prose("leaderboard_intro")
+    assert text == ("Best run by AP (the primary measure): <strong>&lt;run&amp;1&gt;</strong> "
+                    "(AP 0.568).")
+    text = render.prose("summary_best", primary="nDCG@10", run="r", value=0.5, tied=3)
+    assert text.endswith("(nDCG@10 0.500); 2 other runs not significantly below it.")
+    intro = render.prose("leaderboard_intro", primary="AP", rule="")
     assert "\n" not in intro and "  " not in intro
     assert "<strong>Click a column header to sort</strong>" in intro
 

@@ -162,7 +162,7 @@ def test_second_report_replaces_the_first_whole(tmp_path, capsys, tiny):
     for name in files:                                     # none names a demo run
         assert "lexA" not in (tmp_path / "r_files" / name).read_text(errors="replace")
     assert "run_a" in out.read_text() and "lexA" not in out.read_text()
-    assert sorted(os.listdir(tmp_path)) == ["r.html", "r_files"]
+    assert sorted(os.listdir(tmp_path)) == ["r.html", "r.zip", "r_files"]
 
 
 def test_interrupted_report_keeps_the_previous_one(tmp_path, monkeypatch, tiny):
@@ -182,7 +182,8 @@ def test_interrupted_report_keeps_the_previous_one(tmp_path, monkeypatch, tiny):
         campaign_report(load_campaign(tiny[0], tiny[1:3]), out, options=opts)
     after = {p.name: p.read_bytes() for p in [out, *sorted((tmp_path / "r_files").iterdir())]}
     assert after == before
-    assert sorted(os.listdir(tmp_path)) == ["r.html", "r_files"]   # no staging folder left
+    # no staging folder left; the zip of the page (issue 14) is the first report's
+    assert sorted(os.listdir(tmp_path)) == ["r.html", "r.zip", "r_files"]
 
 
 # ---------------------------------------------------------------------- reproduce

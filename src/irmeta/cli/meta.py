@@ -34,8 +34,11 @@ def _common(fn):
                      help="Seed of every random draw (results reproduce bit for bit)."),
         click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
                      help="Write the figure to PATH (.png and .svg)."),
-        click.option("--format", "fmt", type=click.Choice(["text", "tsv", "csv"]),
-                     default="text", show_default=True, help="Table layout."),
+        click.option("--format", "fmt",
+                     type=click.Choice(["text", "tsv", "csv", "latex", "markdown"]),
+                     default="text", show_default=True,
+                     help="Table layout (latex and markdown: leaderboard only, with "
+                          "significance superscripts)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option, default=None,
                      help="Write the table to this file instead of standard output."),
@@ -90,6 +93,9 @@ def _progress(options):
 
 def _emit(frame, options, float_format="{:.4f}"):
     fmt = options["fmt"]
+    if fmt in ("latex", "markdown"):
+        raise click.UsageError(f"--format {fmt} is available for 'irmeta meta leaderboard' "
+                               "only; use text, tsv or csv here")
     with open_output(options.get("output")) as out:
         if fmt == "tsv":
             frame.to_csv(out, sep="\t", index=False)
@@ -256,7 +262,13 @@ def leaderboard_cmd(qrels, runs, measures, test, level, correction, ci_level, tr
         frame = board.table.reset_index()
         frame.insert(0, "measure", name)
         parts.append(frame)
-    _emit(pd.concat(parts, ignore_index=True), options)
+    if options["fmt"] in ("latex", "markdown"):
+        from irmeta.stats.leaderboard import to_latex, to_markdown
+        write = to_latex if options["fmt"] == "latex" else to_markdown
+        with open_output(options.get("output")) as out:
+            out.write("\n".join(write(b, measure=name) for name, b in boards.items()))
+    else:
+        _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
         from pathlib import Path
 

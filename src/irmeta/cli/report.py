@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import glob
+import os
 import shlex
 from pathlib import Path
 
@@ -36,11 +38,38 @@ def _alphas(ctx, param, value):
     return out
 
 
+#: options whose values are paths (written relative to the page in the re-run command)
+_PATH_OPTIONS = ("groups_file", "reference_runs", "output")
+
+
+def _relative(path: str, base: Path) -> str:
+    """``path`` relative to the folder ``base`` (as given when it cannot be: another
+    drive)."""
+    try:
+        return os.path.relpath(os.path.abspath(path), base)
+    except ValueError:
+        return path
+
+
+def _whole_folder(paths: list[str]) -> str | None:
+    """The folder of ``paths`` when they are exactly its files in the order the shell
+    expands ``DIR/*`` (sorted), else None."""
+    full = [os.path.abspath(p) for p in paths]
+    folders = {os.path.dirname(p) for p in full}
+    if len(full) <= 3 or len(folders) != 1:
+        return None
+    folder = folders.pop()
+    listing = sorted(glob.glob(os.path.join(glob.escape(folder), "*")))
+    return folder if listing == full and all(os.path.isfile(p) for p in listing) else None
+
+
 def _command_line(ctx: click.Context) -> str:
-    """The command that reproduces this report: every parameter given on the command
-    line, in canonical form (positional arguments last)."""
+    """The command that reproduces this report, run from the folder of the page: every
+    parameter given on the command line, in canonical form (positional arguments
+    last), paths relative to that folder, a folder's whole listing as ``DIR/*``."""
     from click.core import ParameterSource
 
+    base = Path(os.path.abspath(ctx.params.get("output") or "report.html")).parent
     parts, positional = ["irmeta", "report"], []
     for p in ctx.command.params:
         if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE:
@@ -62,12 +91,20 @@ def _command_line(ctx: click.Context) -> str:
             continue
         if isinstance(value, tuple) and p.name == "alphas":
             value = ",".join(f"{a:g}" for a in value)
+        if p.name in _PATH_OPTIONS:
+            value = [_relative(v, base) for v in value] if p.multiple else \
+                _relative(value, base)
         if p.multiple:
             for v in value:
                 parts += [p.opts[-1], str(v)]
         else:
             parts += [p.opts[-1], str(value)]
-    return shlex.join(parts + [str(v) for v in positional])
+    head = shlex.join(parts + [_relative(v, base) for v in positional[:1]])
+    runs = positional[1:]
+    folder = _whole_folder(runs)
+    if folder is not None:                      # a glob: the shell expands it
+        return f"{head} {shlex.quote(_relative(folder, base))}/*"
+    return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
 
 
 @click.command("report")
@@ -103,8 +140,12 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--nrg-prior", type=click.Choice(["auto", "others", "best_per_group", "earlier"]),
               default="auto", show_default=True,
               help="NRG prior set; auto = best_per_group with --groups, else others.")
-@click.option("--twist-depth", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Depth N of Twist (shorter rankings are padded).")
+@click.option("--twist-depth", type=click.IntRange(min=1), default=None,
+              help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
+@click.option("--primary", default=None, metavar="MEASURE",
+              help="Primary measure: orders the leaderboard (with intervals and tests), the "
+                   "rank changes and the summary (default: nDCG@10 for graded qrels and "
+                   "runs of at most 100 documents, else AP).")
 @click.option("--gain", default="AP", show_default=True,
               help="Gain measure of the effort/gain grid (any measure string).")
 @click.option("--matrix-measure", default="AP", show_default=True,
@@ -113,12 +154,13 @@ def _command_line(ctx: click.Context) -> str:
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap, trials, level,
-                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, gain,
+                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, primary, gain,
                    matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
-    Six sections: a sortable leaderboard (classic and context measures, with rank
-    changes against AP), innovation (rare relevant documents), NRG, effort (Twist),
+    Six sections: a sortable leaderboard (the primary measure with confidence
+    intervals and significance markers, classic and context measures, rank changes,
+    per-topic results of every run), innovation (rare relevant documents), NRG, effort (Twist),
     topics and systems (GAWM, HITS), and trust (discriminative power, stability,
     Kendall tau between measures). The page works offline (plots embedded); every
     table is also written as TSV and every figure as PNG and SVG in <name>_files/.
@@ -137,7 +179,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
                          trials=trials, level=level, fuzziness=fuzziness, alphas=alphas,
                          rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
-                         twist_depth=twist_depth, gain=gain, matrix_measure=matrix_measure,
+                         twist_depth=twist_depth, primary=primary, gain=gain,
+                         matrix_measure=matrix_measure,
                          skip=skip, progress=progress)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):

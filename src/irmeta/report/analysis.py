@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
-from typing import Mapping, cast
+import warnings
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, cast
 
 import numpy as np
 import pandas as pd
@@ -58,8 +59,8 @@ from irmeta.errors import ParameterError
 from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
 
-__all__ = ["CampaignAnalysis", "EffortFindings", "EffortSection", "Highlights",
-           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection",
+__all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
+           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection", "PerTopic",
            "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
 
 
@@ -71,10 +72,14 @@ class Leaderboard:
     ``means``: runs (campaign order) x column labels, the mean over the campaign topic
     set (topics with an undefined value left out), or the sum for ``kind="sum"``
     columns. ``ranks``: competition ranks of ``means`` (1 + runs with a strictly larger
-    value; NaN stays NaN). ``table``: one row per run, best AP first, indexed by run:
-    ``run``, ``group`` (only when groups were given), then per column its value,
-    ``rank <label>`` and, except AP, ``delta <label>`` = rank under AP - rank under it
-    (positive = the run moves up). ``rare_k``: K of the unique-document column.
+    value; NaN stays NaN). ``table``: one row per run, best first by the primary
+    measure, indexed by run: ``run``, ``group`` (only when groups were given), then per
+    column its value, ``rank <label>`` and, except the primary measure, ``delta
+    <label>`` = rank under the primary measure - rank under it (positive = the run
+    moves up). ``rare_k``: K of the unique-document column. ``primary``: the label of
+    the primary measure (the first column); ``uncertainty``: its
+    :class:`irmeta.stats.leaderboard.Leaderboard` (bootstrap intervals of the mean,
+    corrected tests against the best and the next run), None with fewer than 2 topics.
     """
 
     columns: tuple[Column, ...]
@@ -83,18 +88,57 @@ class Leaderboard:
     table: pd.DataFrame
     own_groups: bool
     rare_k: int
+    primary: str = "AP"
+    uncertainty: Any = None
+    rel_level: int = 1
+    prior: str = "others"
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """The defaults that follow the campaign, and the rule that chose each (stated on
+    the page). ``primary``: the primary measure string and ``primary_rule`` why it was
+    chosen; ``depth``: the runs' depth (the longest ranking), which sets the recall
+    cut-off ``R@depth`` and, unless given, Twist's depth N (``twist_rule``);
+    ``graded``: the qrels have grades above 1."""
+
+    primary: str
+    primary_rule: str
+    depth: int
+    twist_depth: int
+    twist_rule: str
+    graded: bool
+
+
+@dataclass(frozen=True)
+class PerTopic:
+    """Per-topic results (the layout of TREC's appendix pages) and every measure's runs
+    x topics matrix. ``measure``: the primary measure's label; ``summary``:
+    :func:`irmeta.aggregate.topics.topic_summary` of its matrix (best, median, worst per
+    topic); ``runs``: run -> :func:`irmeta.aggregate.topics.run_topics` (the run's
+    value beside them, its rank on the topic); ``matrices``: measure string -> runs x
+    topics matrix over the analysed topics (campaign order; NaN = undefined)."""
+
+    measure: str
+    summary: pd.DataFrame
+    runs: dict
+    matrices: dict
 
 
 @dataclass(frozen=True)
 class Highlights:
-    """The summary at the top of the page, from the leaderboard: the best run by AP;
-    the run with the highest NRG (and its AP rank), None when NRG is undefined for
-    every run; the run with most unique relevant documents, None when no run has one;
-    the largest rank change against AP (``moved``: run, measure label, rank under AP,
-    rank under the measure), None when no run moves."""
+    """The summary at the top of the page, from the leaderboard: the best run by the
+    primary measure (``primary``: its label; ``best_value``: its mean; ``tied``: runs
+    not significantly below it, None without tests); the run with the highest NRG (and
+    its rank under the primary measure), None when NRG is undefined for every run; the
+    run with most unique relevant documents, None when no run has one; the largest rank
+    change against the primary measure (``moved``: run, measure label, rank under the
+    primary measure, rank under the other), None when no run moves."""
 
+    primary: str
     best_run: str
-    best_ap: float
+    best_value: float
+    tied: int | None
     nrg_k: int
     most_new: tuple[str, int] | None
     most_unique: tuple[str, int] | None
@@ -163,12 +207,16 @@ class EffortFindings:
 class EffortSection:
     """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
-    has more than 20,000 points."""
+    has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
+    is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
+    topics with more relevant documents than ``depth``, where Twist is undefined."""
 
     depth: int
     gain: str
     seed: int
     findings: EffortFindings | None
+    runs_depth: int = 0
+    undefined_topics: int = 0
 
 
 @dataclass(frozen=True)
@@ -216,7 +264,9 @@ class TrustSection:
     discriminative power; ``measures``: power joined with
     :func:`irmeta.stats.stability_table`, columns renamed as shown; ``pairs``: run pairs
     compared. ``level``, ``bootstrap``, ``trials``, ``fuzziness``: the options used;
-    ``analysed_topics``: topics with a relevant document.
+    ``analysed_topics``: topics with a relevant document. ``primary``: the primary
+    measure's label (its row of ``measures`` leads the section's text); ``primary_rank``:
+    its place by discriminative power (1 = separates the most pairs), None untested.
     """
 
     tau: pd.DataFrame
@@ -230,6 +280,8 @@ class TrustSection:
     trials: int
     fuzziness: float
     analysed_topics: int
+    primary: str = "AP"
+    primary_rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -269,6 +321,8 @@ class CampaignAnalysis:
     inputs: InputsSection
     leaderboard: Leaderboard
     highlights: Highlights
+    defaults: Defaults
+    per_topic: PerTopic
     innovation: InnovationSection | None
     nrg: NRGSection | None
     effort: EffortSection | None
@@ -348,12 +402,15 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
     from irmeta.report.jobs import Job
 
     clock = clock or _Untimed()
-    columns = leaderboard_columns(opts, prior)
+    defaults = choose_defaults(campaign, opts)
+    opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth)
+    columns = leaderboard_columns(opts, prior, depth=defaults.depth, primary=defaults.primary)
     context = {"reference": reference, "prior_runs": prior_runs}
-    with clock.step("evaluate"):
+    with clock.step("evaluate"), twist_undefined_stated():
         results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                            rel_level=opts.rel_level, complete=True, **context)
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_k)
+        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior)
+        per_topic = per_topic_results(campaign, opts, results, board)
     job = None
     if "trust" not in opts.skip:
         with clock.step("trust: start (tests in a child)"):
@@ -377,9 +434,23 @@ def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups
             job.cancel()                                   # an error above: stop the child
     return CampaignAnalysis(
         options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_k),
+        defaults=defaults, per_topic=per_topic,
         inputs=inputs_section(campaign, opts, groups, own_groups, prior, prior_runs,
                               reference, inputs),
         **{name: sections.get(name) for name in SECTIONS if name != "leaderboard"})
+
+
+@contextlib.contextmanager
+def twist_undefined_stated():
+    """Silence exactly one warning: Twist's "topics with more relevant documents than
+    the depth are undefined". With Twist's depth at the runs' depth this is expected on
+    deep-judged topics, and the page states it (``EffortSection.undefined_topics``);
+    the library functions called here (``evaluate``, ``effort.archetypes``) have no
+    ``warn=False``. Every other warning still surfaces."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Twist@\d+: \d+ topic\(s\) have more relevant",
+                                UserWarning)
+        yield
 
 
 class _Untimed:
@@ -397,8 +468,13 @@ def ranks(values: pd.Series) -> pd.Series:
 
 # ---------------------------------------------------------------------- leaderboard
 def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
-                rare_k: int) -> Leaderboard:
-    """The :class:`Leaderboard` of evaluated ``results`` (one measure per column)."""
+                rare_k: int, opts: ReportOptions | None = None,
+                prior: str = "others") -> Leaderboard:
+    """The :class:`Leaderboard` of evaluated ``results`` (one measure per column; the
+    first is the primary measure, which orders the table and gets intervals and tests
+    with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed)."""
+    from irmeta.stats.leaderboard import leaderboard as ranked
+    opts = opts or ReportOptions()
     per_column = {}
     for i, col in enumerate(columns):
         m = results.matrix(i)
@@ -406,42 +482,101 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                                  else m.mean(axis=1, skipna=True))
     means = pd.DataFrame(per_column)
     rank = means.apply(ranks)
-    order = means["AP"].sort_values(ascending=False, kind="stable").index
+    primary = columns[0].label
+    uncertainty = None
+    matrix = results.matrix(0).dropna(axis=1, how="any")   # paired tests: common topics
+    if matrix.shape[1] >= 2:
+        uncertainty = ranked(matrix, test=opts.test, correction=opts.correction,
+                             level=opts.level, ci_level=opts.ci_level,
+                             trials=opts.ci_trials, seed=opts.seed)
+    # the same order as the tests' table: mean descending, campaign order on ties
+    order = means[primary].sort_values(ascending=False, kind="stable").index
     table = pd.DataFrame({"run": list(order)}, index=list(order))
     if not own_groups:
         table["group"] = [groups[r] for r in order]
     for label in means.columns:
         table[label] = means[label].reindex(order).to_numpy()
         table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
-        if label != "AP":
-            table[f"delta {label}"] = (rank["AP"] - rank[label]).reindex(order).to_numpy()
-    return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k)
+        if label != primary:
+            table[f"delta {label}"] = (rank[primary] - rank[label]).reindex(order).to_numpy()
+        if label == primary and uncertainty is not None:
+            u = uncertainty.table.reindex(order)
+            for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
+                         "p_vs_next", "significant_vs_next", "tied_with_best"):
+                table[name] = u[name].to_numpy()
+    return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k, primary,
+                       uncertainty, opts.rel_level, prior)
+
+
+def choose_defaults(campaign: Campaign, opts: ReportOptions) -> Defaults:
+    """The campaign-dependent defaults (:class:`Defaults`).
+
+    Primary measure, unless given: **nDCG@10 when the qrels are graded (a grade above 1)
+    and no run is deeper than 100 documents** — the convention of TREC Deep Learning
+    and of other shallow, graded tracks — **else AP** (trec_eval's ``map``, the primary
+    measure of TREC's ad hoc tracks, which needs deep rankings to be meaningful).
+    Twist's depth N, unless given: the runs' depth (a deeper N pads every ranking with
+    non-relevant documents)."""
+    depth = int(campaign.depth)
+    graded = bool(len(campaign.judged.grades) and int(campaign.judged.grades.max()) > 1)
+    if opts.primary is not None:
+        primary, rule = opts.primary, "given (--primary)"
+    elif graded and depth <= 100:
+        primary, rule = "nDCG@10", ("chosen from the campaign: graded judgements and runs "
+                                    "of at most 100 documents (as TREC Deep Learning)")
+    else:
+        primary = "AP"
+        rule = ("chosen from the campaign: " + ("binary judgements" if not graded else
+                f"runs deeper than 100 documents ({depth})")
+                + " (as TREC's ad hoc tracks)")
+    twist, twist_rule = (opts.twist_depth, "given (--twist-depth)") if opts.twist_depth \
+        else (depth, "the runs' depth")
+    return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
+
+
+def per_topic_results(campaign: Campaign, opts: ReportOptions, results,
+                      board: Leaderboard) -> PerTopic:
+    """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
+    and for the primary measure the best/median/worst per topic with each run beside
+    them."""
+    from irmeta.aggregate.topics import run_topics, topic_summary
+    keep = np.asarray(campaign.topics, dtype=object)[campaign.topic_set(opts.rel_level)]
+    matrices = {}
+    for i, col in enumerate(board.columns):
+        m = results.matrix(i)
+        matrices[col.measure] = m.reindex(columns=[t for t in m.columns if t in set(keep)])
+    primary = matrices[board.columns[0].measure]
+    return PerTopic(board.primary, topic_summary(primary),
+                    {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
 
 
 def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
-    ap = m["AP"]
+    P = board.primary
+    ap = m[P]
     best = str(ap.idxmax())
+    tied = None if board.uncertainty is None else \
+        int(board.uncertainty.table["tied_with_best"].sum())
     nrg = m[f"NRG@{nrg_k}"]
     most_new = None
     if nrg.notna().any():
         b = str(nrg.idxmax())
-        most_new = (b, int(board.ranks["AP"][b]))
+        most_new = (b, int(board.ranks[P][b]))
     uniq = m[f"unique@{board.rare_k}"]
     most_unique = None
     if uniq.max() > 0:
         b = str(uniq.idxmax())
         most_unique = (b, int(uniq[b]))
     moved = None
-    deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != "AP"}
+    deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != P}
     if deltas:
         frame = pd.DataFrame(deltas)
         col = str(frame.max().idxmax())
         run = str(frame[col].idxmax())
         if frame[col][run] > 0:
-            moved = (run, col, int(lb["rank AP"][run]), int(lb[f"rank {col}"][run]))
-    return Highlights(best, float(ap[best]), nrg_k, most_new, most_unique, moved)
+            moved = (run, col, int(lb[f"rank {P}"][run]), int(lb[f"rank {col}"][run]))
+    return Highlights(P, best, float(ap[best]), tied, nrg_k, most_new, most_unique, moved)
 
 
 def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
@@ -522,7 +657,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     """The :class:`EffortSection`: grid, archetypes and the most telling curves."""
     from irmeta import effort
 
-    c, N = campaign, opts.twist_depth
+    c = campaign
+    N = int(opts.twist_depth or c.depth)          # analyse() resolved it; None: runs' depth
     labels = [col.measure for col in board.columns]
     tv = results.values[:, [col.label for col in board.columns].index("Twist")]
     if opts.gain in labels:
@@ -535,13 +671,15 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
         gv, gain_label = vals[:, 0], ms[0].display
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
+    undefined = int((keep & (c.num_rel(opts.rel_level) > N)).sum())
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, opts.seed, None)
+        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined)
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
     shares.index.name = f"{gain_label} quartile"
-    arche = effort.archetypes(c, N, rel_level=opts.rel_level)
+    with twist_undefined_stated():
+        arche = effort.archetypes(c, N, rel_level=opts.rel_level)
     arche = arche[arche["topic"].isin(np.asarray(c.topics, dtype=object)[keep])]
     overall = effort.archetype_table({"campaign": arche})
     per_run = (pd.crosstab(arche["run"], arche["archetype"])
@@ -556,7 +694,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
                                    rel_level=opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
-                         EffortFindings(grid, tell, shares, both, tuple(panels)))
+                         EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth,
+                         undefined)
 
 
 # ---------------------------------------------------------------------- topics
@@ -610,9 +749,12 @@ def topics(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
 # ---------------------------------------------------------------------- trust
 def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
     """``{label: systems x topics matrix}`` of the leaderboard columns, topics with an
-    undefined value left out; measures with fewer than 2 topics left are dropped."""
+    undefined value left out; measures with fewer than 2 topics left are dropped, and
+    diagnostic columns (Judged@10) are not meta-evaluated."""
     mats = {}
     for i, col in enumerate(columns):
+        if col.diagnostic:          # Judged@10 says how judged the runs are, not how good
+            continue
         mat = results.matrix(i).dropna(axis=1, how="any")
         if mat.shape[1] >= 2:
             mats[col.label] = mat
@@ -649,7 +791,7 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
     topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:
         return TrustSection(tau, most_different, False, dp, dp, 0, opts.level, opts.bootstrap,
-                            opts.trials, opts.fuzziness, topics)
+                            opts.trials, opts.fuzziness, topics, board.primary, None)
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
         stab, on="measure", how="left")
@@ -657,9 +799,11 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
                                   "delta": "Δ needed", "stability": "stability",
                                   "stability_ties": "stability ties", "bv_error": "BV error",
                                   "bv_ties": "BV ties", "bv_swaps": "BV swaps"})
+    hits = np.flatnonzero(table["measure"].to_numpy() == board.primary)
     return TrustSection(tau, most_different, True, dp, table,
                         int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level, opts.bootstrap,
-                        opts.trials, opts.fuzziness, topics)
+                        opts.trials, opts.fuzziness, topics, board.primary,
+                        int(hits[0]) + 1 if len(hits) else None)
 
 
 # ---------------------------------------------------------------------- inputs

@@ -16,7 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 import pandas as pd
 
@@ -32,14 +32,16 @@ __all__ = ["CampaignReport", "campaign_report"]
 @dataclass
 class CampaignReport:
     """What :func:`campaign_report` wrote: the HTML ``path``, every file written next to
-    it (``files``), the leaderboard frame, wall/CPU seconds per step (``timings``) and
-    the analysis the page shows (``analysis``)."""
+    it (``files``), the leaderboard frame, wall/CPU seconds per step (``timings``), the
+    analysis the page shows (``analysis``) and ``zip``, the archive of the page with all
+    its files (``<stem>.zip`` next to it)."""
 
     path: Path
     files: list[Path]
     leaderboard: pd.DataFrame
     timings: dict[str, tuple[float, float]]
     analysis: CampaignAnalysis | None = None
+    zip: Path | None = None
 
 
 def campaign_report(campaign: Campaign, output="report.html", *,
@@ -48,8 +50,9 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                     reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
                     command: str | None = None, title: str | None = None) -> CampaignReport:
-    """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables and
-    PNG/SVG figures in ``<output stem>_files/``.
+    """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables,
+    matrices (TSV, Parquet) and PNG/SVG figures in ``<output stem>_files/``, and the
+    whole as ``<output stem>.zip``.
 
     ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
     run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
@@ -66,7 +69,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     bar = _progress(2 + len(active) + ("trust" in active), opts.progress)
     clock = StepClock(bar)
     background = opts.background or 0                     # validate() set it
-    w = ReportWriter(output, title or "Campaign report", background=background)
+    w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True)
     try:
         with _one_blas_thread(background):
             analysis = analyse(campaign, opts, groups=groups, own_groups=own_groups,
@@ -74,13 +77,39 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                                inputs=inputs, clock=clock)
             with clock.step("render"):
                 path = write_report(analysis, w, command)
+                archive = write_zip(path, w.final_assets)
     finally:
         bar.close()
         with contextlib.suppress(Exception):
             w.wait()                                       # no zombie children on errors
         w.discard()                   # after an error: no partial report, the old one kept
     return CampaignReport(path, list(w.files), analysis.leaderboard.table, clock.timings,
-                          analysis)
+                          analysis, archive)
+
+
+def zip_path(page: Path) -> Path:
+    """Where the archive of a page goes: ``<stem>.zip`` next to it."""
+    return page.with_suffix(".zip")
+
+
+def write_zip(page: Path, assets: Path) -> Path:
+    """``<stem>.zip`` next to ``page``: the page and every file of ``assets`` under
+    their relative paths, so the page moves with its links intact. Byte-reproducible:
+    names sorted, one fixed timestamp (1980-01-01), fixed permissions. Written to a
+    temporary name and renamed into place."""
+    import zipfile
+    target = zip_path(page)
+    tmp = target.with_name(f".{target.name}.tmp")
+    members = [page] + sorted(p for p in assets.rglob("*") if p.is_file())
+    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        for p in members:
+            info = zipfile.ZipInfo(p.relative_to(page.parent).as_posix(),
+                                   date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, p.read_bytes())
+    os.replace(tmp, target)
+    return target
 
 
 def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | None) -> Path:
@@ -89,12 +118,18 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
     from irmeta import __version__
 
     for name in SECTIONS:
-        view = (render.skipped(name) if name in analysis.options.skip
-                else _BUILDERS[name](getattr(analysis, name)))
+        if name in analysis.options.skip:
+            view = render.skipped(name)
+        elif name == "leaderboard":
+            view = render.leaderboard(analysis.leaderboard, analysis.per_topic,
+                                      analysis.defaults)
+        else:
+            view = _BUILDERS[name](getattr(analysis, name))
         w.sections.append(write_section(view, w))
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
                     summary=render.summary(analysis.highlights), version=__version__,
+                    archive=zip_path(w.output).name,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 
@@ -119,7 +154,63 @@ def _write_block(view, w: ReportWriter):
         return None
     if isinstance(view, Row):
         return Row([_write_block(b, w) for b in view.blocks])
+    if isinstance(view, render.RunDetails):
+        return RunBlock(view.anchor, view.run, _write_block(view.table, w))
+    if isinstance(view, render.Downloads):
+        return write_matrices(view.matrices, w)
     return view                                            # Text
+
+
+@dataclass
+class RunBlock:
+    """A run's per-topic table, collapsed under its name (``<details id=anchor>``)."""
+
+    anchor: str
+    run: str
+    table: Any
+    kind: str = "details"
+
+
+@dataclass
+class MatrixFiles:
+    """Links to every measure's runs x topics matrix: ``files`` = (measure, TSV path)
+    pairs, ``parquet`` = the path of the file holding them all."""
+
+    files: list
+    parquet: str
+    kind: str = "downloads"
+
+
+def matrix_file_name(measure: str) -> str:
+    """``matrix_<measure>`` with the characters a URL or a shell would trip on
+    (anything but letters, digits, ``_ . @ = -``) replaced by ``_``; the measure
+    string itself is the file's first column header."""
+    import re
+    return "matrix_" + re.sub(r"[^A-Za-z0-9_.@=-]", "_", measure)
+
+
+def write_matrices(matrices: Mapping[str, pd.DataFrame], w: ReportWriter) -> MatrixFiles:
+    """One TSV per measure (runs x topics, rounded like every TSV; the header's first
+    cell is the measure string) and ``matrices.parquet``: every value at full
+    precision, long format ``measure, run, topic, value``."""
+    files, parts, used = [], [], set()
+    for measure, m in matrices.items():
+        name = matrix_file_name(measure)
+        while name in used:
+            name += "_"
+        used.add(name)
+        frame = m.copy()
+        frame.index.name = measure
+        frame.columns = [str(t) for t in frame.columns]
+        files.append((measure, w._rel(w.write_tsv(name, frame, index=True))))
+        long = cast(pd.Series, m.stack(future_stack=True)).rename("value").reset_index()
+        long.columns = ["run", "topic", "value"]
+        long.insert(0, "measure", measure)
+        parts.append(long.astype({"run": str, "topic": str}))
+    path = w.assets / "matrices.parquet"
+    pd.concat(parts, ignore_index=True).to_parquet(path, index=False, compression="zstd")
+    w.files.append(path)
+    return MatrixFiles(files, w._rel(path))
 
 
 #: section id -> its renderer (called with the section's analysis)

@@ -7,39 +7,69 @@ from dataclasses import dataclass
 
 from irmeta.report.options import ReportOptions
 
-__all__ = ["Column", "leaderboard_columns"]
+__all__ = ["Column", "has_measure", "leaderboard_columns"]
 
 
 @dataclass(frozen=True)
 class Column:
     """A leaderboard column: measure string, short label, tooltip, and how the
     per-topic values become one number per run (``kind``: ``"mean"`` over the topics
-    with a defined value, or ``"sum"`` over topics, for counts)."""
+    with a defined value, or ``"sum"`` over topics, for counts). ``diagnostic``: a
+    column about the evaluation, not the runs' effectiveness (Judged@10): shown, but not
+    meta-evaluated (no discriminative power or stability) in the trust section."""
 
     measure: str
     label: str
     tip: str
     kind: str = "mean"
+    diagnostic: bool = False
+
+    def relevance(self, rel_level: int, prior: str) -> str:
+        """What counts as relevant for this column, shown under its header: graded
+        measures (nDCG, NRG) use the grades as gains (NRG names its prior set), Judged
+        none, every other column counts grades >= ``rel_level``."""
+        name = self.measure.split("(")[0].split("@")[0]
+        if name == "NRG" and "base=unique" not in self.measure:
+            return f"gain = grade; prior: {prior}"
+        if name in ("nDCG", "NDCG", "DCG", "ERR", "RBP") or name.startswith("nDCG"):
+            return "gain = grade"
+        if name == "Judged":
+            return "judged: any grade"
+        return f"rel. ≥ {rel_level}"
 
 
-def leaderboard_columns(opts: ReportOptions, prior: str) -> list[Column]:
-    """The leaderboard measures for the given options: AP, P@10, nDCG@10 (and
-    nDCG@``nrg_k``, the base of NRG, when ``nrg_k`` is not 10), RR, bpref, R@1000,
-    P_rare and AP_rare at alpha 0.5 and 1 (cutoff ``rare_k``), NRG@``nrg_k`` with the
-    prior set ``prior``, the unique relevant documents at ``rare_k`` (a sum over topics)
-    and Twist@``twist_depth``."""
+def has_measure(name: str) -> bool:
+    """Whether the measure registry knows ``name`` (e.g. ``Judged``, which the
+    ir_measures family adds)."""
+    from irmeta.measures import registry
+    return registry.get(name) is not None
+
+
+def leaderboard_columns(opts: ReportOptions, prior: str, *, depth: int = 1000,
+                        primary: str | None = None) -> list[Column]:
+    """The leaderboard measures for the given options: the primary measure first (a
+    column of the catalogue moved to the front, or a new one), then AP, P@10, nDCG@10
+    (and nDCG@``nrg_k``, the base of NRG, when ``nrg_k`` is not 10), RR, bpref,
+    R@``depth`` (recall at the runs' depth), ``Judged@10`` when the measure registry has
+    ``Judged``, P_rare and AP_rare at alpha 0.5 and 1 (cutoff ``rare_k``),
+    NRG@``nrg_k`` with the prior set ``prior``, the unique relevant documents at
+    ``rare_k`` (a sum over topics) and Twist@``twist_depth`` (``depth`` when unset)."""
     K = opts.rare_k
+    N = opts.twist_depth or depth
     extra = [] if opts.nrg_k == 10 else [
         Column(f"nDCG@{opts.nrg_k}", f"nDCG@{opts.nrg_k}", "normalised DCG, gain = grade "
                "(the base of NRG)")]
-    return [
+    columns = [
         Column("AP", "AP", "average precision (trec_eval map)"),
         Column("P@10", "P@10", "precision at 10"),
         Column("nDCG@10", "nDCG@10", "normalised DCG at 10, gain = grade"),
         *extra,
         Column("RR", "RR", "reciprocal rank of the first relevant document"),
         Column("bpref", "bpref", "binary preference (robust to unjudged documents)"),
-        Column("R@1000", "R@1000", "recall at 1000"),
+        Column(f"R@{depth}", f"R@{depth}", f"recall at {depth}, the depth of the runs"),
+        *([Column("Judged@10", "Judged@10", "share of the top 10 documents that are "
+                  "judged (low: the scores rest on unjudged documents counted "
+                  "non-relevant)", diagnostic=True)] if has_measure("Judged") else []),
         Column(f"P_rare(alpha=0.5)@{K}", f"P_rare@{K} α=.5",
                "rareness-weighted precision: a relevant document counts 1 + α(1 − S_d/S), "
                "S_d = runs retrieving it"),
@@ -52,7 +82,19 @@ def leaderboard_columns(opts: ReportOptions, prior: str) -> list[Column]:
         Column(f"NRG(base=unique,prior=others)@{K}", f"unique@{K}",
                f"relevant documents in the run's top {K} that no other run has in its top {K} "
                "(sum over topics)", kind="sum"),
-        Column(f"Twist@{opts.twist_depth}", "Twist",
+        Column(f"Twist@{N}", "Twist",
                "Twist: 1 = no avoidable effort (ideal order), 0 = the worst order; "
                "undefined topics left out"),
     ]
+    return _primary_first(columns, primary)
+
+
+def _primary_first(columns: list[Column], primary: str | None) -> list[Column]:
+    """``columns`` with the primary measure's column first (its measure string or label
+    equal to ``primary``; a new column when none is)."""
+    if primary is None:
+        return columns
+    for i, col in enumerate(columns):
+        if primary in (col.measure, col.label):
+            return [columns[i], *columns[:i], *columns[i + 1:]]
+    return [Column(primary, primary, "the primary measure (--primary)"), *columns]

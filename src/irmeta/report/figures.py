@@ -14,23 +14,32 @@ from irmeta.plot import style
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
 
 
+#: 20 colours for more than the house palette's 8 groups (matplotlib's tab20, dark
+#: shades first, then the light ones)
+_TAB20 = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+          "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
+          "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"]
+
+
 def group_styles(groups: list[str]) -> dict[str, tuple[str, str]]:
-    """(colour, marker) per group, in order of first appearance: 8 colours x 12
-    markers, so up to 96 groups stay distinguishable."""
-    out = {}
-    for k, g in enumerate(dict.fromkeys(groups)):
-        out[g] = (style.PALETTE[k % len(style.PALETTE)],
-                  _MARKERS[(k // len(style.PALETTE)) % len(_MARKERS)])
-    return out
+    """(colour, marker) per group, in order of first appearance: the house palette's 8
+    colours for up to 8 groups, else 20 colours; the marker changes every full round of
+    colours, so up to 240 groups get a distinct (colour, marker) pair."""
+    names = list(dict.fromkeys(groups))
+    palette = style.PALETTE if len(names) <= len(style.PALETTE) else _TAB20
+    return {g: (palette[k % len(palette)], _MARKERS[(k // len(palette)) % len(_MARKERS)])
+            for k, g in enumerate(names)}
 
 
 def scatter_by_group(x: pd.Series, y: pd.Series, groups: pd.Series, *, xlabel: str,
-                     ylabel: str, title: str = "", label_top: int = 5, diagonal: bool = True):
+                     ylabel: str, title: str = "", label_top: int = 5, diagonal: bool = True,
+                     legend_title: str = "group"):
     """One point per run at ``(x, y)``, coloured (and shaped) by group; the ``label_top``
-    runs with the largest ``y`` are labelled. ``diagonal``: draw ``y = x``."""
+    runs with the largest ``y`` are labelled. ``diagonal``: draw ``y = x``. The legend
+    (titled ``legend_title``) lists up to 24 groups, in two columns above 12."""
     fig, ax = style.figure(6.4, 4.6)
     styles = group_styles(list(groups))
-    many = len(styles) > 16
+    many = len(styles) > 24
     for g, (color, marker) in styles.items():
         sel = groups == g
         ax.scatter(x[sel], y[sel], s=26, color=color, marker=marker, alpha=0.85, lw=0.4,
@@ -50,9 +59,10 @@ def scatter_by_group(x: pd.Series, y: pd.Series, groups: pd.Series, *, xlabel: s
         ax.set_title(title)
     if not many:
         ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.04, 0.5),
-                  title="group", title_fontsize=7)
+                  title=legend_title, title_fontsize=7, ncols=2 if len(styles) > 12 else 1)
     else:
-        ax.text(1.0, -0.16, f"{len(styles)} groups (colour = group)", transform=ax.transAxes,
+        ax.text(1.0, -0.16, f"{len(styles)} {legend_title}s (colour and marker = "
+                f"{legend_title}; every value in the table below)", transform=ax.transAxes,
                 ha="right", fontsize=7, color="0.4")
     return fig
 
@@ -60,11 +70,13 @@ def scatter_by_group(x: pd.Series, y: pd.Series, groups: pd.Series, *, xlabel: s
 def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_label: str,
                title: str = "", highlight: int = 5):
     """Slope chart: each run's rank (1 = best) under ``left`` and under ``right``
-    joined by a line; the ``highlight`` largest rank changes are coloured and named."""
+    joined by a line and named on both sides; the ``highlight`` largest rank changes
+    are coloured. The height grows with the runs (0.13 inch a run above 30), so 100
+    runs stay legible."""
     rl = left.rank(ascending=False, method="min")
     rr = right.reindex(left.index).rank(ascending=False, method="min")
     n = len(rl)
-    fig, ax = style.figure(5.2, min(9.0, 2.2 + 0.11 * n))
+    fig, ax = style.figure(5.2, min(9.0, 2.2 + 0.11 * n) if n <= 30 else 2.2 + 0.13 * n)
     change = (rl - rr).abs()
     top = set(change.sort_values(ascending=False, kind="stable").index[:highlight][
         change.sort_values(ascending=False, kind="stable").iloc[:highlight] > 0])
@@ -75,11 +87,11 @@ def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_labe
         k += hot
         ax.plot([0, 1], [rl[run], rr[run]], color=color, lw=1.5 if hot else 0.7,
                 marker="o", ms=2.5, zorder=3 if hot else 2)
-        if hot or n <= 30:
-            ax.text(-0.03, rl[run], str(run), ha="right", va="center",
-                    fontsize=6 if n > 30 else 6.5, color=color if hot else "0.35")
-            ax.text(1.03, rr[run], str(run), ha="left", va="center", fontsize=6 if n > 30 else 6.5,
-                    color=color if hot else "0.35")
+        size = 6 if n > 30 else 6.5
+        ax.text(-0.03, rl[run], str(run), ha="right", va="center", fontsize=size,
+                color=color if hot else "0.35")
+        ax.text(1.03, rr[run], str(run), ha="left", va="center", fontsize=size,
+                color=color if hot else "0.35")
     ax.set_xlim(-0.9, 1.9)
     ax.set_ylim(n + 0.8, 0.2)
     ax.set_xticks([0, 1], [left_label, right_label])

@@ -28,7 +28,7 @@ import numbers
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -82,6 +82,7 @@ class Cell:
     sort: Any = None
     note: str = ""
     cls: str = ""
+    href: str = ""
 
 
 @dataclass
@@ -102,6 +103,8 @@ class Table:
     kind: str = "table"
     compact: bool = False
     stacked: bool = False
+    lower: list[bool] = field(default_factory=list)
+    header_notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -165,7 +168,7 @@ class ReportWriter:
     """
 
     def __init__(self, output, title: str = "irmeta report", *, formats=("png", "svg"),
-                 dpi: int = 150, background: int = 0):
+                 dpi: int = 150, background: int = 0, tidy_tsv: bool = False):
         self.output = Path(output)
         if self.output.suffix.lower() not in (".html", ".htm"):
             raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
@@ -179,6 +182,7 @@ class ReportWriter:
         self.formats = tuple(dict.fromkeys(("png", *formats)))
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
+        self.tidy_tsv = tidy_tsv
         self._pending: dict = {}                 # Job -> Figure block it completes
         self.sections: list[Section] = []
         self.files: list[Path] = []
@@ -195,9 +199,17 @@ class ReportWriter:
         return sec
 
     def write_tsv(self, name: str, frame: pd.DataFrame, index: bool = False) -> Path:
-        """Write ``frame`` as ``<assets>/<name>.tsv`` (full precision, NaN empty)."""
+        """Write ``frame`` as ``<assets>/<name>.tsv`` (NaN empty): at full precision,
+        or with ``tidy_tsv`` as :func:`tidy_frame` makes it (integers as integers,
+        floats to 6 significant digits, ASCII column names)."""
         path = self.assets / f"{name}.tsv"
-        frame.to_csv(path, sep="\t", index=index, lineterminator="\n", na_rep="")
+        if self.tidy_tsv:
+            frame = tidy_frame(frame.reset_index() if index else frame)
+            index = False
+            frame.to_csv(path, sep="\t", index=False, lineterminator="\n", na_rep="",
+                         float_format="%.6g")
+        else:
+            frame.to_csv(path, sep="\t", index=index, lineterminator="\n", na_rep="")
         self.files.append(path)
         return path
 
@@ -206,18 +218,31 @@ class ReportWriter:
               classes: Mapping[str, Iterable[str]] | None = None,
               tips: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None,
               max_rows: int | None = None, tsv: pd.DataFrame | None = None,
-              sortable: bool = True, compact: bool = False, stacked: bool = False) -> Table:
+              sortable: bool = True, compact: bool = False, stacked: bool = False,
+              links: Mapping[str, Iterable[str]] | None = None,
+              lower: Iterable[str] = (), write: bool = True,
+              formats: Mapping[str, Callable[[float], str]] | None = None,
+              header_notes: Mapping[str, str] | None = None) -> Table:
         """A :class:`Table` from a DataFrame, its TSV written next to the HTML.
 
         ``digits``: decimals of float columns (one int, or ``{column: int}``);
         ``notes``/``classes``: per-column sequences of small annotations / CSS classes,
         one per row; ``tips``: header tooltips; ``labels``: header text;
-        ``max_rows``: rows shown in the page (the TSV keeps all); ``tsv``: a different
-        frame to write as the TSV (default ``frame``).
+        ``max_rows``: rows shown in the page (the TSV keeps all; the caption says how
+        many are shown) — the campaign report shows every row, in a box that scrolls
+        under a header that sticks; ``tsv``: a different frame to write as the TSV
+        (default ``frame``); ``links``: per-column sequences of link targets (``""``:
+        none); ``lower``: columns where lower is better (the first click sorts them
+        ascending; so do ``#``, ``rank`` and ``rank <measure>``); ``write``:
+        write the TSV (False: the rows are in another file, the table links none);
+        ``formats``: per-column functions of a finite float giving its text (the sort
+        key stays the number); ``header_notes``: small print under a header (e.g.
+        the relevance level a measure counts).
         """
         frame = frame.reset_index() if index else frame
-        path = self.write_tsv(name, frame if tsv is None else tsv)
+        path = self.write_tsv(name, frame if tsv is None else tsv) if write else None
         note_of = {k: list(v) for k, v in (notes or {}).items()}
+        link_of = {k: list(v) for k, v in (links or {}).items()}
         class_of = {k: list(v) for k, v in (classes or {}).items()}
         cols = list(frame.columns)
         shown = frame if max_rows is None else frame.head(max_rows)
@@ -233,6 +258,8 @@ class ReportWriter:
                 if isinstance(v, (float, np.floating)) and isnum:
                     text = fmt_number(float(v), d)
                     sort = None if math.isnan(float(v)) else float(v)
+                    if formats and c in formats and sort is not None:
+                        text = formats[c](float(v))
                 elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
                     text, sort = fmt_number(int(v)), int(v)
                 else:
@@ -240,13 +267,20 @@ class ReportWriter:
                             else fmt_number(v))
                     sort = text
                 row.append(Cell(text, sort, note_of[c][i] if c in note_of else "",
-                                class_of[c][i] if c in class_of else ""))
+                                class_of[c][i] if c in class_of else "",
+                                link_of[c][i] if c in link_of else ""))
             rows.append(row)
         labels = labels or {}
         tips = tips or {}
+        low = set(lower)
         return Table(name, [labels.get(c, str(c)) for c in cols], rows, caption,
-                     [tips.get(c, "") for c in cols], numeric, self._rel(path), len(frame),
-                     sortable, compact=compact, stacked=stacked)
+                     [tips.get(c, "") for c in cols], numeric,
+                     self._rel(path) if path is not None else None, len(frame),
+                     sortable, compact=compact, stacked=stacked,
+                     lower=[c in low or str(c) in ("#", "rank")
+                            or (str(c).startswith("rank ") and str(c) != "rank change")
+                            for c in cols],
+                     header_notes=[(header_notes or {}).get(c, "") for c in cols])
 
     def figure(self, name: str, fig, *, caption="", alt: str = "",
                width: int | None = None) -> Figure:
@@ -328,6 +362,37 @@ class ReportWriter:
         """Delete what was written so far, unless published (a failed or interrupted
         report leaves the previous one as it was)."""
         self._stage.discard()
+
+
+#: non-ASCII characters of the report's column names and what a TSV header says instead
+_ASCII = {"α": "alpha", "Δ": "delta", "τ": "tau", "ρ": "rho", "σ": "sigma", "≥": ">=",
+          "≤": "<=", "–": "-", "—": "-", "×": "x", "·": "."}
+
+
+def ascii_name(name) -> str:
+    """A column name for a TSV header: Greek letters spelt out, spaces as ``_``, any
+    other non-ASCII character dropped (measure strings are ASCII and stay as they are)."""
+    text = "".join(_ASCII.get(ch, ch) for ch in str(name)).replace(" / ", "_per_")
+    text = text.replace(" ", "_")
+    return text.encode("ascii", "ignore").decode("ascii")
+
+
+def tidy_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as a TSV reader wants it: ASCII column names (:func:`ascii_name`),
+    float columns whose every defined value is a whole number as integers (ranks,
+    counts; NaN stays empty). Floats are rounded when written (6 significant digits);
+    full precision is in the Parquet file of the matrices."""
+    out = frame.copy()
+    out.columns = [ascii_name(c) for c in out.columns]
+    for i in range(out.shape[1]):
+        col = out.iloc[:, i]
+        if pd.api.types.is_float_dtype(col.dtype):
+            v = col.to_numpy(dtype=float)
+            v = v[~np.isnan(v)]
+            if len(v) and np.isfinite(v).all() and (v == np.round(v)).all() \
+                    and np.abs(v).max() < 2 ** 53:
+                out.isetitem(i, col.astype("Int64").array)
+    return out
 
 
 def _figure_files(formats) -> str:

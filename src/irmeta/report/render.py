@@ -22,12 +22,14 @@ import pandas as pd
 from markupsafe import Markup
 
 from irmeta.report.analysis import (
+    Defaults,
     EffortSection,
     Highlights,
     InnovationSection,
     InputsSection,
     Leaderboard,
     NRGSection,
+    PerTopic,
     TopicsSection,
     TrustSection,
 )
@@ -82,6 +84,26 @@ class DataView:
 
 
 @dataclass
+class RunDetails:
+    """One run's per-topic table in a collapsed ``<details id=anchor>`` block (the
+    leaderboard's run names link to it)."""
+
+    anchor: str
+    run: str
+    table: TableView
+    kind: str = "details"
+
+
+@dataclass
+class Downloads:
+    """The runs x topics matrix of every measure (measure string -> matrix), written as
+    one TSV per measure and one Parquet file of them all."""
+
+    matrices: dict
+    kind: str = "downloads"
+
+
+@dataclass
 class SectionView:
     """One section: anchor ``id``, ``title``, ``intro`` and its blocks in page order
     (:class:`TableView`, :class:`FigureView`, :class:`DataView`,
@@ -116,7 +138,8 @@ def subtitle(sec: InputsSection) -> Markup:
 def summary(h: Highlights) -> list[Markup]:
     """The summary box: best run, most new material, most unique documents, largest
     rank change (the last three when they exist)."""
-    out = [prose("summary_best", run=h.best_run, ap=h.best_ap)]
+    out = [prose("summary_best", primary=h.primary, run=h.best_run, value=h.best_value,
+                 tied=h.tied)]
     if h.most_new:
         out.append(prose("summary_most_new", k=h.nrg_k, run=h.most_new[0],
                          ap_rank=h.most_new[1]))
@@ -124,8 +147,8 @@ def summary(h: Highlights) -> list[Markup]:
         out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
     if h.moved:
         run, measure, rank_ap, rank_measure = h.moved
-        out.append(prose("summary_moved", run=run, measure=measure, rank_ap=rank_ap,
-                         rank_measure=rank_measure))
+        out.append(prose("summary_moved", primary=h.primary, run=run, measure=measure,
+                         rank_ap=rank_ap, rank_measure=rank_measure))
     return out
 
 
@@ -147,35 +170,134 @@ def _arrow(delta: float) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------- sections
-def leaderboard(lb: Leaderboard) -> SectionView:
-    """Values with the rank (and its change against AP) in small print under each."""
-    t = lb.table
+def p_value(p: float) -> str:
+    """A p-value as shown: three decimals, ``<0.001`` below that."""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def run_anchor(runs) -> dict[str, str]:
+    """A page anchor per run (``run-<name>``, characters outside ``[A-Za-z0-9_.-]``
+    replaced; a number appended where two names would collide)."""
+    import re
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for k, run in enumerate(runs):
+        a = "run-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(run))
+        if a in taken:
+            a = f"{a}-{k}"
+        taken.add(a)
+        out[str(run)] = a
+    return out
+
+
+def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
+                defaults: Defaults | None = None) -> SectionView:
+    """Values with the rank (and its change against the primary measure) in small
+    print under each; the primary measure's interval and tests; the forest plot; each
+    run's per-topic values (``per_topic``) in a collapsed block the run name links to."""
+    from irmeta.plot.meta import leaderboard_plot
+    from irmeta.stats.leaderboard import legend, markers
+
+    t, P = lb.table, lb.primary
     labels = list(lb.means.columns)
-    frame = pd.DataFrame({"#": t["rank AP"].astype(int).to_numpy(), "run": t["run"].to_numpy()})
+    anchors = run_anchor(t["run"]) if per_topic is not None else {}
+    frame = pd.DataFrame({"#": t[f"rank {P}"].astype(int).to_numpy(),
+                          "run": t["run"].to_numpy()})
     if "group" in t:
         frame["group"] = t["group"].to_numpy()
+    u = lb.uncertainty
     notes, classes = {}, {}
     for c in labels:
         frame[c] = t[c].to_numpy()
-        deltas = t[f"delta {c}"] if c != "AP" else pd.Series(np.nan, index=t.index)
+        if c == P and u is not None:
+            level = round(u.ci_level * 100)
+            frame[f"{level}% CI low"] = t["ci_low"].to_numpy()
+            frame[f"{level}% CI high"] = t["ci_high"].to_numpy()
+            frame["p vs best"] = t["p_vs_best"].to_numpy()
+            frame["p vs next"] = t["p_vs_next"].to_numpy()
+            classes["p vs best"] = ["sig" if x else "" for x in t["significant_vs_best"]]
+            classes["p vs next"] = ["sig" if x else "" for x in t["significant_vs_next"]]
+        deltas = t[f"delta {c}"] if c != P else pd.Series(np.nan, index=t.index)
         texts, css = [], []
         for r, delta in zip(t[f"rank {c}"], deltas):
             if not np.isfinite(r):
                 texts.append("")
                 css.append("")
                 continue
-            arrow, cls = ("", "") if c == "AP" else _arrow(delta)
+            arrow, cls = ("", "") if c == P else _arrow(delta)
             texts.append(f"#{int(r)} {arrow}".strip())
             css.append(" ".join(x for x in (cls, "best" if r == 1 else "") if x))
         notes[c], classes[c] = texts, css
+    if u is not None:
+        marks = markers(u).reindex(t.index).fillna("")
+        notes[P] = [m for m in marks]
+        classes[P] = [f"{cls} marks".strip() for cls in classes[P]]
     tips = {c.label: c.tip + f"  [{c.measure}]" for c in lb.columns}
-    tips.update({"#": "rank by AP", "group": "the run's group (--groups)"})
+    tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
+                 "p vs best": "p-value of the test against the best run (corrected)",
+                 "p vs next": "p-value of the test against the run ranked just below "
+                              "(corrected)"})
     digits = {c: 3 for c in labels}
     digits[f"unique@{lb.rare_k}"] = 0
-    return SectionView("leaderboard", TITLES["leaderboard"], prose("leaderboard_intro"), [
+    # the TSV's headers are the measure strings (ASCII), rank_<measure>, delta_<measure>
+    rename = {}
+    for col in lb.columns:
+        rename.update({col.label: col.measure, f"rank {col.label}": f"rank_{col.measure}",
+                       f"delta {col.label}": f"delta_{col.measure}"})
+    view = SectionView("leaderboard", TITLES["leaderboard"],
+                       prose("leaderboard_intro", primary=P,
+                             rule=defaults.primary_rule if defaults else ""), [
         TableView("leaderboard", frame, dict(
-            digits=digits, notes=notes, classes=classes, tips=tips, tsv=t, stacked=True,
-            caption=prose("leaderboard_caption", k=lb.rare_k)))])
+            digits=digits, notes=notes, classes=classes, tips=tips, stacked=True,
+            tsv=t.rename(columns=rename),
+            links={"run": ["#" + anchors[r] for r in t["run"]]} if anchors else None,
+            formats={"p vs best": p_value, "p vs next": p_value},
+            header_notes={c.label: c.relevance(lb.rel_level, lb.prior) for c in lb.columns},
+            caption=prose("leaderboard_caption", k=lb.rare_k, primary=P,
+                          legend=legend(u) if u is not None else "")))])
+    if u is not None:
+        view.blocks.append(FigureView(
+            "leaderboard_ci", leaderboard_plot(u, title=f"{P}: mean and "
+                                               f"{round(u.ci_level * 100)}% interval"),
+            alt=f"{P} of every run with its confidence interval", width=560,
+            caption=prose("leaderboard_ci_caption", primary=P, describe=u.describe())))
+    if per_topic is not None:
+        view.blocks += per_topic_blocks(per_topic, anchors, lb)
+    return view
+
+
+def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: Leaderboard) -> list:
+    """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
+    run (best run first) and the downloads of every measure's matrix."""
+    s = pt.summary
+    summary = pd.DataFrame({"topic": s.index.astype(str), "best": s["best"].to_numpy(),
+                            "best run": s["best_run"].astype(object).to_numpy(),
+                            "runs at best": s["runs_at_best"].to_numpy(),
+                            "median": s["median"].to_numpy(), "worst": s["worst"].to_numpy()})
+    blocks: list = [
+        Text(prose("per_topic_intro", primary=pt.measure)),
+        TableView("per_topic_summary", summary, dict(
+            digits={"best": 3, "median": 3, "worst": 3},
+            caption=prose("per_topic_summary_caption", primary=pt.measure)))]
+    for run in lb.table["run"]:
+        r = pt.runs[str(run)]
+        frame = pd.DataFrame({"topic": r.index.astype(str), pt.measure: r["value"].to_numpy(),
+                              "best": r["best"].to_numpy(), "median": r["median"].to_numpy(),
+                              "worst": r["worst"].to_numpy(), "rank": r["rank"].to_numpy(),
+                              "vs median": r["vs_median"].to_numpy()})
+        blocks.append(RunDetails(anchors[str(run)], str(run), TableView(
+            f"per_topic_{anchors[str(run)]}", frame, dict(
+                digits={pt.measure: 3, "best": 3, "median": 3, "worst": 3, "rank": 0,
+                        "vs median": 3},
+                classes={"vs median": ["up" if v > 0 else "down" if v < 0 else ""
+                                       for v in r["vs_median"]],
+                         pt.measure: ["best" if b else "" for b in r["is_best"]]},
+                compact=True, write=False))))
+    long = pd.concat({str(run): pt.runs[str(run)].drop(columns="is_best")
+                      for run in lb.table["run"]}, names=["run", "topic"]).reset_index()
+    blocks += [DataView("per_topic_runs", long.rename(columns={"value": pt.measure})),
+               Downloads(pt.matrices)]
+    return blocks
 
 
 def innovation(sec: InnovationSection) -> SectionView:
@@ -192,7 +314,7 @@ def innovation(sec: InnovationSection) -> SectionView:
                                  lowest=list(sec.lowest_tau.items()))),
         DataView("unique_documents", sec.documents),
         TableView("innovation_unique", table, dict(
-            digits={"share": 3}, max_rows=max(sec.runs_with_unique, 5),
+            digits={"share": 3},
             classes={"examples": ["wrap"] * len(table)},
             labels={"unique": f"unique rel. @{K}", "topics": "topics",
                     "share": "share of its rel."},
@@ -212,12 +334,12 @@ def nrg(sec: NRGSection) -> SectionView:
 
     k, p = sec.k, sec.points
     fig = scatter_by_group(p["nDCG"], p["NRG"], p["group"], xlabel=f"nDCG@{k}",
-                           ylabel=f"NRG@{k}", diagonal=False, label_top=5)
+                           ylabel=f"NRG@{k} (prior: {sec.prior})", diagonal=False,
+                           label_top=5, legend_title="run" if sec.own_groups else "group")
     return SectionView("nrg", TITLES["nrg"], prose("nrg_intro", k=k, prior=sec.prior), [
         FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
                    caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
         TableView("nrg_top", sec.table, dict(
-            max_rows=10,
             digits={f"unique@{sec.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
             tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
                                 "already shown"},
@@ -229,7 +351,10 @@ def effort(sec: EffortSection) -> SectionView:
     from irmeta.effort import ARCHETYPES
     from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
 
-    view = SectionView("effort", TITLES["effort"], prose("effort_intro", depth=sec.depth))
+    view = SectionView("effort", TITLES["effort"], prose(
+        "effort_intro", depth=sec.depth,
+        rule="the runs' depth" if sec.depth == sec.runs_depth
+        else f"given; the runs are {sec.runs_depth} deep", undefined=sec.undefined_topics))
     f = sec.findings
     if f is None:
         view.blocks.append(Text(prose("effort_undefined")))
@@ -238,18 +363,26 @@ def effort(sec: EffortSection) -> SectionView:
     pairs = list(zip(tell["run"], tell["topic"]))
     grid_fig, _ = plot_effort_gain(f.grid, None, highlight=pairs, seed=sec.seed)
     curves_fig, _ = plot_crp_dcg_panels(list(f.panels))
+    # each panel's title describes that panel: Twist's components belong to the CRP
+    # curve (left), the DCG panel (right) names the recall base
+    for (ax_c, ax_d), p in zip(np.reshape(curves_fig.axes[:2 * len(f.panels)], (-1, 2)),
+                               f.panels):
+        crossing = f"crossing at {p.crossing}" if p.crossing > 0 else "no crossing"
+        ax_c.set_title(f"CRP: {p.run} / topic {p.topic}, Twist@{sec.depth} {p.twist:.3f} "
+                       f"(ρ {p.rho:.2f}, σ {p.sigma:.2f}, {crossing})", fontsize=7.5)
+        ax_d.set_title(f"DCG of the same ranking (RB = {p.rb} relevant)", fontsize=7.5)
     listing = "; ".join(f"{r} / topic {t} ({k})"
                         for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
     view.blocks += [
         FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
-                   caption=prose("effort_grid_caption", gain=sec.gain)),
+                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth)),
         TableView("effort_gain_shares", f.shares, dict(
             index=True, digits=1, sortable=False, compact=True,
             caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
                           high_high=f.grid.high_high))),
         TableView("effort_archetypes", f.archetypes, dict(
-            index=True, digits={a: 1 for a in ARCHETYPES}, max_rows=1,
-            caption=prose("effort_archetypes_caption"))),
+            index=True, digits={a: 1 for a in ARCHETYPES},
+            caption=prose("effort_archetypes_caption", depth=sec.depth))),
         FigureView("effort_crp_dcg", curves_fig, alt="CRP and DCG curves", width=760,
                    caption=prose("effort_curves_caption", pairs=listing))]
     return view
@@ -266,7 +399,7 @@ def topics(sec: TopicsSection) -> SectionView:
     if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
         return view
-    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics")
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=True)
     slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
                        right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
     arrows = [_arrow(d) for d in a.systems["rank change"]]
@@ -277,14 +410,12 @@ def topics(sec: TopicsSection) -> SectionView:
                    caption=prose("topics_slope_caption", moved=a.moved,
                                  runs=len(a.systems), tau=a.tau)),
         TableView("topics_systems", a.systems, dict(
-            max_rows=15,
             digits={"MAP": 4, "GAWM E_s": 4, "HITS A(s)": 3, "weight W_s": 4,
                     "rank MAP": 0, "rank GAWM": 0, "rank HITS": 0, "rank change": 0},
             classes={"rank change": [cls for _, cls in arrows]},
             caption=prose("topics_systems_caption", converged=a.gawm.converged,
                           iterations=a.gawm.iterations))),
         TableView("topics_weights", a.topics, dict(
-            max_rows=12,
             digits={"AAP": 3, "ease E_t": 3, "weight W_t": 4, "HITS A(t)": 3,
                     "std over runs": 3},
             caption=prose("topics_weights_caption", uniform=1 / a.matrix.shape[1])))]
@@ -301,6 +432,13 @@ def trust(sec: TrustSection) -> SectionView:
                      alt="Kendall tau matrix", width=620, data=sec.tau, data_index=True,
                      caption=prose("trust_tau_caption", most_different=sec.most_different))
     view = SectionView("trust", TITLES["trust"], prose("trust_intro"))
+    if sec.tested and sec.primary_rank is not None:
+        row = sec.measures.iloc[sec.primary_rank - 1]
+        view.blocks.append(Text(prose(
+            "trust_primary", primary=sec.primary, rank=sec.primary_rank,
+            measures=len(sec.measures), power=float(row["disc. power"]),
+            delta=float(row["Δ needed"]), stability=float(row.get("stability", np.nan)),
+            level=sec.level)))
     if not sec.tested:
         view.blocks += [Text(prose("trust_untested", topics=sec.analysed_topics)), tau]
         return view
@@ -312,6 +450,7 @@ def trust(sec: TrustSection) -> SectionView:
                    caption=prose("trust_power_caption", pairs=sec.pairs,
                                  bootstrap=sec.bootstrap, level=sec.level)),
         TableView("trust_measures", sec.measures, dict(
+            lower=("Δ needed", "BV error", "BV swaps"),
             digits={"disc. power": 3, "Δ needed": 3, "stability": 3,
                     "stability ties": 3, "BV error": 3, "BV ties": 3, "BV swaps": 3},
             tips={"disc. power": "share of run pairs significantly different",

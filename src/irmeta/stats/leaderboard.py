@@ -41,6 +41,9 @@ from irmeta.errors import ParameterError
 from irmeta.stats._common import score_matrix
 from irmeta.stats.significance import CORRECTIONS, compare
 
+__all__ = ["ABOVE_NEXT", "BELOW_BEST", "CI_METHODS", "LEADERBOARD_TESTS", "Leaderboard",
+           "leaderboard", "legend", "markers", "mean_intervals", "to_latex", "to_markdown"]
+
 #: the paired tests a leaderboard may use (Tukey-style tests control all pairs at once)
 LEADERBOARD_TESTS = ("paired_t", "wilcoxon", "randomisation", "bootstrap")
 CI_METHODS = ("percentile", "basic", "BCa")
@@ -190,3 +193,84 @@ def leaderboard(scores, *, test: str = "paired_t", correction: str | None = "hol
         "significant_vs_next": np.r_[s_next, False]}, index=pd.Index(runs, name="run"))
     table["tied_with_best"] = ~table["significant_vs_best"]
     return Leaderboard(table, test, correction, level, ci_level, ci_method, trials, seed)
+
+
+# ---------------------------------------------------------------------- for papers
+#: the significance markers of :func:`markers`, :func:`to_latex` and :func:`to_markdown`
+BELOW_BEST, ABOVE_NEXT = "*", "†"
+
+
+def markers(board: Leaderboard) -> pd.Series:
+    """Significance markers per run (index ``run``, best first): ``*`` when the run is
+    significantly below the best run, ``†`` when it is significantly above the next run
+    (both with the board's test and correction); empty when neither."""
+    t = board.table
+    return pd.Series([(BELOW_BEST if b else "") + (ABOVE_NEXT if n else "")
+                      for b, n in zip(t["significant_vs_best"], t["significant_vs_next"])],
+                     index=t.index, name="markers")
+
+
+def legend(board: Leaderboard) -> str:
+    """The sentence explaining the markers and the intervals (a table's caption)."""
+    corr = f", {board.correction} correction" if board.correction else ", no correction"
+    return (f"{BELOW_BEST}: significantly below the best run; {ABOVE_NEXT}: significantly "
+            f"above the next run ({board.test} test{corr} within each family of comparisons, "
+            f"level {board.level:g}). CI: {round(board.ci_level * 100)}% {board.ci_method} "
+            f"bootstrap interval of the mean over {int(board.table['topics'].to_numpy()[0])} "
+            f"topics ({board.trials} resamples, seed {board.seed}).")
+
+
+def _rows(board: Leaderboard, digits: int) -> list[tuple[int, str, str, str, str]]:
+    t, marks = board.table, markers(board)
+    return [(int(rank), str(run), f"{mean:.{digits}f}", str(mark),
+             f"[{low:.{digits}f}, {high:.{digits}f}]")
+            for run, rank, mean, mark, low, high in zip(
+                t.index, t["rank"].to_numpy(), t["mean"].to_numpy(), marks.to_numpy(),
+                t["ci_low"].to_numpy(), t["ci_high"].to_numpy())]
+
+
+def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
+    """The leaderboard as a LaTeX ``tabular`` (booktabs) with significance superscripts.
+
+    Parameters
+    ----------
+    board : Leaderboard
+    measure : str
+        Header of the value column (the measure string).
+    digits : int
+        Decimals of the means and intervals.
+
+    Returns
+    -------
+    str
+        ``rank & run & value$^{\\ast\\dagger}$ & [low, high] \\\\`` per run, a caption
+        comment naming the procedure (:func:`legend`); run names are escaped.
+    """
+    def esc(text: str) -> str:
+        special = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
+                   "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+        return "".join(special.get(ch, ch) for ch in text)
+    sup = {BELOW_BEST: r"\ast", ABOVE_NEXT: r"\dagger"}
+    lines = [f"% {legend(board)}", r"\begin{tabular}{rlrc}", r"\toprule",
+             rf"\# & run & {esc(measure)} & {round(board.ci_level * 100)}\% CI \\", r"\midrule"]
+    for rank, run, value, mark, ci in _rows(board, digits):
+        marks = "".join(sup[m] for m in mark)
+        value = f"{value}$^{{{marks}}}$" if marks else value
+        lines.append(rf"{rank} & {esc(run)} & {value} & {ci} \\")
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def to_markdown(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
+    """The leaderboard as a Markdown (GitHub) table with significance superscripts
+    (``<sup>*†</sup>``) and the legend (:func:`legend`) under it. Parameters as
+    :func:`to_latex`."""
+    def esc(text: str) -> str:
+        return text.replace("|", r"\|").replace("*", r"\*").replace("_", r"\_")
+    lines = [f"| # | run | {esc(measure)} | {round(board.ci_level * 100)}% CI |",
+             "| ---: | --- | ---: | :---: |"]
+    for rank, run, value, mark, ci in _rows(board, digits):
+        value = f"{value}<sup>{esc(mark)}</sup>" if mark else value
+        lines.append(f"| {rank} | {esc(run)} | {value} | {ci} |")
+    return "\n".join(lines) + "\n\n" + esc(legend(board)) + "\n"

@@ -1,4 +1,5 @@
-/* irmeta: click a header of a table.sortable to sort by that column (again: reverse). */
+/* irmeta: click a header of a table.sortable to sort by that column (again: reverse);
+   a link to a per-run anchor inside a closed <details> opens it. */
 (function () {
   "use strict";
   function key(cell) {
@@ -10,9 +11,12 @@
   function sortBy(table, col, th) {
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
-    var numeric = th.classList.contains("num");
-    var dir = th.getAttribute("aria-sort") === (numeric ? "descending" : "ascending") ?
-      (numeric ? "ascending" : "descending") : (numeric ? "descending" : "ascending");
+    /* first click: numbers best first (largest, or smallest where lower is better),
+       text A-Z; a second click reverses */
+    var first = th.classList.contains("num") && !th.hasAttribute("data-lower-better") ?
+      "descending" : "ascending";
+    var dir = th.getAttribute("aria-sort") === first ?
+      (first === "ascending" ? "descending" : "ascending") : first;
     var sign = dir === "ascending" ? 1 : -1;
     rows.sort(function (a, b) {
       var x = key(a.cells[col]), y = key(b.cells[col]);
@@ -34,4 +38,11 @@
       });
     });
   });
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (el && el.tagName === "DETAILS") { el.open = true; el.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
 }());
