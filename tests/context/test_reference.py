@@ -94,3 +94,31 @@ def test_nrg_matches_reference(seed, prior, measure, kw):
     want = ref.nrg_all(rankings, qrels, campaign.topics, prior, groups=groups, listed=listed,
                        topic_set=topic_set, **kw)
     np.testing.assert_allclose(got, np.array([want[r] for r in runs]), **TOL)
+
+
+def test_select_picks_each_groups_best_run_by_another_measure():
+    """prior=best_per_group with select='P@3' equals prior=list with, for each run, the
+    best run by P@3 of every other group (slow reference: means computed here)."""
+    import numpy as np
+
+    import irmeta
+    qrels, runs = ref.random_campaign(4, n_runs=6)
+    campaign = irmeta.load_campaign(qrels, runs)
+    groups = {r: f"g{i % 3}" for i, r in enumerate(campaign.runs)}
+    got = irmeta.evaluate(campaign, measures=["NRG(prior=best_per_group,select='P@3')@5"],
+                          groups=groups).values[:, 0]
+    p3 = irmeta.evaluate(campaign, measures=["P@3"], complete=True)
+    keep = campaign.topic_set(1)
+    means = p3.values[:, 0][:, keep].mean(axis=1)
+    best = {}
+    for r, run in enumerate(campaign.runs):
+        if groups[run] not in best or means[r] > means[best[groups[run]]]:
+            best[groups[run]] = r
+    for r, run in enumerate(campaign.runs):
+        priors = [campaign.runs[b] for g, b in best.items() if g != groups[run]]
+        want = irmeta.evaluate(campaign, measures=["NRG(prior=list)@5"],
+                               prior_runs=priors).values[r, 0]
+        np.testing.assert_allclose(got[r], want, rtol=0, atol=1e-12)
+    name = irmeta.evaluate(campaign, measures=["NRG(prior=best_per_group,select='P@3')"],
+                           groups=groups).measures[0].name
+    assert name == "NRG(prior=best_per_group,select='P@3')"      # parses back

@@ -213,12 +213,31 @@ def prior_plan(campaign: Campaign, m: Measure, ctx: EvalContext) -> PriorPlan:
     return PriorPlan(kind, member, exclude)
 
 
+def selection_measure(m: Measure) -> Measure | None:
+    """The measure ``select=`` names (parsed), or None when the base metric selects."""
+    text = m.get("select")
+    if text is None:
+        return None
+    from irmeta.measures.parse import parse_measure  # the parser sits beside the registry
+    found = parse_measure(text)
+    if len(found) != 1 or found[0].definition.context:
+        raise MeasureError(f"{m.definition.name}: select must name one measure that does "
+                           f"not depend on the other runs (e.g. select='nDCG@10'), "
+                           f"got {text!r}")
+    return found[0]
+
+
 def best_per_group(campaign: Campaign, m: Measure, ctx: EvalContext) -> dict[str, int]:
-    """group -> index of its best run by the base metric (NRG with no prior) averaged
-    over the campaign topic set; ties go to the run that comes first in the campaign."""
-    base = m.replace(prior="list")
+    """group -> index of its best run averaged over the campaign topic set, by the
+    ``select=`` measure when given (the NRG paper's Figure 2 picks by nDCG@10 while NRG
+    runs at full depth), else by the base metric (NRG with no prior); ties go to the run
+    that comes first in the campaign."""
     none = EvalContext(rel_level=ctx.rel_level, prior_runs=(), cache=ctx.cache)
-    values = nrg(campaign, base, none)
+    chooser = selection_measure(m)
+    if chooser is None:
+        values = nrg(campaign, m.replace(prior="list"), none)
+    else:
+        values = chooser.definition.kernel(campaign, chooser, none)
     keep = campaign.topic_set(relevance_level(m, ctx))
     means = values[:, keep].mean(axis=1) if keep.any() else np.zeros(campaign.num_runs)
     best: dict[str, int] = {}
@@ -414,6 +433,11 @@ def nrg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
 
 
 def _validate(m: Measure) -> None:
+    if m.get("select") is not None:
+        if m["prior"] != "best_per_group":
+            raise MeasureError(f"NRG: select= chooses each group's best run, so it needs "
+                               f"prior=best_per_group (got prior={m['prior']})")
+        selection_measure(m)
     if m["base"] == "RBP" and not 0.0 < m["p"] < 1.0:
         raise MeasureError(f"NRG: base=RBP needs p in (0, 1); got p={m['p']!r}")
     allowed = BASES[m["base"]].gains
@@ -434,6 +458,8 @@ register(MeasureDef(
            "for RBP; P and unique are binary only)", choices=GAIN_KINDS),
      Param("p", "float", 0.8, "RBP persistence, 0 < p < 1"),
      Param("rel", "int", None, "minimum grade counted as relevant (default: the "
-           "evaluation's relevance level)")),
+           "evaluation's relevance level)"),
+     Param("select", "str", None, "with prior=best_per_group: the measure that picks each "
+           "group's best run, quoted (select='nDCG@10'); default: the base metric")),
     cutoff="optional", context=True, family="nrg", validate=_validate,
     formula="1/N * sum_{i<=K} G(d_i) * prod_{R_j in P} (1 - seen(pos(d_i, R_j))) * seen(i)"))

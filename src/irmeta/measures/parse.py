@@ -441,8 +441,20 @@ class _Parser:
                     continue
                 self.expect("]")
                 return items
+        if c in ("'", '"'):
+            return self.quoted(c)
         if c and (c.isdigit() or c in "+-."):
             return self.number()
         if c and (c.isalpha() or c == "_"):
             return self.identifier()
-        self.error("expected a value (number, name, {grade:gain,...} or [a,b])")
+        self.error("expected a value (number, name, 'text', {grade:gain,...} or [a,b])")
+
+    def quoted(self, quote: str) -> str:
+        """A string between single or double quotes (ir_measures writes ``dcg='exp-log2'``;
+        a measure string as a value, ``select='nDCG@10'``, needs them)."""
+        start = self.pos + 1
+        end = self.text.find(quote, start)
+        if end < 0:
+            self.error(f"unterminated {quote}...{quote} string")
+        self.pos = end + 1
+        return self.text[start:end]

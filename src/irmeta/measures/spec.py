@@ -14,6 +14,7 @@ is decided by :func:`irmeta.evaluate`.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -267,6 +268,8 @@ def _format_value(value: Any) -> str:
         return "|".join(map(str, value))
     if isinstance(value, float) and value.is_integer():
         return str(value) if abs(value) >= 1e16 else repr(value)
+    if isinstance(value, str) and not re.fullmatch(r"[A-Za-z_][\w.-]*", value):
+        return repr(value)          # 'nDCG@10': quoted so that the name parses back
     return str(value)
 
 

@@ -76,7 +76,7 @@ def measures(p: NRGParams) -> dict[str, str]:
         f"nDCG@{k}": f"nDCG@{k}",
         f"NRG earlier@{k}": f"NRG(base=nDCG,prior=earlier)@{k}",
         f"NRG others@{k}": f"NRG(base=nDCG,prior=others)@{k}",
-        "NRG best_per_group": "NRG(base=nDCG,prior=best_per_group)",
+        "NRG best_per_group": f"NRG(base=nDCG,prior=best_per_group,select='nDCG@{k}')",
         f"NRG(P) best_per_group@{K}": f"NRG(base=P,prior=best_per_group)@{K}",
         f"unique best_per_group@{K}": f"NRG(base=unique,prior=best_per_group)@{K}",
         f"P_rare@{k}": f"P_rare(alpha={float(p.alpha):g})@{k}",

@@ -45,9 +45,9 @@ TEXT: dict[str, Any] = {
                 "(RR has no NRG browsing model)."),
     "figure2": ("Figure 2: NRG against nDCG, by group",
                 "NRG with the nDCG browsing model over the whole ranking (the authors' "
-                "code), the prior of a run being the best run by the base metric of every "
-                "other group; one point per run, colour = group; the {n} runs with the "
-                "highest NRG are named."),
+                "code), the prior of a run being the best run by nDCG@{k} of every other "
+                "group (the paper's choice); one point per run, colour = group; the {n} "
+                "runs with the highest NRG are named."),
     "figure3": ("Figure 3: unique contributions",
                 "NRG from precision@{K} (K = the pool depth), prior = the best run of every "
                 "other group: the share of the run's top {K} that is relevant and in no "
@@ -140,7 +140,7 @@ def _figure2(S: Session, a: NRGAnalysis, summary: list) -> None:
     fig = _scatter(a.figure2, "NRG (nDCG, full depth), prior = best run of each other group",
                    f"NRG against {a.base}", a.params.label_top)
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, html(intro, n=a.params.label_top))
+    sec = S.section("figure2", title, html(intro, n=a.params.label_top, k=a.params.k))
     sec.add(S.figure("figure2_nrg_ndcg", fig, caption="NRG against nDCG.", width=620))
     summary.append("Figure 2: highest NRG (best_per_group): " + ", ".join(
         f"{r.run} ({r.group}, {r.value:.3f}; {a.base} rank {r.base_rank})"
