@@ -130,6 +130,9 @@ class Results:
         m = self.measures[j]
         if m.definition.text is None:
             raise ParameterError(f"Results.text: {m.display} is a number, not a text measure")
+        if not isinstance(self.campaign, Campaign):
+            raise ParameterError("Results.text: a sharded evaluation keeps no rankings; "
+                                 f"evaluate {m.display} in memory (docs/scaling.md)")
         rows: list[list[str]] = m.definition.text(self.campaign, m,
                                                   self.context or EvalContext())
         return rows

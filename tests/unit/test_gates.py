@@ -53,6 +53,21 @@ def test_ci_script_lints_after_the_readme_command():
     assert any(line.startswith("ruff check ") for line in lines[marker + 2:])
 
 
+def test_ci_script_type_checks_after_lint():
+    """The mypy gate is switched on in .ci/run (not commented out), after ruff, and
+    measures/ is among the strict modules of [tool.mypy] (docs/development.md)."""
+    import tomllib
+
+    from ..conftest import ROOT
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    ruff = next(i for i, line in enumerate(lines) if line.startswith("ruff check "))
+    assert "mypy" in [line.strip() for line in lines[ruff + 1:]]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    strict = [o for o in config["mypy"]["overrides"] if o.get("disallow_untyped_defs")]
+    assert len(strict) == 1
+    assert {"irmeta.measures.*", "irmeta.data.*", "irmeta.evaluation"} <= set(strict[0]["module"])
+
+
 #: a clock read in a test: the start of a wall-clock assertion (speed belongs in benchmarks/)
 CLOCK = re.compile(r"\b(time\.(perf_counter|monotonic|process_time|time)(_ns)?\s*\(|tim[e]it\b)")
 

@@ -191,6 +191,12 @@ def test_package_data_files_exist():
             assert any(p.is_file() for p in base.glob(pattern)), f"{package}: {pattern}"
 
 
+def test_py_typed_is_shipped():
+    """The mypy gate is on, so irmeta marks itself typed (PEP 561) for users' checkers."""
+    assert (SRC / "py.typed").is_file()
+    assert "py.typed" in PYPROJECT["tool"]["setuptools"]["package-data"]["irmeta"]
+
+
 def test_generated_examples_are_not_committed():
     """docs/examples/ is rebuilt by scripts/reproduce_examples.sh and ignored by git."""
     ignore = (ROOT / ".gitignore").read_text(encoding="utf-8").split()

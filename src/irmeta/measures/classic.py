@@ -11,6 +11,8 @@ bounded on large campaigns.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -18,7 +20,7 @@ from irmeta.errors import MeasureError
 from irmeta.measures import kernel
 from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
+from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param, TrecName
 
 REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
             "evaluation's relevance level, trec_eval -l)")
@@ -38,14 +40,14 @@ class Block:
     """A chunk of topics of a campaign with the arrays classic kernels share."""
 
     def __init__(self, campaign: Campaign, t0: int, t1: int, level: int):
-        self.grades = campaign.grades[:, t0:t1]
-        self.length = campaign.length[:, t0:t1]
-        self.num_rel = campaign.num_rel(level)[t0:t1]
+        self.grades: np.ndarray = campaign.grades[:, t0:t1]
+        self.length: np.ndarray = campaign.length[:, t0:t1]
+        self.num_rel: np.ndarray = campaign.num_rel(level)[t0:t1]
         self.level = level
         self.campaign = campaign
         self.t0, self.t1 = t0, t1
-        self.rel = self.grades >= level
-        self.depth = self.grades.shape[2]
+        self.rel: np.ndarray = self.grades >= level
+        self.depth: int = self.grades.shape[2]
 
     def cum_rel(self) -> np.ndarray:
         return np.cumsum(self.rel, axis=2, dtype=np.int32)
@@ -54,7 +56,11 @@ class Block:
         return self.depth if cutoff is None else min(cutoff, self.depth)
 
 
-def block_kernel(fn):
+#: a classic kernel over one block of topics: ``fn(block, measure) -> [R, Tc]``
+BlockKernelFn = Callable[["Block", Measure], np.ndarray]
+
+
+def block_kernel(fn: BlockKernelFn) -> Kernel:
     """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics
     (topic blocks of :func:`irmeta.measures.kernel.topic_blocks`)."""
     def over_block(campaign: Campaign, measure: Measure, ctx: EvalContext,
@@ -65,13 +71,18 @@ def block_kernel(fn):
     return blocked(over_block)
 
 
-def relevant_ranks(campaign: Campaign, level: int, ctx: EvalContext | None):
+#: ``(rank, prec, found)`` of :func:`relevant_ranks`
+RelevantRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def relevant_ranks(campaign: Campaign, level: int,
+                   ctx: EvalContext | None) -> RelevantRanks | None:
     """The retrieved relevant documents only, shared by AP, IPrec and 11pt_avg:
     ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
     document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
     past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
     exceed two topic blocks of cells (the kernels then work block by block)."""
-    def build():
+    def build() -> RelevantRanks | None:
         R, T, D = campaign.grades.shape
         idx = np.flatnonzero(campaign.grades >= level)
         cell, i = np.divmod(idx, D)
@@ -86,7 +97,8 @@ def relevant_ranks(campaign: Campaign, level: int, ctx: EvalContext | None):
         rank[cell * K + j] = i + 1
         prec[cell * K + j] = (j + 1) / (i + 1)
         return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
-    return memo(ctx, ("relevant_ranks", campaign, level), build)
+    ranks: RelevantRanks | None = memo(ctx, ("relevant_ranks", campaign, level), build)
+    return ranks
 
 
 # ------------------------------------------------------------------ kernels
@@ -96,7 +108,8 @@ def precision(b: Block, m: Measure) -> np.ndarray:
     k = m.cutoff
     if k is None:
         return safe_div(b.rel.sum(axis=2).astype(float), b.length.astype(float))
-    return b.rel[:, :, : b.upto(k)].sum(axis=2) / k
+    precision_at_k: np.ndarray = b.rel[:, :, : b.upto(k)].sum(axis=2) / k
+    return precision_at_k
 
 
 @block_kernel
@@ -236,7 +249,8 @@ ndcg = block_kernel(_ndcg_block)
 
 def powers(p: float, n: int) -> np.ndarray:
     """p^0 .. p^n by repeated multiplication, as trec_eval computes them (bit for bit)."""
-    return np.r_[1.0, np.cumprod(np.full(n, p))]
+    power: np.ndarray = np.r_[1.0, np.cumprod(np.full(n, p))]
+    return power
 
 
 def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
@@ -245,7 +259,8 @@ def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
     gain = np.maximum(gain_values(b.grades[:, :, :d], m), 0.0)
     levels = b.campaign.grade_levels
     top = float(np.max(gain_values(levels, m), initial=0.0))
-    return gain / top if top > 1.0 else gain
+    relevance: np.ndarray = gain / top if top > 1.0 else gain
+    return relevance
 
 
 @block_kernel
@@ -256,7 +271,7 @@ def rbp(b: Block, m: Measure) -> np.ndarray:
     Graded (trec_eval ``rbp``): accumulated as trec_eval does, p^(i-1) by repeated
     multiplication and (1 - p) last; binary: weights (1 - p) * p^(i-1), as NRG's RBP base
     (equal bit for bit to NRG with an empty prior)."""
-    p = m["p"]
+    p: float = m["p"]
     d = b.upto(m.cutoff)
     if m["graded"] or m.get("gains"):
         return (1.0 - p) * seqsum(graded_relevance(b, m, d) * powers(p, d)[:d])
@@ -270,7 +285,8 @@ def num_ret(b: Block, m: Measure) -> np.ndarray:
     retrieved with grade >= rel (ir_measures ``NumRet(rel=1)`` = ``NumRelRet``)."""
     if m.get("rel") is None:
         return b.length.astype(float)
-    return (b.grades >= m["rel"]).sum(axis=2).astype(float)
+    count: np.ndarray = (b.grades >= m["rel"]).sum(axis=2).astype(float)
+    return count
 
 
 @block_kernel
@@ -282,7 +298,8 @@ def num_rel(b: Block, m: Measure) -> np.ndarray:
 @block_kernel
 def num_rel_ret(b: Block, m: Measure) -> np.ndarray:
     """Number of relevant documents retrieved."""
-    return b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
+    found: np.ndarray = b.rel[:, :, : b.upto(m.cutoff)].sum(axis=2).astype(float)
+    return found
 
 
 def interpolated_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
@@ -387,7 +404,8 @@ def _check_p(m: Measure) -> None:
 
 # ----------------------------------------------------------- declarations
 def _trec(name: str, rank: int, form: str = "single", bind: str | None = None,
-          defaults: tuple = (), fixed: tuple = (), nicknames: tuple = ALL_TREC) -> TrecName:
+          defaults: tuple[Any, ...] = (), fixed: tuple[tuple[str, Any], ...] = (),
+          nicknames: tuple[str, ...] = ALL_TREC) -> TrecName:
     return TrecName(name, rank, form, bind, defaults, fixed, nicknames)
 
 

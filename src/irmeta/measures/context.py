@@ -26,6 +26,8 @@ object itself (so that a cached entry can never be confused with another campaig
 
 from __future__ import annotations
 
+from typing import Hashable
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -45,7 +47,7 @@ def retrieval_counts(campaign: Campaign, depth: int | None,
     """
     d = window(campaign, depth)
 
-    def build():
+    def build() -> np.ndarray:
         codes = campaign.doc_codes[:, :, :d]
         codes = codes[codes >= 0]
         return np.bincount(codes, minlength=campaign.num_codes).astype(np.int32)
@@ -72,7 +74,7 @@ def reference_counts(campaign: Campaign, reference: Campaign, depth: int | None,
         raise CampaignError("reference must be a Campaign (irmeta.load_campaign)")
     d = None if depth is None else int(depth)
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray]:
         dd = window(reference, d)
         valid = reference.valid[:, :, :dd]
         tmap = _topic_map(campaign, reference)
@@ -100,7 +102,7 @@ def others_count(campaign: Campaign, k: int | None, depth: int | None,
     d = campaign.depth if depth is None else int(depth)
     reference = ctx.reference if ctx is not None else None
 
-    def build():
+    def build() -> tuple[np.ndarray, int]:
         codes = campaign.doc_codes[:, :, :w]
         valid = codes >= 0
         if reference is None:
@@ -129,22 +131,28 @@ def judged_rows(campaign: Campaign, k: int | None, ctx: EvalContext | None = Non
     judged or the cell is padding."""
     w = window(campaign, k)
 
-    def build():
+    def build() -> np.ndarray:
         code_to_row = np.full(campaign.num_codes + 1, -1, dtype=np.int32)
         code_to_row[campaign.judged_codes] = np.arange(len(campaign.judged_codes), dtype=np.int32)
         codes = campaign.doc_codes[:, :, :w]
-        return code_to_row[codes]          # code -1 (padding) reads the trailing -1
+        rows: np.ndarray = code_to_row[codes]    # code -1 (padding) reads the trailing -1
+        return rows
 
     return _memo(ctx, ("context.rows", campaign, w), build)
 
 
-def judged_cells(campaign: Campaign, k: int | None, ctx: EvalContext | None = None):
+#: ``(t, r, i, row, starts)`` of :func:`judged_cells`
+JudgedCells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def judged_cells(campaign: Campaign, k: int | None,
+                 ctx: EvalContext | None = None) -> JudgedCells:
     """The cells of the top ``k`` that hold a judged document, sorted by topic, then run,
     then rank: ``(t, r, i, row, starts)`` with ``row`` the qrels row of the document and
     ``starts[t]:starts[t+1]`` the cells of topic ``t`` (int64 [T+1])."""
     w = window(campaign, k)
 
-    def build():
+    def build() -> JudgedCells:
         rows = judged_rows(campaign, w, ctx)
         by_topic = rows.transpose(1, 0, 2)                 # [T, R, W]: C order = topic-major
         t, r, i = np.nonzero(by_topic >= 0)
@@ -156,7 +164,7 @@ def judged_cells(campaign: Campaign, k: int | None, ctx: EvalContext | None = No
     return _memo(ctx, ("context.cells", campaign, w), build)
 
 
-def seen_totals(campaign: Campaign, k: int | None, seen: np.ndarray, seen_key,
+def seen_totals(campaign: Campaign, k: int | None, seen: np.ndarray, seen_key: Hashable,
                 ctx: EvalContext | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per qrels row ``j`` over all runs: ``(zeros[j], logs[j])`` with
     ``zeros[j] = #{r : 1 - seen(pos(d_j, r)) == 0}`` and
@@ -168,7 +176,7 @@ def seen_totals(campaign: Campaign, k: int | None, seen: np.ndarray, seen_key,
     """
     w = window(campaign, k)
 
-    def build():
+    def build() -> tuple[np.ndarray, np.ndarray]:
         _, _, ranks, r, _ = judged_cells(campaign, w, ctx)
         factor = 1.0 - np.asarray(seen[:w], dtype=np.float64)
         zero = factor <= 0.0

@@ -27,6 +27,8 @@ highest grade of the qrels, so ``INST(T=3)`` works. ``min_rel`` defaults to 0.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -54,22 +56,24 @@ def _check(m: Measure) -> None:
 
 def scaled_gains(campaign: Campaign, measure: Measure, t0: int, t1: int) -> np.ndarray:
     """float64 [R, t1-t0, min(D, 1000)] gains in [0, 1] (module doc)."""
-    lo = measure["min_rel"]
-    hi = measure["max_rel"]
+    lo: float = measure["min_rel"]
+    hi: float | None = measure["max_rel"]
     if hi is None:
         levels = campaign.grade_levels
         hi = int(levels[-1]) if len(levels) else 0
-    g = campaign.grades[:, t0:t1, :CWL_DEPTH]
+    g: np.ndarray = campaign.grades[:, t0:t1, :CWL_DEPTH]
     if hi <= lo:
         return np.zeros(g.shape)
-    return (np.clip(np.maximum(g, 0), lo, hi) - lo) / float(hi - lo)
+    scaled: np.ndarray = (np.clip(np.maximum(g, 0), lo, hi) - lo) / float(hi - lo)
+    return scaled
 
 
 def _weights(cont: np.ndarray) -> np.ndarray:
     """W over the last axis from continuation probabilities C (the last C is unused)."""
     view = np.cumprod(cont[..., :-1], axis=-1)
     view = np.concatenate([np.ones(cont.shape[:-1] + (1,)), view], axis=-1)
-    return view / seqsum(view)[..., None]
+    weights: np.ndarray = view / seqsum(view)[..., None]
+    return weights
 
 
 def _padded(gains: np.ndarray) -> np.ndarray:
@@ -77,7 +81,7 @@ def _padded(gains: np.ndarray) -> np.ndarray:
     return np.pad(gains, [(0, 0), (0, 0), (0, pad)]) if pad > 0 else gains
 
 
-def _over_blocks(campaign: Campaign, fn) -> np.ndarray:
+def _over_blocks(campaign: Campaign, fn: Callable[[int, int], np.ndarray]) -> np.ndarray:
     R, T = campaign.num_runs, campaign.num_topics
     out = np.empty((R, T))
     for t0, t1 in topic_blocks(R, T, CWL_DEPTH):
@@ -91,7 +95,7 @@ def insq(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     t2 = 2.0 * measure["T"]
     w = _weights(((i + t2 - 1.0) / (i + t2)) ** 2)
 
-    def block(t0, t1):
+    def block(t0: int, t1: int) -> np.ndarray:
         g = scaled_gains(campaign, measure, t0, t1)
         return seqsum(g * w[: g.shape[-1]])
     return _over_blocks(campaign, block)
@@ -103,7 +107,7 @@ def inst(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     i = np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
     T = measure["T"]
 
-    def block(t0, t1):
+    def block(t0: int, t1: int) -> np.ndarray:
         g = _padded(scaled_gains(campaign, measure, t0, t1))
         ti = T - np.cumsum(g, axis=-1)
         w = _weights(((i + T + ti - 1.0) / (i + T + ti)) ** 2)
@@ -117,7 +121,7 @@ def sdcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     disc = 1.0 / np.log2(np.arange(2, k + 2, dtype=np.float64))
     w = disc / disc.sum()
 
-    def block(t0, t1):
+    def block(t0: int, t1: int) -> np.ndarray:
         g = scaled_gains(campaign, measure, t0, t1)[:, :, :k]
         return seqsum(g * w[: g.shape[-1]])
     return _over_blocks(campaign, block)

@@ -43,6 +43,8 @@ relevance blocks under the one memory budget of :mod:`irmeta.measures.kernel`.
 
 from __future__ import annotations
 
+from typing import Callable, Iterator
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -50,7 +52,7 @@ from irmeta.data.subtopics import SubtopicTable, cell_rows
 from irmeta.errors import MeasureError
 from irmeta.measures.kernel import memo, relevance_level, safe_div, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
+from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param
 
 REL = Param("rel", "int", None, "minimum subtopic grade counted as relevant (default: the "
             "evaluation's relevance level)")
@@ -72,7 +74,8 @@ def _table(campaign: Campaign, measure: Measure) -> SubtopicTable:
         raise MeasureError(f"{measure.family} needs subtopic qrels (topic subtopic docid "
                            f"grade): irmeta.load_campaign(..., subtopic_qrels=PATH), "
                            f"evaluate(..., subtopic_qrels=PATH) or irmeta eval --subtopics PATH")
-    return campaign.subtopics
+    table: SubtopicTable = campaign.subtopics     # typed Any on Campaign (data layer)
+    return table
 
 
 class _Subtopics:
@@ -92,20 +95,22 @@ class _Subtopics:
 
     def relevance(self, t0: int, t1: int, d: int) -> np.ndarray:
         """bool [R, t1-t0, d, S_max]: rel_{i,s} of every cell of the block."""
-        rows = self.rows[:, t0:t1, :d]
-        return (self.table.grades[rows] >= self.level) & (rows >= 0)[..., None]
+        rows: np.ndarray = self.rows[:, t0:t1, :d]
+        grades: np.ndarray = self.table.grades[rows]
+        return (grades >= self.level) & (rows >= 0)[..., None]
 
     def gains(self, rel: np.ndarray) -> np.ndarray:
         """float [R, Tb, d]: novelty gain sum_s rel * (1 - alpha)^(relevant above)."""
         above = np.cumsum(rel, axis=2) - rel
-        return np.where(rel, (1.0 - self.alpha) ** above, 0.0).sum(axis=3)
+        gains: np.ndarray = np.where(rel, (1.0 - self.alpha) ** above, 0.0).sum(axis=3)
+        return gains
 
     def ideal(self) -> np.ndarray:
         """float [T, W]: gains of each topic's greedy ideal ranking (zero-padded)."""
         return memo(self.ctx, ("ideal_subtopic_gains", self.campaign, self.level, self.alpha),
                     lambda: ideal_gains(self.table, self.level, self.alpha))
 
-    def blocks(self, d: int):
+    def blocks(self, d: int) -> Iterator[tuple[int, int]]:
         R, T = self.campaign.num_runs, self.campaign.num_topics
         return topic_blocks(R, T, max(1, d * self.table.max_subtopics))
 
@@ -147,14 +152,16 @@ def _discounts(kind: str, d: int) -> np.ndarray:
 
 def _ideal_ideal(actual: np.ndarray, alpha: float, disc: np.ndarray) -> np.ndarray:
     """[T] sum_{i<=k} S (1-alpha)^(i-1) disc_i: every subtopic covered at every rank."""
-    return actual * np.sum((1.0 - alpha) ** np.arange(len(disc)) * disc)
+    per_subtopic: float = np.sum((1.0 - alpha) ** np.arange(len(disc)) * disc)
+    return actual * per_subtopic
 
 
 def _ideal_sum(ideal: np.ndarray, disc: np.ndarray) -> np.ndarray:
     """[T] sum_{i<=k} ideal_gain_i disc_i (ideal rankings shorter than k padded with 0)."""
     k = len(disc)
     width = min(k, ideal.shape[1])
-    return np.sum(ideal[:, :width] * disc[:width], axis=1)
+    ideal_sum: np.ndarray = np.sum(ideal[:, :width] * disc[:width], axis=1)
+    return ideal_sum
 
 
 def _cascade(campaign: Campaign, measure: Measure, ctx: EvalContext, alpha: float,
@@ -183,22 +190,22 @@ def _cascade(campaign: Campaign, measure: Measure, ctx: EvalContext, alpha: floa
     return out
 
 
-def alpha_dcg(campaign, measure, ctx):
+def alpha_dcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """alpha-DCG@k, ndeval's collection-independent normalisation (module doc)."""
     return _cascade(campaign, measure, ctx, measure["alpha"], "log", "independent")
 
 
-def alpha_ndcg(campaign, measure, ctx):
+def alpha_ndcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """alpha-nDCG@k = alpha-DCG@k of the run / of the greedy ideal ranking."""
     return _cascade(campaign, measure, ctx, measure["alpha"], "log", "ideal")
 
 
-def err_ia(campaign, measure, ctx):
+def err_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """ERR-IA@k, ndeval's collection-independent normalisation (module doc)."""
     return _cascade(campaign, measure, ctx, ERR_ALPHA, "rr", "independent")
 
 
-def nerr_ia(campaign, measure, ctx):
+def nerr_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """nERR-IA@k = ERR-IA@k of the run / of the greedy ideal ranking."""
     return _cascade(campaign, measure, ctx, ERR_ALPHA, "rr", "ideal")
 
@@ -221,17 +228,22 @@ def _nrbp(campaign: Campaign, measure: Measure, ctx: EvalContext, ideal: bool) -
     return np.where(sub.actual[None, :] > 0, value, np.nan)
 
 
-def nrbp(campaign, measure, ctx):
+def nrbp(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """NRBP = (1 - (1-alpha) beta) / S * sum_i beta^(i-1) gain_i."""
     return _nrbp(campaign, measure, ctx, ideal=False)
 
 
-def nnrbp(campaign, measure, ctx):
+def nnrbp(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """nNRBP = NRBP / NRBP of the greedy ideal ranking."""
     return _nrbp(campaign, measure, ctx, ideal=True)
 
 
-def _counting(campaign: Campaign, measure: Measure, ctx: EvalContext, fn) -> np.ndarray:
+#: a counting measure over one topic block: ``fn(sub, rel [R, Tb, d, S_max], t0, t1)``
+CountingFn = Callable[["_Subtopics", np.ndarray, int, int], np.ndarray]
+
+
+def _counting(campaign: Campaign, measure: Measure, ctx: EvalContext,
+              fn: CountingFn) -> np.ndarray:
     sub = _Subtopics(campaign, measure, ctx, 0.0)
     R, T = campaign.num_runs, campaign.num_topics
     d = window(campaign, measure.cutoff)
@@ -241,9 +253,9 @@ def _counting(campaign: Campaign, measure: Measure, ctx: EvalContext, fn) -> np.
     return out
 
 
-def p_ia(campaign, measure, ctx):
+def p_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """P-IA@k = sum_{i<=k} sum_s rel_{i,s} / (k S); no cutoff: k = n."""
-    def fn(sub, rel, t0, t1):
+    def fn(sub: _Subtopics, rel: np.ndarray, t0: int, t1: int) -> np.ndarray:
         hits = rel.sum(axis=(2, 3)).astype(float)
         k = (campaign.length[:, t0:t1] if measure.cutoff is None
              else np.full(hits.shape, measure.cutoff))
@@ -251,17 +263,17 @@ def p_ia(campaign, measure, ctx):
     return _counting(campaign, measure, ctx, fn)
 
 
-def st_recall(campaign, measure, ctx):
+def st_recall(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """StRecall@k = subtopics covered in the top k / S."""
-    def fn(sub, rel, t0, t1):
+    def fn(sub: _Subtopics, rel: np.ndarray, t0: int, t1: int) -> np.ndarray:
         covered = rel.any(axis=2).sum(axis=2).astype(float)
         return safe_div(covered, np.broadcast_to(sub.actual[None, t0:t1], covered.shape))
     return _counting(campaign, measure, ctx, fn)
 
 
-def ap_ia(campaign, measure, ctx):
+def ap_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """AP-IA = (1/S) sum_{s: N_s>0} (1/N_s) sum_i rel_{i,s} * (sum_{j<=i} rel_{j,s}) / i."""
-    def fn(sub, rel, t0, t1):
+    def fn(sub: _Subtopics, rel: np.ndarray, t0: int, t1: int) -> np.ndarray:
         d = rel.shape[2]
         prec = np.cumsum(rel, axis=2) / np.arange(1, d + 1)[None, None, :, None]
         per_sub = seqsum(np.where(rel, prec, 0.0), axis=2)              # [R, Tb, S]
@@ -271,7 +283,8 @@ def ap_ia(campaign, measure, ctx):
     return _counting(campaign, measure, ctx, fn)
 
 
-def _declare(name: str, description: str, kernel, params: tuple, formula: str,
+def _declare(name: str, description: str, kernel: Kernel, params: tuple[Param, ...],
+             formula: str,
              cutoff: str = "optional", aliases: tuple[str, ...] = ()) -> None:
     register(MeasureDef(name, description, kernel, params, cutoff=cutoff, family="diversity",
                         validate=_check, formula=formula, aliases=aliases))

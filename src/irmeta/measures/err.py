@@ -44,7 +44,8 @@ def _check_grades(campaign: Campaign, measure: Measure) -> None:
 def stop_probability(grades: np.ndarray, max_rel: int) -> np.ndarray:
     """R(g) = (2^g - 1) / 2^max_rel for g = max(grade, 0) (unjudged documents: 0)."""
     g = np.maximum(grades, 0).astype(np.float64)
-    return (np.exp2(g) - 1.0) / 2.0 ** max_rel
+    probability: np.ndarray = (np.exp2(g) - 1.0) / 2.0 ** max_rel
+    return probability
 
 
 def err_of(stop: np.ndarray) -> np.ndarray:

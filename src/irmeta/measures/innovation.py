@@ -22,6 +22,8 @@ itself once, so ``S_d >= 1`` for every document it retrieved (also when ``depth 
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -70,7 +72,7 @@ def rarity_weights(campaign: Campaign, m: Measure, ctx: EvalContext,
     return 1.0 + alpha * rarity(others, S, "standard")
 
 
-def _blocks(campaign: Campaign, width: int):
+def _blocks(campaign: Campaign, width: int) -> Iterator[tuple[int, int]]:
     return topic_blocks(campaign.num_runs, campaign.num_topics, width)
 
 

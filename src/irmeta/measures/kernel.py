@@ -15,12 +15,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 import numpy as np
 
 from irmeta.data.campaign import Campaign
-from irmeta.measures.spec import EvalContext, Measure
+from irmeta.measures.spec import EvalContext, Kernel, Measure
+
+Built = TypeVar("Built")
 
 #: cells (runs x topics x width) per topic block: the one memory budget of the kernels
 CELLS_PER_BLOCK = 1 << 22
@@ -42,8 +44,11 @@ def topic_blocks(num_runs: int, num_topics: int, width: int,
         yield t0, min(num_topics, t0 + step)
 
 
-def blocked(fn: Callable[..., np.ndarray]) -> Callable[[Campaign, Measure, EvalContext],
-                                                       np.ndarray]:
+#: a blocked kernel: ``fn(campaign, measure, ctx, t0, t1) -> [R, t1 - t0]``
+BlockFn = Callable[[Campaign, Measure, EvalContext, int, int], np.ndarray]
+
+
+def blocked(fn: BlockFn) -> Kernel:
     """Turn ``fn(campaign, measure, ctx, t0, t1) -> [R, t1 - t0]`` into a registry kernel
     ``(campaign, measure, ctx) -> [R, T]`` that runs it topic block by topic block."""
     def kernel(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
@@ -62,7 +67,8 @@ def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray:
     can differ in the last bit, which shows at 4-decimal rounding boundaries)."""
     if x.shape[axis] == 0:
         return np.zeros(np.delete(x.shape, axis))
-    return np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+    total: np.ndarray = np.take(np.cumsum(x, axis=axis), -1, axis=axis)
+    return total
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -73,7 +79,7 @@ def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def memo(ctx: EvalContext | None, key: tuple, build: Callable[[], Any]) -> Any:
+def memo(ctx: EvalContext | None, key: tuple[Any, ...], build: Callable[[], Built]) -> Built:
     """Return ``ctx.cache[key]`` or build, store and return it. ``key[1]`` is the
     campaign (kept alive by the cache, so ``id`` reuse cannot alias entries); without a
     context, just build."""
@@ -82,7 +88,8 @@ def memo(ctx: EvalContext | None, key: tuple, build: Callable[[], Any]) -> Any:
     full = (key[0], id(key[1])) + key[2:]
     hit = ctx.cache.get(full)
     if hit is not None and hit[0] is key[1]:
-        return hit[1]
+        cached: Built = hit[1]
+        return cached
     value = build()
     ctx.cache[full] = (key[1], value)
     return value

@@ -47,7 +47,7 @@ with J_t the judged documents of a topic, no loop over pairs of runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Literal, overload
 
 import numpy as np
 
@@ -112,7 +112,7 @@ class Base:
 
     name: str
     seen: np.ndarray          # float64 [w]: seen(i) for the priors' factors 1 - seen(pos)
-    key: tuple                # identifies ``seen`` for memoisation
+    key: tuple[Any, ...]      # identifies ``seen`` for memoisation
     definition: BaseDef       # the declaration it was resolved from
 
     def contribution_at(self, residual: np.ndarray, rank0: np.ndarray) -> np.ndarray:
@@ -121,12 +121,15 @@ class Base:
         ``log2(i + 1)``, RBP multiplies by ``(1 - p) * p^(i-1)``)."""
         w = len(self.seen)
         d = self.definition
+        contribution: np.ndarray
         if d.divides:
-            return residual / np.log2(np.arange(2, w + 2, dtype=np.float64))[rank0]
-        if d.norm == "rbp":
+            contribution = residual / np.log2(np.arange(2, w + 2, dtype=np.float64))[rank0]
+        elif d.norm == "rbp":
             p = self.key[1]
-            return residual * ((1.0 - p) * p ** np.arange(w))[rank0]
-        return residual * self.seen[rank0]
+            contribution = residual * ((1.0 - p) * p ** np.arange(w))[rank0]
+        else:
+            contribution = residual * self.seen[rank0]
+        return contribution
 
 
 def base_of(m: Measure, w: int) -> Base:
@@ -266,7 +269,9 @@ def topic_set_means(values: np.ndarray, keep: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ kernel
-def _dense_earlier(R, Tb, J, r_i, t_i, i_i, jl, zero, logf):
+def _dense_earlier(R: int, Tb: int, J: int, r_i: np.ndarray, t_i: np.ndarray,
+                   i_i: np.ndarray, jl: np.ndarray, zero: np.ndarray,
+                   logf: np.ndarray) -> np.ndarray:
     """[R, Tb, J] product over the runs before each run of ``1 - seen(pos)`` at every
     judged document: an exclusive cumulative sum over the run axis of zero flags and
     logs of the non-zero factors."""
@@ -278,14 +283,14 @@ def _dense_earlier(R, Tb, J, r_i, t_i, i_i, jl, zero, logf):
     lr = np.zeros(lf.shape)
     np.cumsum(zf[:-1], axis=0, out=zr[1:])
     np.cumsum(lf[:-1], axis=0, out=lr[1:])
-    out = np.exp(lr)
+    out: np.ndarray = np.exp(lr)
     out[zr > 0] = 0.0
     return out
 
 
 def _product(zeros: np.ndarray, logs: np.ndarray) -> np.ndarray:
     """prod of factors from (number of zero factors, sum of logs of the others)."""
-    out = np.exp(logs)
+    out: np.ndarray = np.exp(logs)
     out[zeros > 0] = 0.0
     return out
 
@@ -300,8 +305,20 @@ def _sorted_desc_top(values: np.ndarray, n: int) -> np.ndarray:
     return top
 
 
+@overload
 def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
-              t0: int, t1: int, cells: bool = False):
+              t0: int, t1: int, cells: Literal[False] = False) -> np.ndarray: ...
+
+
+@overload
+def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
+              t0: int, t1: int,
+              cells: Literal[True]) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+def nrg_block(campaign: Campaign, m: Measure, ctx: EvalContext, plan: PriorPlan,
+              t0: int, t1: int,
+              cells: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray, np.ndarray]:
     """NRG of every run on topics ``t0:t1`` -> float64 [R, t1-t0].
 
     With ``cells=True`` also return ``(prior[R, Tb, w], residual[R, Tb, w])``: at each

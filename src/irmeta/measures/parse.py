@@ -68,7 +68,7 @@ def from_ir_measures(item: Any) -> str:
             return "{" + ",".join(f"{k}:{g}" for k, g in v.items()) + "}"
         return str(v)
     inner = ",".join(f"{k}={value(v)}" for k, v in params.items())
-    text = item.NAME + (f"({inner})" if inner else "")
+    text: str = item.NAME + (f"({inner})" if inner else "")
     return text + (f"@{cutoff}" if cutoff is not None else "")
 
 

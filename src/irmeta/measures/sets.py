@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
 from irmeta.measures.classic import ALL_TREC, JUDGED_ONLY, REL, SET, Block, block_kernel
 from irmeta.measures.kernel import safe_div
@@ -68,11 +69,12 @@ def utility(b: Block, m: Measure) -> np.ndarray:
     a, bb, c, d = m["coefficients"]
     n, n_rel, found = _counts(b)
     size = float(m.get("collection_size") or 0)
-    return (a * found + bb * (n - found) + c * (n_rel - found)
-            + d * (size + found - n - n_rel))
+    value: np.ndarray = (a * found + bb * (n - found) + c * (n_rel - found)
+                         + d * (size + found - n - n_rel))
+    return value
 
 
-def utility_kernel(campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
+def utility_kernel(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """Binds the evaluation's collection size (``-N``) before computing utility."""
     if measure.get("collection_size") is None:
         measure = measure.replace(collection_size=ctx.collection_size)
@@ -82,7 +84,8 @@ def utility_kernel(campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
 @block_kernel
 def num_nonrel_judged_ret(b: Block, m: Measure) -> np.ndarray:
     """Retrieved documents judged non-relevant (0 <= grade < rel)."""
-    return ((b.grades >= 0) & ~b.rel).sum(axis=2).astype(float)
+    count: np.ndarray = ((b.grades >= 0) & ~b.rel).sum(axis=2).astype(float)
+    return count
 
 
 def _check_utility(m: Measure) -> None:

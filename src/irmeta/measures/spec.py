@@ -18,6 +18,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+import numpy as np
+
+from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
 
 #: how a measure's per-topic values become one number per run
@@ -39,7 +42,7 @@ class Param:
     kind: str
     default: Any = None
     doc: str = ""
-    choices: tuple | None = None
+    choices: tuple[Any, ...] | None = None
     low: float | None = None
     high: float | None = None
     required: bool = False
@@ -97,6 +100,14 @@ class Param:
         return value
 
 
+#: the kernel contract: ``kernel(campaign, measure, ctx) -> float64 [R, T]`` (a Callable
+#: alias, not a Protocol: kernels name their parameters freely, e.g. ``m`` for the measure)
+Kernel = Callable[["Campaign", "Measure", "EvalContext"], np.ndarray]
+#: a string-valued measure (``relstring``): ``text(campaign, measure, ctx)`` -> ``R`` lists
+#: of ``T`` strings
+TextKernel = Callable[["Campaign", "Measure", "EvalContext"], list[list[str]]]
+
+
 #: how a trec_eval name takes its parameters (``-m name.params``), see :class:`TrecName`
 TREC_FORMS = ("single", "cutoffs", "levels", "values", "pairs")
 
@@ -129,7 +140,7 @@ class TrecName:
     rank: int
     form: str = "single"
     bind: str | None = None
-    defaults: tuple = ()
+    defaults: tuple[Any, ...] = ()
     fixed: tuple[tuple[str, Any], ...] = ()
     nicknames: tuple[str, ...] = ()
 
@@ -156,7 +167,7 @@ class MeasureDef:
 
     name: str
     description: str
-    kernel: Callable
+    kernel: Kernel
     params: tuple[Param, ...] = ()
     cutoff: str = "optional"
     aggregate: str = "mean"
@@ -164,12 +175,12 @@ class MeasureDef:
     context: bool = False
     formula: str = ""
     family: str = "classic"
-    validate: Callable | None = None
+    validate: Callable[[Measure], None] | None = None
     cutoff_default: int | None = None
     at_param: str | None = None   # parameter that "@x" sets instead of the cutoff
     aliases: tuple[str, ...] = ()
     trec: tuple[TrecName, ...] = ()
-    text: Callable | None = None
+    text: TextKernel | None = None
     summary: bool = True
     differs: str = ""
 
@@ -230,7 +241,7 @@ class Measure:
     def with_label(self, label: str | None) -> "Measure":
         return Measure(self.definition, self.params, self.cutoff, label)
 
-    def replace(self, cutoff: int | None = None, **params) -> "Measure":
+    def replace(self, cutoff: int | None = None, **params: Any) -> "Measure":
         """A copy with some parameters (or the cutoff) changed; validated."""
         values = dict(self.params)
         for k, v in params.items():
@@ -282,6 +293,6 @@ class EvalContext:
     groups: Mapping[str, str] | None = None
     reference: Any = None
     prior_runs: tuple[str, ...] | None = None
-    cache: dict = field(default_factory=dict)
+    cache: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     collection_size: int = 0
     campaign_means: Mapping[str, Any] | None = None

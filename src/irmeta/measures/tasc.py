@@ -27,6 +27,8 @@ cumulative maximum over the run axis. O(R * T) beyond nDCG itself.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from irmeta.data.campaign import Campaign
@@ -36,7 +38,7 @@ from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
 
-def _declared(name: str, params: dict, cutoff: int | None) -> Measure:
+def _declared(name: str, params: dict[str, Any], cutoff: int | None) -> Measure:
     """The registered measure ``name`` with these parameters and cutoff."""
     from irmeta.measures.parse import make  # the parser sits beside the registry
     from irmeta.measures.registry import get
@@ -85,7 +87,8 @@ def tasc(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
         prior_max = before
     else:
         prior_max = best_prior_value(values, plan.member, plan.exclude)
-    return (1.0 - prior_max) * values
+    tasc: np.ndarray = (1.0 - prior_max) * values
+    return tasc
 
 
 register(MeasureDef(

@@ -118,7 +118,8 @@ def relative_position(columns: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np
     j = np.arange(1, N + 1, dtype=np.int64)
     lo_c = np.take_along_axis(lo, columns.astype(np.intp), axis=-1)
     hi_c = np.take_along_axis(hi, columns.astype(np.intp), axis=-1)
-    return np.minimum(0, j - lo_c) + np.maximum(0, j - hi_c)
+    rp: np.ndarray = np.minimum(0, j - lo_c) + np.maximum(0, j - hi_c)
+    return rp
 
 
 def first_crossing(crp: np.ndarray, rule: str = "matters") -> np.ndarray:
@@ -167,8 +168,8 @@ class TwistComponents:
     ``-RB(RB+1)/2`` when ``N >= 2RB``), ``crp_max_fs``, ``defined`` (0 < RB <= N).
     """
 
-    runs: tuple
-    topics: tuple
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
     depth: int
     crossing_rule: str
     level: int
@@ -204,7 +205,7 @@ def check_depth(depth: int, fn: str) -> None:
         raise ParameterError(f"{fn}: {depth_limit_text(depth)}")
 
 
-def _check_args(fn: str, depth, crossing: str, level) -> None:
+def _check_args(fn: str, depth: object, crossing: str, level: object) -> None:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
         raise ParameterError(f"{fn}: depth must be a positive integer, got {depth!r}")
     check_depth(int(depth), fn)
@@ -216,7 +217,7 @@ def _check_args(fn: str, depth, crossing: str, level) -> None:
 
 
 def block_columns(campaign: Campaign, table: DegreeTable, t0: int, t1: int,
-                  runs=slice(None)) -> np.ndarray:
+                  runs: slice | np.ndarray = slice(None)) -> np.ndarray:
     """Degree columns ``[R, t1-t0, N]`` of the top N of every ranking, padded with nr."""
     N = table.depth
     g = campaign.grades[runs, t0:t1, :N]
@@ -244,7 +245,7 @@ def components(campaign: Campaign, depth: int = DEFAULT_DEPTH, crossing: str = "
     depth, level = int(depth), int(rel_level)
     memo = campaign.__dict__.setdefault("_twist_components", {})
     key = (depth, crossing, level)
-    comp = memo.get(key)
+    comp: TwistComponents | None = memo.get(key)
     if comp is None:
         comp = _components(campaign, depth, crossing, level)
         for name, value in vars(comp).items():
@@ -327,7 +328,8 @@ def _cached(campaign: Campaign, measure: Measure, ctx: EvalContext) -> TwistComp
     key = ("twist.components", id(campaign), depth, measure["crossing"], level)
     hit = ctx.cache.get(key)
     if hit is not None and hit[0] is campaign:   # holding the campaign keeps its id unique
-        return hit[1]
+        cached: TwistComponents = hit[1]
+        return cached
     comp = components(campaign, depth, measure["crossing"], level)
     ctx.cache[key] = (campaign, comp)
     return comp

@@ -56,7 +56,8 @@ def unjudged_at(b: Block, m: Measure) -> np.ndarray:
     """unj@k = (unjudged documents in the top k) / k (ranks past the ranking count as
     judged; trec_eval unj_k)."""
     k = m.cutoff
-    return _unjudged(b)[:, :, : b.upto(k)].sum(axis=2) / k
+    unjudged: np.ndarray = _unjudged(b)[:, :, : b.upto(k)].sum(axis=2) / k
+    return unjudged
 
 
 @block_kernel
