@@ -326,6 +326,20 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
 
 
+def _check_context(fn: str, reference: Any, groups: Any,
+                   prior_runs: Any) -> list[str] | None:
+    """Check the context of the cross-run measures; returns ``prior_runs`` as a list."""
+    if reference is not None and not isinstance(reference, Campaign):
+        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
+                             f"got {type(reference).__name__}")
+    if groups is not None and not isinstance(groups, Mapping):
+        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
+                             f"got {type(groups).__name__}")
+    if prior_runs is None:
+        return None
+    return validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+
+
 def evaluate(qrels: Any, runs: Any = None,
              measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
@@ -461,14 +475,7 @@ def evaluate(qrels: Any, runs: Any = None,
                                  float32=float32, dedupe=dedupe, subtopic_qrels=subtopic_qrels)
     complete = validate.flag(complete, "complete", fn)
     rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
-    if reference is not None and not isinstance(reference, Campaign):
-        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
-                             f"got {type(reference).__name__}")
-    if groups is not None and not isinstance(groups, Mapping):
-        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
-                             f"got {type(groups).__name__}")
-    if prior_runs is not None:
-        prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    prior_runs = _check_context(fn, reference, groups, prior_runs)
     judged_only = validate.flag(judged_only, "judged_only", fn)
     collection_size = validate.integer(collection_size, "collection_size", fn, low=0)
     measures = validate.measure_list(measures, fn)
@@ -506,14 +513,7 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
     dedupe = validate.flag(dedupe, "dedupe", fn)
     complete = validate.flag(complete, "complete", fn)
     rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
-    if reference is not None and not isinstance(reference, Campaign):
-        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
-                             f"got {type(reference).__name__}")
-    if groups is not None and not isinstance(groups, Mapping):
-        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
-                             f"got {type(groups).__name__}")
-    if prior_runs is not None:
-        prior_runs = validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
+    prior_runs = _check_context(fn, reference, groups, prior_runs)
     measures = validate.measure_list(measures, fn)
     out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
                            rel_level=rel_level, max_docs=max_docs, names=names,
