@@ -131,3 +131,27 @@ def test_dataframe_and_dict_inputs_agree(tmp_path):
     b = irmeta.evaluate(qdf, rdf, ms).means
     c = irmeta.evaluate(tmp_path / "qrels", tmp_path / "run", ms).means
     assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("cutoff", [None, 5, 20])
+def test_ndcg_jk10_discount_matches_reference(seed, cutoff):
+    """nDCG(discount=jk10): DCG = sum_i gain_i / max(1, log10(i)) over the run and over
+    the ideal ranking of the judged documents (Twist paper's nDCG), written as a loop."""
+    import math
+    qrels, runs = random_campaign(seed)
+    name = "nDCG(discount=jk10)" + (f"@{cutoff}" if cutoff else "")
+    res = irmeta.evaluate(qrels, runs, measures=[name], complete=True)
+    for r, run in enumerate(res.runs):
+        for t, topic in enumerate(res.topics):
+            judged = qrels[topic]
+            ranking = trec_order(runs[run].get(topic, {}))
+            k = len(ranking) if cutoff is None else cutoff
+
+            def dcg(gains):
+                return sum(g / max(1.0, math.log10(i)) for i, g in enumerate(gains, start=1))
+            got = dcg([max(judged.get(d, 0), 0) for d in ranking[:k]])
+            ideal = sorted((max(g, 0) for g in judged.values()), reverse=True)
+            best = dcg(ideal if cutoff is None else ideal[:cutoff])
+            want = got / best if best > 0 else 0.0
+            assert res.values[r, 0, t] == pytest.approx(want, abs=1e-12), (run, topic)

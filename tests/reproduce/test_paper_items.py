@@ -149,7 +149,7 @@ def test_innovation_table3_default_is_the_papers():
 def test_twist_figure12_and_pvalues(small):
     campaign, _ = small
     a = twist.analyse(campaign, twist.TwistParams(samples=20, levels=(50,)), progress=False)
-    ms = ["AP", "bpref", "RBP(p=0.8)", "nDCG", "Twist@1000"]
+    ms = ["AP", "bpref", "RBP(p=0.8)", "nDCG(discount=jk10)", "Twist@1000"]
     full = system_means(campaign, ms)
     full.index.name = "run"
     pd.testing.assert_frame_equal(a.figure12, full)

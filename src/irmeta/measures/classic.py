@@ -220,8 +220,12 @@ def ideal_gains(campaign: Campaign, m: Measure, t0: int, t1: int, depth: int) ->
     return out
 
 
-def _log_discount(depth: int) -> np.ndarray:
-    """log2(i + 1) for ranks i = 1..depth (trec_eval divides the gain by it)."""
+def _log_discount(depth: int, kind: str = "log2") -> np.ndarray:
+    """The divisor of the gain at ranks i = 1..depth: ``log2(i + 1)`` (trec_eval), or with
+    ``kind="jk10"`` Järvelin & Kekäläinen's (2002) base-10 discount ``max(1, log10(i))`` —
+    ranks 1 to 10 undiscounted —, the nDCG of the Twist paper."""
+    if kind == "jk10":
+        return np.maximum(1.0, np.log10(np.arange(1, depth + 1, dtype=np.float64)))
     return np.log2(np.arange(2, depth + 2, dtype=np.float64))
 
 
@@ -236,11 +240,12 @@ def _ndcg_block(b: Block, m: Measure) -> np.ndarray:
     judged documents by gain; 0 if IDCG = 0."""
     d = b.upto(m.cutoff)
     gain = gain_values(b.grades[:, :, :d], m)
-    dcg = seqsum(gain / _log_discount(d))
+    kind = str(m.get("discount", "log2"))
+    dcg = seqsum(gain / _log_discount(d, kind))
     most = max_judged(b.campaign, b.t0, b.t1)
     ideal_depth = max(1, most if m.cutoff is None else min(m.cutoff, most))
     ideal = ideal_gains(b.campaign, m, b.t0, b.t1, ideal_depth)
-    idcg = seqsum(ideal / _log_discount(ideal_depth))
+    idcg = seqsum(ideal / _log_discount(ideal_depth, kind))
     return safe_div(dcg, idcg[None, :])
 
 
@@ -431,7 +436,11 @@ register(MeasureDef(
     "nDCG", "normalised discounted cumulative gain (trec_eval ndcg, ndcg_cut_k)", ndcg,
     (GAINS, Param("dcg", "str", "log2", "gain formulation: log2 (gain = grade, trec_eval) "
                   "or exp-log2 (gain = 2^grade - 1)", choices=("log2", "exp-log2")),
-     JUDGED_ONLY),
+     JUDGED_ONLY,
+     Param("discount", "str", "log2", "log2: gain / log2(i+1) (trec_eval); jk10: gain / "
+           "max(1, log10(i)), Järvelin & Kekäläinen's base-10 discount, the Twist paper's "
+           "nDCG (its base-5 grade weights are a scale, which nDCG ignores)",
+           choices=("log2", "jk10"))),
     formula="DCG@k/IDCG@k, DCG@k = sum_{i<=k} gain_i / log2(i+1)",
     trec=(_trec("ndcg", 23, "pairs"), _trec("ndcg_cut", 26, "cutoffs", "@", CUTOFFS)),
     differs="fractional gains (ndcg.3=0.5) are sorted by value; trec_eval 10 sorts them by "

@@ -55,8 +55,10 @@ class TwistParams:
     depth: int = doc("depth N of Twist (shorter rankings are padded)", default=1000)
     crossing: str = doc("first-crossing rule of CRP (matters | formal)", default="matters")
     rel_level: int = doc("minimum grade counted relevant by the binary measures", default=1)
-    gains: tuple = doc("gain measures of the effort/gain grids and the correlations",
-                       default=("AP", "bpref", "RBP(p=0.8)", "nDCG"))
+    gains: tuple = doc("gain measures of the effort/gain grids and the correlations; "
+                       "nDCG is the paper's (log10 discount, Järvelin & Kekäläinen; "
+                       "'nDCG' gives trec_eval's log2 one)",
+                       default=("AP", "bpref", "RBP(p=0.8)", "nDCG(discount=jk10)"))
     top_fraction: float = doc("share of runs kept by MAP for Tables 3-4, Figures 13-14",
                               default=0.75)
     filter_all: bool = doc("also restrict Table 2 and the grids to those runs", default=False)
@@ -233,8 +235,9 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
         with prog.step("effort/gain grids"):
             summ, grids = effort.effort_gain_summary(base, p.gains, p.depth, p.crossing, lvl)
             pairs = panels = None
-            if "nDCG" in grids:          # Figure 11: CRP next to DCG for telling pairs
-                pairs = effort.most_telling(grids["nDCG"], k=2)
+            ndcg = next((g for g in grids if g.split("(")[0].split("@")[0] == "nDCG"), None)
+            if ndcg is not None:         # Figure 11: CRP next to DCG for telling pairs
+                pairs = effort.most_telling(grids[ndcg], k=2)
                 panels = effort.crp_dcg_panels(base, list(zip(pairs["run"], pairs["topic"])),
                                                depth=p.depth, rel_level=lvl)
 

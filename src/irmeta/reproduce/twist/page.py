@@ -78,7 +78,8 @@ TEXT: dict[str, Any] = {
                  "for significance."),
 }
 FIGURE11 = ("Figure 11: CRP (left) and DCG (right) of the two (run, topic) pairs of the top "
-            "nDCG quartile with the most effort and the two with the least; the vertical "
+            "nDCG quartile (nDCG as the paper computes it, log10 discount: "
+            "nDCG(discount=jk10)) with the most effort and the two with the least; the vertical "
             "line is the recall base.")
 PADDED = ("The runs are {d} documents deep; Twist@{n} pads them (non-relevant) and is "
           "undefined on topics with more than {n} relevant documents.")
