@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=1000)
     args = parser.parse_args()
     img = Path(args.img)
-    from irmeta.plot.effort import plot_crp_dcg, plot_effort_gain
+    from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
 
     arche = {"matters": {}, "formal": {}}
     summaries, cells = {}, {}
@@ -87,10 +87,11 @@ def main() -> None:
         written = plot_effort_gain(grids, img / f"{name.lower()}_effort_gain", title=title,
                                    highlight=list(zip(pairs["run"], pairs["topic"])),
                                    formats=("png",))[1]
-        written += plot_crp_dcg(campaign, list(zip(pairs["run"], pairs["topic"])),
-                                img / f"{name.lower()}_crp_dcg", depth=args.depth,
-                                full_scale=True, formats=("png",),
-                                title=f"{title}: CRP next to DCG (top nDCG quartile)")[1]
+        panels = effort.crp_dcg_panels(campaign, list(zip(pairs["run"], pairs["topic"])),
+                                       depth=args.depth)
+        written += plot_crp_dcg_panels(panels, img / f"{name.lower()}_crp_dcg",
+                                       full_scale=True, formats=("png",),
+                                       title=f"{title}: CRP next to DCG (top nDCG quartile)")[1]
         for path in written:
             shrink(path)
         cells[name + "_pairs"] = pairs

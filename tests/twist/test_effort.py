@@ -77,11 +77,12 @@ def test_archetype_table_percentages():
 
 
 def test_plots_are_written(tmp_path):
-    from irmeta.plot.effort import plot_crp_dcg, plot_effort_gain
+    from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
     qrels, runs = example.qrels_and_runs()
     c = irmeta.load_campaign(qrels, list(runs.values()), names=list(runs))
-    _, written = plot_crp_dcg(c, [("b", "t1")], tmp_path / "crp.png", depth=15,
-                              normalised=True, full_scale=True)
+    panels = effort.crp_dcg_panels(c, [("b", "t1")], depth=15, normalised=True)
+    _, written = plot_crp_dcg_panels(panels, tmp_path / "crp.png", normalised=True,
+                                     full_scale=True)
     campaign, _ = random_campaign(6)
     eg = effort.effort_gain(campaign, "nDCG", depth=60)
     written += plot_effort_gain({"nDCG": eg}, tmp_path / "eg", title="random",
@@ -89,7 +90,7 @@ def test_plots_are_written(tmp_path):
     assert sorted(p.name for p in written) == ["crp.png", "crp.svg", "eg.png", "eg.svg"]
     assert all(p.stat().st_size > 1000 for p in written)
     with pytest.raises(irmeta.ParameterError):
-        plot_crp_dcg(c, [], depth=15)
+        effort.crp_dcg_panels(c, [], depth=15)
 
 
 @pytest.fixture

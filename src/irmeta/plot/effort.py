@@ -118,26 +118,6 @@ def plot_effort_gain(grids, path=None, *, title: str | None = None, ncols: int =
     return fig, written
 
 
-def plot_crp_dcg(campaign, pairs: Sequence, path=None, *, depth: int = 1000,
-                 rel_level: int = 1, max_rank: int | None = None, normalised: bool = False,
-                 full_scale: bool = False, title: str | None = None,
-                 formats=("png", "svg")):
-    """CRP (left) next to DCG (right) for each (run, topic) in ``pairs``, one row each.
-
-    A convenience kept for the public API: the panels are computed by
-    :func:`irmeta.effort.crp_dcg_panels` (``depth``, ``rel_level``, ``max_rank``,
-    ``normalised``) and drawn by :func:`plot_crp_dcg_panels`; call those two to keep
-    the numbers.
-    """
-    from irmeta import effort
-
-    panels = effort.crp_dcg_panels(campaign, pairs, depth=depth, rel_level=rel_level,
-                                   max_rank=max_rank, normalised=normalised,
-                                   func="plot_crp_dcg")
-    return plot_crp_dcg_panels(panels, path, normalised=normalised, full_scale=full_scale,
-                               title=title, formats=formats)
-
-
 def plot_crp_dcg_panels(panels: Sequence, path=None, *, normalised: bool = False,
                         full_scale: bool = False, title: str | None = None,
                         formats=("png", "svg")):
