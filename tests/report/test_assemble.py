@@ -130,7 +130,8 @@ def test_trust_tables(demo_report):
     assert t["disc._power"].between(0, 1).all() and t["stability"].between(0, 1).all()
     tau = _tsv(rep, "trust_kendall_tau").set_index("measure")
     assert np.allclose(np.diag(tau.to_numpy()), 1.0)
-    assert np.allclose(tau.to_numpy(), tau.to_numpy().T)
+    # Judged@10 is constant on a fully judged top 10: its tau is NaN
+    assert np.allclose(tau.to_numpy(), tau.to_numpy().T, equal_nan=True)
 
 
 def test_skip_and_seed_reproduce(tmp_path, demo_campaign):

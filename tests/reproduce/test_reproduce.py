@@ -132,7 +132,8 @@ def test_nrg_values_match_api(nrg_out, demo):
     _check_page(nrg_out, ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5"])
     values = _tsv(nrg_out, "values").set_index("run")
     assert list(values.index) == list(campaign.runs)
-    res = irmeta.evaluate(campaign, measures=["nDCG@10", "NRG(base=nDCG,prior=best_per_group)",
+    res = irmeta.evaluate(campaign, measures=["nDCG@10",
+                                              "NRG(base=nDCG,prior=best_per_group,select='nDCG@10')",
                                               "NRG(prior=earlier)@10", "P_rare(alpha=1)@10"],
                           groups=groups)
     np.testing.assert_allclose(values["nDCG@10"], res.matrix(0).mean(axis=1), rtol=1e-12)
