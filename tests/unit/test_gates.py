@@ -86,6 +86,19 @@ def test_no_test_reads_a_clock():
 def test_clock_scan_finds_a_timed_assertion():
     # the planted timed test is assembled from pieces, so this file itself holds no clock read
     clock, bench = "time." + "perf_counter()", "time" + "it." + "time" + "it(f)"
-    text = f"t0 = {clock}\nrun()\nassert {clock} - t0 < 0.5\nx = {bench}"
+    check = "ass" + "ert"
+    text = f"t0 = {clock}\nrun()\n{check} {clock} - t0 < 0.5\nx = {bench}"
     assert _clock_reads(text) == [1, 3, 4]
     assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []
+
+
+def test_no_assert_in_library_code():
+    """``python -O`` strips ``assert``: library code raises typed errors instead."""
+    import ast
+
+    from ..conftest import ROOT
+    found = [f"{p.relative_to(ROOT)}:{node.lineno}"
+             for p in (ROOT / "src" / "irmeta").rglob("*.py")
+             for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Assert)]
+    assert found == []

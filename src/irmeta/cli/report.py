@@ -78,7 +78,8 @@ def _command_line(ctx: click.Context) -> str:
         if isinstance(p, click.Argument):
             positional.extend([value] if isinstance(value, str) else list(value or ()))
             continue
-        assert isinstance(p, click.Option)    # a command's params: arguments and options
+        if not isinstance(p, click.Option):   # a command's params: arguments and options
+            continue
         if p.is_flag and not p.secondary_opts:
             if value:
                 parts.append(p.opts[-1])

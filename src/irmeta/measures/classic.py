@@ -358,7 +358,8 @@ def num_q(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
 def relative_precision(b: Block, m: Measure) -> np.ndarray:
     """relative_P@k = (1/min(k, N_R)) * sum_{i<=k} rel_i (0 when N_R = 0)."""
     k = m.cutoff
-    assert k is not None               # declared with cutoff="required"
+    if k is None:                      # the parser requires it; a hand-built Measure may not
+        raise MeasureError("relative_P needs a cutoff, e.g. relative_P@10")
     hits = b.rel[:, :, : b.upto(k)].sum(axis=2).astype(float)
     return safe_div(hits, np.minimum(k, b.num_rel)[None, :].astype(float))
 

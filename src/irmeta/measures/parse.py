@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, NoReturn
 
-from irmeta.errors import MeasureError, ParameterError
+from irmeta.errors import IrmetaError, MeasureError, ParameterError
 from irmeta.measures import registry
 from irmeta.measures.spec import Measure, MeasureDef, TrecName
 
@@ -244,7 +244,9 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
     if params is not None and t.form == "values":
         numbers = [_atof(x) for x in params.split(",")]
         bound = definition.param(bind)
-        assert bound is not None, name   # declared with the trec_eval name
+        if bound is None:               # a declaration error of irmeta's, not the user's
+            raise IrmetaError(f"internal error: trec_eval name {name!r} binds {bind!r}, "
+                              f"which {definition.name} does not declare")
         kind = bound.kind
         values[bind] = (tuple(numbers) if kind == "floats" else
                           int(numbers[0]) if kind == "int" else numbers[0])

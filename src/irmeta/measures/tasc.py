@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from irmeta.data.campaign import Campaign
+from irmeta.errors import IrmetaError
 from irmeta.measures import classic
 from irmeta.measures.nrg import PRIORS, prior_plan
 from irmeta.measures.registry import register
@@ -43,7 +44,8 @@ def _declared(name: str, params: dict[str, Any], cutoff: int | None) -> Measure:
     from irmeta.measures.parse import make  # the parser sits beside the registry
     from irmeta.measures.registry import get
     definition = get(name)
-    assert definition is not None, name     # registered by irmeta itself
+    if definition is None:                  # registered by irmeta itself
+        raise IrmetaError(f"internal error: measure {name!r} is not registered")
     return make(definition, params, cutoff, name)
 
 

@@ -135,7 +135,8 @@ def _figure1(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.report.html import Row
     from irmeta.report.html import markup as html
     k = a.params.k
-    assert a.figure1 is not None and a.figure1_ranks is not None   # called when computed
+    if a.figure1 is None or a.figure1_ranks is None:   # render() calls it only when computed
+        return
     fig = _figure1_plot(a.figure1, str(a.figure1_topic), k)
     title, intro = TEXT["figure1"]
     sec = S.section("figure1", title, html(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
