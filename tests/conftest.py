@@ -13,8 +13,20 @@ from pathlib import Path
 
 import pytest
 
+from tests import quick
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IRMETA_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def pytest_configure(config):
+    """The quick loop (``-m "not slow"``) runs fewer Hypothesis examples: tests/quick.py."""
+    quick.QUICK = "not slow" in (config.getoption("markexpr", "") or "")
+    if quick.QUICK:
+        from hypothesis import settings
+
+        settings.register_profile("quick", max_examples=quick.examples(100))
+        settings.load_profile("quick")
 
 
 #: set to 1 to turn a missing ../shared/data into a failure instead of a skip

@@ -72,6 +72,7 @@ def _reversed_system_authority(P):
     return np.linalg.svd(X, full_matrices=False)[0][:, 0]
 
 
+@pytest.mark.slow
 def test_orientation_on_real_data_catches_the_reversed_graph():
     base = shared_path("trec-dl-2021-passage", "score-matrices")
     for name, low in (("dl20.ndcg_cut10.csv", 0.99), ("dl21.ndcg_cut10.csv", 0.99)):

@@ -18,6 +18,7 @@ from irmeta.aggregate.means import (
     weighted_min,
 )
 from irmeta.errors import ParameterError
+from tests.quick import examples
 
 from .reference import ref_mean
 
@@ -77,7 +78,7 @@ def test_min_and_max_ignore_weights(fn):
     assert len(results) == 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12), st.data())
 def test_mean_inequalities_and_bounds(xs, data):
     x = np.array(xs)

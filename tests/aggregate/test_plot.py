@@ -24,6 +24,7 @@ def frame():
                         columns=[str(300 + j) for j in range(8)])
 
 
+@pytest.mark.slow
 def test_figures_draw(frame):
     # drawing only: saving PNG + SVG is checked once, through `irmeta aggregate --plots`
     fig, paths = plot_confidence(winner_confidence(frame))

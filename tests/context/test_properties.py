@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 import irmeta
 from irmeta.errors import CampaignError, MeasureError
 from tests.context import reference as ref
+from tests.quick import examples
 
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=examples(25), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 EPS = 1e-12
 

@@ -10,7 +10,8 @@ import pytest
 import irmeta
 from irmeta.explain import explain_documents, unique_contributions
 
-pytestmark = pytest.mark.shared_data
+#: real data (DL21's 63 runs): the full suite's, not the quick loop's
+pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
 
 def _values(campaign, measures, **kw):

@@ -9,8 +9,9 @@ import pytest
 
 import irmeta
 from tests.context import reference as ref
+from tests.quick import sampled
 
-SEEDS = range(4)
+SEEDS = sampled(range(4), keep=1)
 TOL = dict(rtol=1e-12, atol=1e-12)
 
 

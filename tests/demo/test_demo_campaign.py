@@ -190,6 +190,7 @@ def test_precision_and_recall_oriented_runs(results):
         assert means.loc[run, "P@10"] < means["P@10"].median()
 
 
+@pytest.mark.slow
 def test_runs_within_a_group_overlap_more(campaign):
     groups = demo_groups()
     grp = np.array([groups[r] for r in campaign.runs])

@@ -15,6 +15,7 @@ import irmeta
 from irmeta.errors import InputError, MeasureError, ParameterError
 from tests.oracles.classic_reference import trec_order
 from tests.oracles.diversity_reference import measures as reference
+from tests.quick import sampled
 
 CUTOFF_FAMILIES = ["alpha_DCG", "alpha_nDCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall"]
 WHOLE_FAMILIES = ["NRBP", "nNRBP", "AP_IA"]
@@ -55,7 +56,7 @@ def _names(cutoff, extra=""):
     return out + ([f"{f}{extra}" for f in WHOLE_FAMILIES] if cutoff is None else [])
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", sampled(range(5), keep=1))
 @pytest.mark.parametrize("cutoff", [None, 1, 3, 10, 40])
 @pytest.mark.parametrize("params", [(1, 0.5, 0.5), (2, 0.3, 0.8)])
 def test_kernels_match_the_slow_reference(seed, cutoff, params):
@@ -98,7 +99,7 @@ PARITY = ["alpha_nDCG@5", "alpha_nDCG@20", "alpha_DCG@10", "ERR_IA@2", "ERR_IA@2
           "NRBP(alpha=0.2,beta=0.8)", "nERR_IA(rel=2)@20", "AP_IA(rel=2)", "nNRBP(rel=2)"]
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", sampled(range(8)))
 def test_equal_to_pyndeval_without_ties(seed):
     frame, runs, _ = random_diversity(seed, ties=False)
     campaign = irmeta.load_campaign(None, runs, subtopic_qrels=frame)

@@ -98,6 +98,7 @@ def test_graded_rbp_differs_by_the_topic_rescaling(ehealth_campaign, all_trec):
                 scaled - float(expected[("rbp", topic)])) <= 1e-4, (run, topic)
 
 
+@pytest.mark.slow
 def test_float32_scores_reproduce_trec_eval_9(ehealth):
     qrels, runs = ehealth
     # the run with the most ties, where 32-bit parsing matters most

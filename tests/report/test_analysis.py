@@ -24,6 +24,9 @@ from irmeta.report.analysis import (
 )
 from tests.report.conftest import SMALL
 
+#: analyses of whole campaigns cost seconds each: the full suite runs them, not the quick loop
+pytestmark = pytest.mark.slow
+
 K = 100
 
 

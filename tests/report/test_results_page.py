@@ -125,6 +125,7 @@ def test_latex_and_markdown(analysis):
     assert r"a\_b\&c" in tex and r"d\%e" in tex and r"f\#g" in tex
 
 
+@pytest.mark.slow
 def test_files_matrices_tsv_and_parquet(demo_report):
     rep, _ = demo_report
     a = rep.analysis
@@ -149,6 +150,7 @@ def test_files_matrices_tsv_and_parquet(demo_report):
     assert len(runs) == 30 * len(a.per_topic.summary)
 
 
+@pytest.mark.slow
 def test_trust_leads_with_the_primary_measure(demo_report):
     rep, _ = demo_report
     tr = rep.analysis.trust

@@ -32,6 +32,9 @@ from tests.twist import example
 from tests.twist import reference as twist_reference
 from tests.twist.test_example import EXPECTED as TWIST_EXPECTED
 
+#: the four papers' analyses cost seconds each: the full suite's, not the quick loop's
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

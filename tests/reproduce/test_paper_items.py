@@ -106,6 +106,7 @@ def test_gawm_figure2_and_figure4_pvalues(matrix):
 
 
 # ------------------------------------------------------------------ innovation Table 4
+@pytest.mark.slow
 def test_innovation_table4_and_figure2_pvalues(small):
     from irmeta.explain import explain_documents
     campaign, _ = small

@@ -1,8 +1,8 @@
 """Shards on a real ``distributed.LocalCluster`` (2 worker processes, 1 thread each).
 
 No mock of Dask: the tasks are pickled to worker processes that read the Parquet
-campaign from the file system, as on a cluster. One quick test runs in the quick loop;
-the DL21 one is slow.
+campaign from the file system, as on a cluster. Every test here is slow (starting a
+cluster costs seconds): the full suite runs them, the quick loop does not.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def client():
         yield c
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*not in the qrels:UserWarning")
 def test_a_local_cluster_gives_the_in_memory_values(tmp_path, client):
     qrels, runs = write_campaign(tmp_path, 11)
@@ -73,6 +74,7 @@ def _die_once(task):
     return k * 10
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_replaced_and_the_result_is_complete(tmp_path, client):
     run = client_map(client)
     tasks = [(str(tmp_path / "marker"), k) for k in range(4)]

@@ -107,6 +107,7 @@ def test_errors_exit_2(files, capsys):
     assert main(["meta", "significance", q, *runs]) == 2     # no -m
 
 
+@pytest.mark.slow
 def test_plots_directly(tmp_path, small_campaign):
     from irmeta.plot import meta as pm
     sweep = alpha_sweep(small_campaign, {"RBP(p=0.5)": "RBP(p={alpha})"}, alphas=[0.5, 0.9])

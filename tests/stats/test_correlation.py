@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from irmeta.errors import ParameterError
 from irmeta.stats import correlation as cr
+from tests.quick import examples
 
 
 def slow_tau_b(x, y):
@@ -44,7 +45,7 @@ def slow_tau_ap(x, y):
     return 2.0 / (n - 1) * total - 1.0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=3, max_size=12))
 def test_kendall_tau_b_matches_formula(pairs):
     x = np.array([p[0] for p in pairs], float)

@@ -16,6 +16,7 @@ from scipy import stats
 from irmeta.errors import ParameterError
 from irmeta.stats import significance as sg
 from irmeta.stats._tukey import ptukey_isf, ptukey_sf
+from tests.quick import examples
 
 ALL_TESTS = ["paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
              "randomised_tukey_hsd", "pairwise_tukey"]
@@ -249,7 +250,7 @@ def test_pairs_subset_by_name(scores):
 
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(arrays(np.float64, (4, 6), elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0])))
 def test_pvalues_are_probabilities(X):
     for test in ["paired_t", "wilcoxon", "randomisation", "bootstrap", "pairwise_tukey"]:
@@ -260,7 +261,7 @@ def test_pvalues_are_probabilities(X):
         assert np.all(p[allzero] == 1.0)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(arrays(np.float64, st.integers(1, 30), elements=st.floats(0, 1)))
 def test_adjusted_pvalues_bounds(p):
     for method in sg.CORRECTIONS:

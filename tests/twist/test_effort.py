@@ -76,6 +76,7 @@ def test_archetype_table_percentages():
     assert list(effort.PAPER_TABLE2.columns) == ["total", *effort.ARCHETYPES]
 
 
+@pytest.mark.slow
 def test_plots_are_written(tmp_path):
     from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
     qrels, runs = example.qrels_and_runs()
@@ -129,6 +130,7 @@ def test_cli_eval_and_archetypes(example_files, capsys):
                                "a": "typical_B", "b": "typical_A"}
 
 
+@pytest.mark.slow
 def test_cli_curve_and_grid(example_files, capsys, tmp_path):
     qrels, runs = example_files
     code, out = _run_cli(["twist", "curve", "-N", "15", "--run", "b", "--topic", "t1",
@@ -145,6 +147,7 @@ def test_cli_curve_and_grid(example_files, capsys, tmp_path):
     assert code == 2
 
 
+@pytest.mark.slow
 def test_real_ehealth(ehealth_campaign):
     c = ehealth_campaign
     res = irmeta.evaluate(c, measures=["Twist", "Twist.rho", "Twist.sigma"])

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import irmeta
 from irmeta import effort
 from irmeta.measures import twist as tw
+from tests.quick import examples
 
 
 @st.composite
@@ -46,7 +47,7 @@ def _campaign(qrels, runs):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topics())
 def test_propositions_1_and_2(case):
     qrels, runs, n, counts = case
@@ -75,7 +76,7 @@ def test_propositions_1_and_2(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(topics(min_ratio=3), st.sampled_from(tw.CROSSING_RULES))
 def test_archetype_properties(case, rule):
     qrels, runs, n, counts = case

@@ -22,6 +22,7 @@ from irmeta import effort, explain, stats
 from irmeta.aggregate import aggregate_matrix, gawm
 from irmeta.demo import demo_paths
 from irmeta.errors import IrmetaError
+from tests.quick import examples
 
 
 @pytest.fixture(scope="module")
@@ -259,7 +260,7 @@ SLOTS = {
 def test_junk_raises_irmeta_error_or_succeeds(ctx, slot):
     call = SLOTS[slot]
 
-    @settings(max_examples=40, deadline=None, database=None,
+    @settings(max_examples=examples(40), deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
     @given(JUNK)
     def run(value):

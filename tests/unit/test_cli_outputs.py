@@ -117,6 +117,7 @@ def _cli(args, stdout) -> subprocess.CompletedProcess:
                           stderr=subprocess.PIPE, text=True, env=env, check=False)
 
 
+@pytest.mark.slow
 def test_broken_pipe_is_quiet(tiny):
     """``irmeta eval ... | head -c 1``: the reader is gone before irmeta writes."""
     read, write = os.pipe()
@@ -129,6 +130,7 @@ def test_broken_pipe_is_quiet(tiny):
     assert proc.stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
 def test_stdout_disk_full(tiny):
     with open("/dev/full", "w") as full:
@@ -165,6 +167,7 @@ def test_second_report_replaces_the_first_whole(tmp_path, capsys, tiny):
     assert sorted(os.listdir(tmp_path)) == ["r.html", "r.zip", "r_files"]
 
 
+@pytest.mark.slow
 def test_interrupted_report_keeps_the_previous_one(tmp_path, monkeypatch, tiny):
     from irmeta.io.load import load_campaign
     from irmeta.report import ReportOptions, assemble, campaign_report

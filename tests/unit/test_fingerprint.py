@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import irmeta
 from irmeta.data.fingerprint import LONG_ID, fingerprint_bytes, fingerprint_strings
+from tests.quick import examples
 
 MASK = (1 << 64) - 1
 
@@ -53,7 +54,7 @@ def test_kernel_equals_reference_on_known_ids():
     assert fingerprint_bytes(IDS).tolist() == [reference(i) for i in IDS]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.binary(max_size=300), min_size=1, max_size=40))
 def test_kernel_equals_reference_on_random_ids(ids):
     assert fingerprint_bytes(ids).tolist() == [reference(i) for i in ids]

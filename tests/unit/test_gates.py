@@ -92,6 +92,7 @@ def test_clock_scan_finds_a_timed_assertion():
     assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []
 
 
+@pytest.mark.slow
 def test_no_assert_in_library_code():
     """``python -O`` strips ``assert``: library code raises typed errors instead."""
     import ast

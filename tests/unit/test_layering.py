@@ -13,6 +13,7 @@ layer a name comes from). A failure names the module, the line and the import.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,13 +77,25 @@ def exists(module: str) -> bool:
 def imports_of(path: Path, source: str | None = None) -> list[Import]:
     """Every import of an irmeta module in ``path`` (or in ``source``, read as if it
     were that file), at any depth of the syntax tree."""
+    if source is None:      # the three checks below read every file: parse it once
+        return list(_imports_of_file(path))
+    return _imports_of_source(path, source)
+
+
+@functools.cache
+def _imports_of_file(path: Path) -> tuple[Import, ...]:
+    return tuple(_imports_of_source(path, path.read_text(encoding="utf-8")))
+
+
+def _imports_of_source(path: Path, source: str) -> list[Import]:
     module = module_name(path)
     package = module if is_package(path) else module.rpartition(".")[0]
-    if source is None:
-        source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
     found = []
     for node in ast.walk(ast.parse(source, filename=str(path))):
-        text = ast.get_source_segment(source, node) if isinstance(
+        # the statement's first line (ast.get_source_segment re-splits the whole source
+        # at every call: quadratic on a long module)
+        text = lines[node.lineno - 1].strip() if isinstance(
             node, (ast.Import, ast.ImportFrom)) else None
         if isinstance(node, ast.Import):
             for alias in node.names:

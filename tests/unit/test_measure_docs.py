@@ -40,6 +40,7 @@ def test_listing_shows_trec_eval_names():
     assert "trec_eval: P (P_5 … P_1000)" in out and "all_trec" in out
 
 
+@pytest.mark.slow
 def test_table_order_does_not_depend_on_import_order():
     import subprocess
     import sys

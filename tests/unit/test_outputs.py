@@ -124,6 +124,7 @@ _WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_concurrent_writers_never_tear(tmp_path):
     """Two processes rewrite the same file again and again while this one reads it:
     every read and the final file are one writer's complete output."""

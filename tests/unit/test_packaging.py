@@ -89,6 +89,7 @@ def undeclared(found, declared):
             and not all(guarded for _, _, guarded in where)}
 
 
+@pytest.mark.slow
 def test_every_third_party_import_is_declared():
     missing = undeclared(third_party_imports(), _declared())
     assert not missing, f"imported but not in pyproject dependencies: {missing}"

@@ -27,6 +27,7 @@ from irmeta.cli.main import main
 from irmeta.errors import InputError
 from irmeta.io import trec
 from irmeta.io.tokens import QRELS, RUN, canonical_block, is_canonical, squeeze
+from tests.quick import examples
 
 QRELS_TEXT = "1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n2 0 d4 1\n2 0 d5 0\n"
 RUN_TEXT = ("1 Q0 d2 1 3.0 tagA\n1 Q0 d1 2 2.0 tagA\n1 Q0 d3 3 1.0 tagA\n"
@@ -135,7 +136,7 @@ def _messy_block(draw, ncols, extra_ok):
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_canonical_block_equals_python_split(data):
     layout = data.draw(st.sampled_from([RUN, QRELS]))
@@ -149,7 +150,7 @@ def test_canonical_block_equals_python_split(data):
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_squeezed_blocks_that_look_canonical_have_the_reference_tokens(data):
     layout = data.draw(st.sampled_from([RUN, QRELS]))
@@ -168,6 +169,7 @@ def _cli(args, stdin=None):
                           capture_output=True, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="process substitution needs bash")
 def test_process_substitution_gives_the_file_values(tmp_path, clean):
     q, r, _ = clean
@@ -182,6 +184,7 @@ def test_process_substitution_gives_the_file_values(tmp_path, clean):
     assert piped.stdout == direct.stdout
 
 
+@pytest.mark.slow
 def test_stdin_dash_is_read(tmp_path, clean):
     q, r, _ = clean
     piped = _cli(["eval", str(q), "-", "-m", "AP"], stdin=RUN_TEXT.encode())
@@ -201,6 +204,7 @@ def test_fifo_is_read_once(tmp_path, clean):
     writer.wait()
 
 
+@pytest.mark.slow
 def test_error_line_numbers_survive_a_pipe(tmp_path, clean):
     q, _, _ = clean
     bad = "\n# c\n" + RUN_TEXT + "1 Q0 d1 9 0.5 tagA\n"
