@@ -239,6 +239,41 @@ class Strings(Constraint):
         return [b"run", [1, 2], [""]] + ([] if self.allow_empty else [[]])
 
 
+@dataclass(frozen=True)
+class ListOf(Constraint):
+    """A sequence (not a string) of at least ``min_items`` values, each meeting ``item``;
+    the canonical value is the list of the items' canonical values."""
+
+    item: Constraint
+    min_items: int = 1
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        many = "at least one" if self.min_items == 1 else f"at least {self.min_items}"
+        return f"a sequence of {many} values, each {self.item.what}"
+
+    def coerce(self, value: Any) -> list[Any]:
+        if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
+            raise Invalid
+        items = list(value)
+        out = []
+        for x in items:
+            try:
+                out.append(self.item.coerce(x))
+            except Invalid:
+                raise Invalid(f"must hold values that are each {self.item.what}, got "
+                              f"{show(x)} in {show(value)}") from None
+        if len(out) < self.min_items:
+            raise Invalid(f"must hold at least {self.min_items} value"
+                          f"{'s' if self.min_items > 1 else ''}, each {self.item.what}, "
+                          f"got {show(value)}")
+        return out
+
+    def invalid_examples(self) -> list[Any]:
+        return ["1,2", [object()], [None]] + ([[]] if self.min_items else [])
+
+
 #: most random trials (resamples, permutations, subsets) one call may ask for; published
 #: settings use 1,000-10,000, and a bootstrap holds a trials x topics matrix in memory
 MAX_TRIALS = 10 ** 6
@@ -248,6 +283,16 @@ SEED = Integer(low=0)
 TRIALS = Integer(low=1, high=MAX_TRIALS)
 PROBABILITY = Real(low=0.0, high=1.0, low_open=True, high_open=True)
 CUTOFF = Integer(low=1)
+#: a ranking depth N (Twist's evaluation depth, rarity depth, the top N kept of a ranking)
+DEPTH = Integer(low=1)
+#: a share of the runs kept (``filter_top_runs``): in (0, 1]
+FRACTION = Real(low=0.0, high=1.0, low_open=True)
+#: a difference below which two means tie (stability fuzziness), a tolerance
+NONNEGATIVE = Real(low=0.0)
+#: a count of things that must be at least one (repeats, topics per shard, workers)
+COUNT = Integer(low=1)
+#: the weight of rarity in P_rare / AP_rare
+ALPHA = Real(low=0.0)
 
 
 def constraints_of(func: Callable[..., Any]) -> dict[str, Constraint]:
