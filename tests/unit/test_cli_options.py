@@ -219,3 +219,51 @@ def test_options_that_do_not_apply_are_refused(args, option, other):
     assert res.exit_code == 2, res.output
     text = " ".join(res.output.split())
     assert option in text and other in text, text
+
+
+# ------------------------------------------------------------------ documented commands
+def _documented_commands():
+    """Every ``irmeta ...`` line of the bash blocks of README.md and docs/*.md."""
+    import shlex
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    out = []
+    for page in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        block, joined = False, ""
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if line.startswith("```"):
+                block = line.strip() in ("```bash", "```sh", "```")
+                continue
+            line = line.strip()
+            if not block or not (joined or line.startswith("irmeta ")):
+                continue
+            joined += line.rstrip("\\").strip() + " "
+            if not line.endswith("\\"):
+                try:
+                    out.append((page.name, shlex.split(joined, comments=True)))
+                except ValueError:
+                    pass
+                joined = ""
+    return out
+
+
+def test_documented_commands_use_declared_options_and_no_old_spelling():
+    commands = {tuple(path): cmd for path, cmd in COMMANDS}
+    checked = 0
+    for page, words in _documented_commands():
+        args = words[1:]
+        path = next((p for p in sorted(commands, key=len, reverse=True)
+                     if tuple(args[:len(p)]) == p), None)
+        if path is None:
+            continue
+        cmd, rest = commands[path], args[len(path):]
+        ctx = click.Context(cmd, info_name=" ".join(path))
+        try:
+            cmd.make_parser(ctx).parse_args(rest)
+        except click.UsageError as exc:
+            pytest.fail(f"{page}: irmeta {' '.join(args)}: {exc}")
+        used = {a.partition("=")[0] for a in rest} | {a[:2] for a in rest if a[:2] == "-N"}
+        old = used & set(getattr(cmd, "aliases", {}))
+        assert not old, f"{page}: irmeta {' '.join(args)} uses the former spelling {old}"
+        checked += 1
+    assert checked > 60

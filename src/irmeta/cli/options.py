@@ -86,7 +86,7 @@ class ConstraintType(click.ParamType):
         else:                       # a default value given in Python
             parsed = value
         try:
-            out = c.coerce(parsed)
+            out: Any = c.coerce(parsed)
         except Invalid as exc:
             self.fail(exc.detail or f"must be {c.what}, got "
                                     f"{exc.shown if exc.shown is not None else value}",
@@ -132,7 +132,8 @@ def constrained_choice(*decls: str, constraint: Choice, case_sensitive: bool = T
 def _rewrite(args: list[str], aliases: Mapping[str, str], command: str) -> list[str]:
     """``args`` with every deprecated spelling replaced by its new one (before ``--``);
     one stderr line per deprecated spelling used; both spellings given is an error."""
-    out, used = [], {}
+    out: list[str] = []
+    used: dict[str, str] = {}
     for i, arg in enumerate(args):
         if arg == "--":
             out.extend(args[i:])
