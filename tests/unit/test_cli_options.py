@@ -267,3 +267,25 @@ def test_documented_commands_use_declared_options_and_no_old_spelling():
         assert not old, f"{page}: irmeta {' '.join(args)} uses the former spelling {old}"
         checked += 1
     assert checked > 60
+
+
+def _choices(path, name):
+    cmd = next(c for p, c in COMMANDS if p == path)
+    return tuple(next(p for p in cmd.params if p.name == name).type.constraint.options)
+
+
+def test_choice_options_are_the_api_choices():
+    """The CLI declares its choices without importing the computing layers (startup
+    time); this test keeps them equal to the API's tuples."""
+    from irmeta.measures.twist import CROSSING_RULES
+    from irmeta.stats.correlation import METHODS
+    from irmeta.stats.leaderboard import LEADERBOARD_TESTS
+    from irmeta.stats.significance import CORRECTIONS, TESTS
+    for path in (["twist", "grid"], ["twist", "archetypes"], ["reproduce", "twist"]):
+        assert _choices(path, "crossing") == tuple(CROSSING_RULES)
+    assert _choices(["meta", "correlation"], "method") == tuple(METHODS)
+    assert _choices(["meta", "leaderboard"], "test") == tuple(LEADERBOARD_TESTS)
+    assert _choices(["meta", "leaderboard"], "correction") == (*CORRECTIONS, "none")
+    assert _choices(["meta", "significance"], "correction") == tuple(CORRECTIONS)
+    assert set(_choices(["meta", "significance"], "test")) <= set(TESTS)
+    assert set(_choices(["meta", "discpower"], "tests")) <= set(TESTS)
