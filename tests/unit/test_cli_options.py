@@ -182,6 +182,8 @@ REFUSED = [
     (["eval", "--demo", "-m", "AP", "--wide", "--format", "trec"], "--wide", "--format"),
     (["eval", "--demo", "-m", "AP", "--digits", "2"], "--digits", "--format"),
     (["eval", "--demo", "-m", "AP", "--prior-runs", "a"], "--prior-runs", "-m"),
+    (["eval", "--demo", "-m", "AP", "-q", "-n", "--aggregate", "gmean"], "--aggregate",
+     "--no-summary"),
     (["eval", "--demo", "-m", "AP", "--reference-runs", __file__], "--reference-runs", "-m"),
     (["eval", "--demo", "-m", "AP", "--groups", __file__], "--groups", "-m"),
     (["explain", "--demo", "--topic", "301"], "--topic", "--run"),

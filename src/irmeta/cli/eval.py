@@ -85,6 +85,8 @@ def eval_command(click_ctx, qrels, runs, measures, per_topic, fmt, wide, digits,
     refuse(click_ctx, ["wide"], other="--format trec",
            because="trec_eval's layout has one line per value; choose text, markdown, "
                    "tsv, csv or json for the table", when=fmt == "trec")
+    refuse(click_ctx, ["aggregator"], other="-n/--no-summary", when=no_summary,
+           because="it computes the summary values, which -n leaves out")
     if fmt in ("text", "markdown"):
         wide = True
     fmt = fmt or ("text" if wide else "trec")
