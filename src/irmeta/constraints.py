@@ -28,11 +28,10 @@ import functools
 import inspect
 import math
 import numbers
+import sys
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-import numpy as np
 
 from irmeta.errors import ParameterError
 
@@ -50,6 +49,16 @@ class Invalid(ValueError):
         super().__init__(detail)
         self.detail = detail
         self.shown = shown
+
+
+def is_bool(value: Any) -> bool:
+    """``True``/``False`` or a NumPy bool. NumPy is looked up, not imported: a value can
+    only be a NumPy bool once NumPy is loaded, and the CLI's option parsing (which uses
+    these constraints) should not pay NumPy's import to print ``--help``."""
+    if isinstance(value, bool):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.bool_)
 
 
 def show(value: Any) -> str:
@@ -118,7 +127,7 @@ class Integer(Constraint):
         return ("an integer " + range_text(self.low, self.high)).strip()
 
     def coerce(self, value: Any) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if is_bool(value) or not isinstance(value, numbers.Integral):
             raise Invalid
         v = int(value)
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
@@ -150,7 +159,7 @@ class Real(Constraint):
                                                 self.high_open)).strip()
 
     def coerce(self, value: Any) -> float:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if is_bool(value) or not isinstance(value, numbers.Real):
             raise Invalid
         try:
             x = float(value)
@@ -184,7 +193,7 @@ class Flag(Constraint):
         return "True or False"
 
     def coerce(self, value: Any) -> bool:
-        if not isinstance(value, (bool, np.bool_)):
+        if not is_bool(value):
             raise Invalid
         return bool(value)
 

@@ -101,9 +101,12 @@ def test_report_options_are_the_report_api_constraints():
     checked = 0
     for p in report.params:
         if p.name in OPTION_CONSTRAINTS and p.name not in ("correction", "progress"):
-            assert p.type.constraint is OPTION_CONSTRAINTS[p.name], p.name
+            assert p.type.constraint == OPTION_CONSTRAINTS[p.name], p.name
             checked += 1
     assert checked >= 14
+    correction = next(p for p in report.params if p.name == "correction")
+    assert correction.type.constraint.options == (*OPTION_CONSTRAINTS["correction"].options,
+                                                  "none")
 
 
 # ------------------------------------------------------------------ one name per concept
@@ -291,3 +294,21 @@ def test_choice_options_are_the_api_choices():
     assert _choices(["meta", "significance"], "correction") == tuple(CORRECTIONS)
     assert set(_choices(["meta", "significance"], "test")) <= set(TESTS)
     assert set(_choices(["meta", "discpower"], "tests")) <= set(TESTS)
+
+
+def test_subcommand_modules_load_no_computing_library():
+    """Declaring options from constraints must not make ``irmeta X --help`` pay for NumPy,
+    pandas, SciPy or the report (seconds on a loaded machine): checked in a fresh
+    interpreter, structurally (no timing)."""
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "for m in ('eval', 'explain', 'twist', 'aggregate', 'meta', 'report', 'reproduce',"
+            " 'convert', 'measures'):\n"
+            "    __import__('irmeta.cli.' + m)\n"
+            "heavy = ('numpy', 'pandas', 'scipy', 'matplotlib', 'pyarrow', 'irmeta.report',"
+            " 'irmeta.stats')\n"
+            "print(sorted(h for h in heavy if h in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "[]"

@@ -5,12 +5,24 @@ from __future__ import annotations
 import glob
 import os
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign
 from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.constraints import (
+    ALPHA,
+    CUTOFF,
+    DEPTH,
+    NONNEGATIVE,
+    PROBABILITY,
+    SEED,
+    TRIALS,
+    Choice,
+    ListOf,
+)
 
 _SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 
@@ -104,21 +116,25 @@ ALIASES = {"--bootstrap": "--discpower-trials", "--trials": "--stability-trials"
            "--rare-k": "--rare-cutoff", "--nrg-k": "--nrg-cutoff", "--twist-depth": "--depth"}
 
 
-def _correction_choice():
-    from irmeta.constraints import Choice
-    from irmeta.report.options import OPTION_CONSTRAINTS
-    return Choice(OPTION_CONSTRAINTS["correction"].options + ("none",))
-
-
-#: ``--correction``: ReportOptions.correction's choices, ``none`` for None (as in meta)
-CORRECTION = _correction_choice()
+#: the constraint of each ReportOptions field the command sets, equal to
+#: ``irmeta.report.options.OPTION_CONSTRAINTS`` (a test checks it): written out here
+#: because importing ``irmeta.report`` loads the whole report (seconds) and ``irmeta report
+#: --help`` should not
+REPORT_CONSTRAINTS = {
+    "seed": SEED, "bootstrap": TRIALS, "trials": TRIALS, "level": PROBABILITY,
+    "fuzziness": NONNEGATIVE, "alphas": ListOf(ALPHA, min_items=2), "rare_k": CUTOFF,
+    "nrg_k": CUTOFF, "nrg_prior": Choice(("auto", "others", "best_per_group", "earlier")),
+    "twist_depth": replace(DEPTH, optional=True),
+    "test": Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap")),
+    "ci_level": PROBABILITY, "ci_trials": TRIALS,
+}
+#: ``--correction``: ReportOptions.correction's choices, and ``none`` for None (as in meta)
+CORRECTION = Choice(("bonferroni", "holm", "fdr_bh", "none"))
 
 
 def _option(*decls: str, field: str, **kwargs):
     """An option declared from the constraint of the ReportOptions field ``field``."""
-    from irmeta.constraints import Choice
-    from irmeta.report.options import OPTION_CONSTRAINTS
-    constraint = OPTION_CONSTRAINTS[field]
+    constraint = REPORT_CONSTRAINTS[field]
     if isinstance(constraint, Choice):
         return constrained_choice(*decls, field, constraint=constraint, **kwargs)
     return constrained(*decls, field, constraint=constraint, **kwargs)
