@@ -28,11 +28,10 @@ import functools
 import inspect
 import math
 import numbers
+import sys
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-import numpy as np
 
 from irmeta.errors import ParameterError
 
@@ -50,6 +49,16 @@ class Invalid(ValueError):
         super().__init__(detail)
         self.detail = detail
         self.shown = shown
+
+
+def is_bool(value: Any) -> bool:
+    """``True``/``False`` or a NumPy bool. NumPy is looked up, not imported: a value can
+    only be a NumPy bool once NumPy is loaded, and the CLI's option parsing (which uses
+    these constraints) should not pay NumPy's import to print ``--help``."""
+    if isinstance(value, bool):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.bool_)
 
 
 def show(value: Any) -> str:
@@ -118,7 +127,7 @@ class Integer(Constraint):
         return ("an integer " + range_text(self.low, self.high)).strip()
 
     def coerce(self, value: Any) -> int:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if is_bool(value) or not isinstance(value, numbers.Integral):
             raise Invalid
         v = int(value)
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
@@ -150,7 +159,7 @@ class Real(Constraint):
                                                 self.high_open)).strip()
 
     def coerce(self, value: Any) -> float:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if is_bool(value) or not isinstance(value, numbers.Real):
             raise Invalid
         try:
             x = float(value)
@@ -184,7 +193,7 @@ class Flag(Constraint):
         return "True or False"
 
     def coerce(self, value: Any) -> bool:
-        if not isinstance(value, (bool, np.bool_)):
+        if not is_bool(value):
             raise Invalid
         return bool(value)
 
@@ -239,6 +248,41 @@ class Strings(Constraint):
         return [b"run", [1, 2], [""]] + ([] if self.allow_empty else [[]])
 
 
+@dataclass(frozen=True)
+class ListOf(Constraint):
+    """A sequence (not a string) of at least ``min_items`` values, each meeting ``item``;
+    the canonical value is the list of the items' canonical values."""
+
+    item: Constraint
+    min_items: int = 1
+    optional: bool = False
+
+    @property
+    def what(self) -> str:
+        many = "at least one" if self.min_items == 1 else f"at least {self.min_items}"
+        return f"a sequence of {many} values, each {self.item.what}"
+
+    def coerce(self, value: Any) -> list[Any]:
+        if isinstance(value, (str, bytes, bytearray, dict)) or not isinstance(value, Iterable):
+            raise Invalid
+        items = list(value)
+        out = []
+        for x in items:
+            try:
+                out.append(self.item.coerce(x))
+            except Invalid:
+                raise Invalid(f"must hold values that are each {self.item.what}, got "
+                              f"{show(x)} in {show(value)}") from None
+        if len(out) < self.min_items:
+            raise Invalid(f"must hold at least {self.min_items} value"
+                          f"{'s' if self.min_items > 1 else ''}, each {self.item.what}, "
+                          f"got {show(value)}")
+        return out
+
+    def invalid_examples(self) -> list[Any]:
+        return ["1,2", [object()], [None]] + ([[]] if self.min_items else [])
+
+
 #: most random trials (resamples, permutations, subsets) one call may ask for; published
 #: settings use 1,000-10,000, and a bootstrap holds a trials x topics matrix in memory
 MAX_TRIALS = 10 ** 6
@@ -248,6 +292,16 @@ SEED = Integer(low=0)
 TRIALS = Integer(low=1, high=MAX_TRIALS)
 PROBABILITY = Real(low=0.0, high=1.0, low_open=True, high_open=True)
 CUTOFF = Integer(low=1)
+#: a ranking depth N (Twist's evaluation depth, rarity depth, the top N kept of a ranking)
+DEPTH = Integer(low=1)
+#: a share of the runs kept (``filter_top_runs``): in (0, 1]
+FRACTION = Real(low=0.0, high=1.0, low_open=True)
+#: a difference below which two means tie (stability fuzziness), a tolerance
+NONNEGATIVE = Real(low=0.0)
+#: a count of things that must be at least one (repeats, topics per shard, workers)
+COUNT = Integer(low=1)
+#: the weight of rarity in P_rare / AP_rare
+ALPHA = Real(low=0.0)
 
 
 def constraints_of(func: Callable[..., Any]) -> dict[str, Constraint]:

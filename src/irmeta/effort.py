@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta import validate
+from irmeta.constraints import Flag, Integer, validated
 from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import CampaignError, ParameterError
 from irmeta.measures import twist as tw
@@ -172,6 +173,7 @@ def curve_arrays(campaign: Campaign, runs=None, topics=None, depth: int = tw.DEF
                        np.cumsum(rp_fs, axis=1), _dcg(ideal), table.rb[ti])
 
 
+@validated(normalised=Flag())
 def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_level: int = 1,
            normalised: bool = False, method: str = "piecewise") -> pd.DataFrame:
     """One (run, topic) rank by rank: ``rank, docid, grade, rp, crp, rp_fs, crp_fs, dcg,
@@ -205,7 +207,7 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
     frame = pd.DataFrame({"rank": np.arange(1, a.depth + 1), "docid": docids, "grade": grade,
                           "rp": a.rp[0, 0], "crp": a.crp[0, 0], "rp_fs": a.rp_fs[0],
                           "crp_fs": a.crp_fs[0], "dcg": a.dcg[0, 0], "ideal_dcg": a.ideal_dcg[0]})
-    if validate.flag(normalised, "normalised", "curves"):
+    if normalised:
         rpn, crpn = a.normalised(method)
         frame["rp_norm"] = rpn[0, 0]
         frame["crp_norm"] = crpn[0, 0]
@@ -474,10 +476,10 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
     return pd.DataFrame(rows).set_index("gain"), grids
 
 
+@validated(k=Integer(low=1))
 def most_telling(eg: EffortGain, k: int = 2) -> pd.DataFrame:
     """(run, topic) pairs worth a CRP/DCG look: the ``k`` top-gain-row points with the
     lowest Twist (high gain at high effort) and the ``k`` with the highest Twist."""
-    k = validate.integer(k, "k", "most_telling", low=1)
     top = eg.points[eg.points["row"] == 3].sort_values(["twist", "run", "topic"])
     if top.empty:
         top = eg.points.sort_values(["gain", "twist"], ascending=[False, True]).head(4 * k)

@@ -83,6 +83,17 @@ class Results:
     rel_level: int = 1
     context: EvalContext | None = None
 
+    def __repr__(self) -> str:
+        """A summary (never the arrays): ``Results(30 runs [a, b, c, ...] x 2 measures
+        [AP, P@10] x 50 topics, rel_level=1, in memory)``."""
+        from irmeta.data.campaign import names_text
+        shards = getattr(self.campaign, "shards", None)
+        where = ("in memory" if shards is None
+                 else f"sharded ({shards} shard{'' if shards == 1 else 's'})")
+        return (f"Results({names_text(self.runs, 'run')} x "
+                f"{names_text(tuple(self.names), 'measure', shown=4)} x "
+                f"{len(self.topics):,} topics, rel_level={self.rel_level}, {where})")
+
     @property
     def runs(self) -> tuple[str, ...]:
         """The run names, in the campaign's order (the first axis of ``values``)."""

@@ -16,12 +16,14 @@ Both return pandas DataFrames and use the same per-topic totals as the measures
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 
 from irmeta import validate
+from irmeta.constraints import CUTOFF, DEPTH, REL_LEVEL, Flag, validated
 from irmeta.data.campaign import Campaign
 from irmeta.data.tables import decode_ids
 from irmeta.errors import ParameterError
@@ -59,6 +61,8 @@ def _nrg_measure(nrg, k: int | None) -> Measure | None:
     return m
 
 
+@validated(k=replace(CUTOFF, optional=True), depth=replace(DEPTH, optional=True),
+           rel_level=REL_LEVEL, relevant_only=Flag())
 def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
                       k: int | None = 100, depth: int | None = None, rel_level: int = 1,
                       nrg: str | Measure | None = "NRG", relevant_only: bool = True,
@@ -97,9 +101,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     from irmeta.measures.nrg import nrg_block, prior_plan
 
     validate.campaign(campaign, "explain_documents")
-    relevant_only = validate.flag(relevant_only, "relevant_only", "explain_documents")
-    k = _check_k("explain_documents", "k", k)
-    depth = _check_k("explain_documents", "depth", depth) or k
+    depth = depth or k
     r = campaign.run_index(run)
     ctx = _context(rel_level, groups, reference, prior_runs)
     if topic is None:
@@ -171,6 +173,7 @@ def _unique_mask(fn: str, campaign, k, rel_level, reference) -> tuple[np.ndarray
     return rel, rel & (others == 0)
 
 
+@validated(k=CUTOFF, rel_level=REL_LEVEL, per_topic=Flag())
 def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
                          reference: Campaign | None = None,
                          per_topic: bool = False) -> pd.DataFrame:
@@ -199,7 +202,6 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     B         0                   1
     """
     rel, uniq = _unique_mask("unique_contributions", campaign, k, rel_level, reference)
-    per_topic = validate.flag(per_topic, "per_topic", "unique_contributions")
     unique, found = uniq.sum(axis=2), rel.sum(axis=2)
     runs = list(campaign.runs)
     if per_topic:
@@ -215,6 +217,7 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     return frame
 
 
+@validated(k=CUTOFF, rel_level=REL_LEVEL)
 def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
                      reference: Campaign | None = None) -> pd.DataFrame:
     """The documents counted by :func:`unique_contributions`, one row each: relevant

@@ -272,5 +272,5 @@ def test_analyse_campaign_checks_its_inputs(demo_campaign):
         analyse_campaign(demo_campaign.select_runs([0]))
     with pytest.raises(ParameterError, match="no group for run"):
         analyse_campaign(demo_campaign, groups={"lexA-bm25": "a"})
-    with pytest.raises(ParameterError, match="bootstrap must be a positive integer"):
+    with pytest.raises(ParameterError, match="bootstrap must be an integer in"):
         analyse_campaign(demo_campaign, ReportOptions(bootstrap=0))

@@ -170,12 +170,12 @@ def test_small_campaign_edge_cases(tmp_path):
 
 
 @pytest.mark.parametrize("kw, msg", [
-    ({"bootstrap": 0}, "bootstrap must be a positive integer"),
-    ({"seed": -1}, "seed must be a non-negative integer"),
-    ({"level": 1.5}, "level must be in"),
+    ({"bootstrap": 0}, "bootstrap must be an integer in"),
+    ({"seed": -1}, "seed must be an integer >= 0"),
+    ({"level": 1.5}, "level must be a finite number in"),
     ({"nrg_prior": "best"}, "nrg_prior must be one of"),
     ({"skip": frozenset({"nope"})}, "skip names unknown section"),
-    ({"alphas": (0.5,)}, "alphas must hold at least two values"),
+    ({"alphas": (0.5,)}, "alphas must hold at least 2 values"),
 ])
 def test_options_validated(kw, msg):
     with pytest.raises(ParameterError, match=msg):

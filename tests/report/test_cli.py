@@ -34,7 +34,7 @@ def test_files_cli(tmp_path):
     p = demo_paths()
     out = tmp_path / "sub" / "r.html"
     assert main(["report", str(p.qrels), *map(str, p.runs[:5]), "-o", str(out),
-                 "--no-progress", *FAST, "--nrg-k", "5"]) == 0
+                 "--no-progress", *FAST, "--nrg-cutoff", "5"]) == 0
     lb = pd.read_csv(tmp_path / "sub" / "r_files" / "leaderboard.tsv", sep="\t")
     assert len(lb) == 5 and "NRG(prior=others)@5" in lb.columns      # measure strings
     page = out.read_text(encoding="utf-8")
@@ -43,8 +43,8 @@ def test_files_cli(tmp_path):
 
 @pytest.mark.parametrize("args, msg", [
     (["--skip", "bogus"], "unknown section"),
-    (["--alphas", "0.5"], "at least two values"),
-    (["--bootstrap", "0"], "bootstrap"),
+    (["--alphas", "0.5"], "at least 2 values"),
+    (["--discpower-trials", "0"], "discpower-trials"),
 ])
 def test_bad_options(tmp_path, capsys, args, msg):
     assert main(["report", "--demo", "-o", str(tmp_path / "x.html"), *args]) == 2

@@ -15,7 +15,7 @@ from tests.unit.test_degenerate import _write
 # whole reports and reproductions on degenerate campaigns (quick loop: -m "not slow")
 pytestmark = pytest.mark.slow
 
-QUICK = ["--no-progress", "--bootstrap", "20", "--trials", "10",
+QUICK = ["--no-progress", "--discpower-trials", "20", "--stability-trials", "10",
          "--skip", "innovation,effort,topics"]
 
 

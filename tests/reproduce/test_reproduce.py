@@ -54,7 +54,7 @@ def _check_page(folder, titles):
 def innovation_out(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro") / "innovation"
     code = _run(["reproduce", "innovation", "--demo", "-o", str(out), *FAST,
-                 "--alphas", "0,0.5,1", "--trials", "40", "--samples", "3",
+                 "--alphas", "0,0.5,1", "--stability-trials", "40", "--systems-trials", "3",
                  "--figure1-points", "4", "--seed", "7"])
     assert code == 0
     return out
@@ -167,7 +167,7 @@ def test_nrg_without_groups_is_others(tmp_path, demo):
 @pytest.fixture(scope="module")
 def twist_out(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro") / "twist"
-    assert _run(["reproduce", "twist", "--demo", "-o", str(out), *FAST, "--samples", "50",
+    assert _run(["reproduce", "twist", "--demo", "-o", str(out), *FAST, "--discpower-trials", "50",
                  "--seed", "3"]) == 0
     return out
 

@@ -123,7 +123,8 @@ def test_cli_eval_and_archetypes(example_files, capsys):
     v = frame.set_index(["run", "measure"])["value"]
     assert v[("b", "Twist@15")] == pytest.approx(0.5254, abs=5e-5)
     assert v[("b", "Twist.rho(crossing=formal)@15")] == 1.0
-    code, out = _run_cli(["twist", "archetypes", "-N", "15", "--per-topic", qrels, *runs], capsys)
+    code, out = _run_cli(["twist", "archetypes", "--depth", "15", "--per-topic", "--format", "tsv",
+                          qrels, *runs], capsys)
     assert code == 0
     arche = pd.read_csv(io.StringIO(out), sep="\t").set_index("run")["archetype"]
     assert arche.to_dict() == {"ideal": "ideal", "worst": "worst", "fs": "full_scale",
@@ -133,16 +134,16 @@ def test_cli_eval_and_archetypes(example_files, capsys):
 @pytest.mark.slow
 def test_cli_curve_and_grid(example_files, capsys, tmp_path):
     qrels, runs = example_files
-    code, out = _run_cli(["twist", "curve", "-N", "15", "--run", "b", "--topic", "t1",
-                          "--plot", str(tmp_path / "c"), qrels, *runs], capsys)
+    code, out = _run_cli(["twist", "curve", "--depth", "15", "--format", "tsv", "--run", "b",
+                          "--topic", "t1", "--plot", str(tmp_path / "c"), qrels, *runs], capsys)
     assert code == 0
     frame = pd.read_csv(io.StringIO(out), sep="\t")
     assert frame["crp"].tolist() == [0, -6, -8, -12, -11, -13, -14, -14, -9, -6, -6, -6, 5, 12, 12]
     assert (tmp_path / "c.png").exists() and (tmp_path / "c.svg").exists()
-    code, out = _run_cli(["twist", "grid", "-N", "15", "--format", "markdown", "-g", "AP",
+    code, out = _run_cli(["twist", "grid", "--depth", "15", "--format", "markdown", "-g", "AP",
                           qrels, *runs], capsys)
     assert code == 0 and out.startswith("| gain |") and "| AP |" in out
-    code, _ = _run_cli(["twist", "curve", "-N", "15", "--run", "nosuchrun", "--topic", "t1",
+    code, _ = _run_cli(["twist", "curve", "--depth", "15", "--run", "nosuchrun", "--topic", "t1",
                         qrels, *runs], capsys)
     assert code == 2
 

@@ -152,7 +152,42 @@ CASES = [
      lambda x, v: effort.effort_gain_summary(x.c, depth=v), math.nan,
      "depth"),
     ("most_telling k 1.5", lambda x, v: effort.most_telling(None, v), 1.5, "k"),
+    # converted to @validated (irmeta.constraints): the same words as before
+    ("gawm floor -1", lambda x, v: gawm(x.X, floor=v), -1.0, "floor"),
+    ("gawm max_iter 0", lambda x, v: gawm(x.X, max_iter=v), 0, "max_iter"),
+    ("fuzziness_stability subset_size 0",
+     lambda x, v: stats.fuzziness_stability(x.X, subset_size=v), 0, "subset_size"),
+    ("fuzziness_stability trials 0", lambda x, v: stats.fuzziness_stability(x.X, trials=v), 0,
+     "trials"),
+    ("buckley_voorhees seed -1", lambda x, v: stats.buckley_voorhees(x.X, trials=5, seed=v), -1,
+     "seed"),
+    ("buckley_voorhees fuzziness nan",
+     lambda x, v: stats.buckley_voorhees(x.X, trials=5, fuzziness=v), math.nan, "fuzziness"),
+    ("explain depth 0", lambda x, v: explain.explain_documents(x.c, x.c.runs[0], depth=v), 0,
+     "depth"),
+    ("unique_contributions k 0", lambda x, v: explain.unique_contributions(x.c, v), 0, "k"),
+    ("unique_contributions rel_level", lambda x, v: explain.unique_contributions(x.c, rel_level=v),
+     1.5, "rel_level"),
+    ("unique_documents k bool", lambda x, v: explain.unique_documents(x.c, v), True, "k"),
+    ("most_telling k 0", lambda x, v: effort.most_telling(None, v), 0, "k"),
 ]
+
+
+#: public functions whose arguments are declared with @validated
+VALIDATED = [gawm, stats.fuzziness_stability, stats.buckley_voorhees, stats.leaderboard,
+             explain.explain_documents, explain.unique_contributions, explain.unique_documents,
+             effort.most_telling, effort.curves]
+
+
+@pytest.mark.parametrize("func", VALIDATED, ids=lambda f: f.__name__)
+def test_converted_functions_declare_their_constraints(func):
+    from irmeta.constraints import constraints_of
+    declared = constraints_of(func)
+    assert declared
+    for name, constraint in declared.items():     # every invalid example is refused by name
+        for value in constraint.invalid_examples():
+            with pytest.raises(IrmetaError, match=name):
+                constraint.check(value, name, func.__name__)
 
 
 class _Ctx:

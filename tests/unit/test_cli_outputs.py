@@ -42,7 +42,7 @@ WRITERS = {
     "aggregate": (["aggregate", "-m", "AP", "-a", "mean"], []),
     "meta": (["meta", "correlation", "-m", "AP", "-m", "P@5"], []),
     "twist": (["twist", "archetypes"], []),
-    "twist points": (["twist", "grid", "-N", "10", "-g", "AP"], ["--points"]),
+    "twist points": (["twist", "grid", "--depth", "10", "-g", "AP"], ["--points"]),
 }
 
 
@@ -104,7 +104,7 @@ def test_output_written_when_possible(tmp_path, capsys, tiny):
 
 def test_figure_under_a_file(tmp_path, capsys, tiny):
     (tmp_path / "afile").write_text("keep")
-    assert main(["twist", "grid", *tiny, "-N", "10", "-g", "AP", "-o", os.devnull,
+    assert main(["twist", "grid", *tiny, "--depth", "10", "-g", "AP", "-o", os.devnull,
                  "--plot", str(tmp_path / "afile" / "grid")]) == 2
     assert "(" + str(tmp_path / "afile") + " is a file, not a folder)" in \
         _one_error_line(capsys.readouterr().err)

@@ -12,6 +12,7 @@ from irmeta.constraints import (
     Choice,
     Flag,
     Integer,
+    ListOf,
     Real,
     Strings,
     constraints_of,
@@ -21,7 +22,8 @@ from irmeta.errors import ParameterError
 
 CONSTRAINTS = [Integer(), Integer(low=1), Integer(low=0, high=10), Real(), Real(low=0.0),
                PROBABILITY, Real(low=0, high=1, high_open=True), Flag(), Choice(("a", "b")),
-               Strings(), Strings(allow_empty=True)]
+               Strings(), Strings(allow_empty=True), ListOf(Real(low=0.0)),
+               ListOf(Integer(low=2), min_items=2)]
 
 
 @pytest.mark.parametrize("constraint", CONSTRAINTS, ids=repr)
@@ -35,6 +37,7 @@ def test_invalid_examples_are_refused_with_what_was_expected(constraint):
     (Integer(low=1), np.int64(3), 3), (Real(), np.float32(0.5), 0.5), (Real(), 2, 2.0),
     (Flag(), np.bool_(True), True), (Strings(), "run", ["run"]),
     (Strings(), ("a", "b"), ["a", "b"]), (Choice(("a", "b")), "b", "b"),
+    (ListOf(Real(low=0.0)), (np.int64(1), 0.5), [1.0, 0.5]),
 ])
 def test_valid_values_become_canonical(constraint, value, expected):
     out = constraint.check(value, "x", "f")
@@ -86,3 +89,11 @@ def test_a_constraint_on_a_missing_parameter_fails_at_decoration():
         @validated(kk=Integer())
         def f(k):
             return k
+
+
+def test_list_of_names_the_item_and_the_length():
+    with pytest.raises(ParameterError, match=r"^f: a must hold values that are each a finite "
+                                             r"number >= 0, got -1 in \[0, -1\]$"):
+        ListOf(Real(low=0.0)).check([0, -1], "a", "f")
+    with pytest.raises(ParameterError, match=r"^f: a must hold at least 2 values, each "):
+        ListOf(Real(), min_items=2).check([0.5], "a", "f")

@@ -168,9 +168,10 @@ def test_twist_depth_limit(campaigns, capsys, measure):
     assert "exceeds the limit of 100,000" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["twist", "archetypes", "-N", "1000000"],
-                                  ["twist", "curve", "--run", "a", "--topic", "1", "-N", "1000000"],
-                                  ["twist", "grid", "-N", "1000000"]])
+@pytest.mark.parametrize("args", [["twist", "archetypes", "--depth", "1000000"],
+                                  ["twist", "curve", "--run", "a", "--topic", "1",
+                                   "--depth", "1000000"],
+                                  ["twist", "grid", "--depth", "1000000"]])
 def test_twist_cli_depth_limit(campaigns, capsys, args):
     qrels, runs = campaigns["one_topic"]
     assert main([*args, qrels, *runs]) == 2

@@ -53,9 +53,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from irmeta import validate
 from irmeta.aggregate._matrix import as_matrix
 from irmeta.aggregate.means import resolve_mean
+from irmeta.constraints import NONNEGATIVE, Integer, validated
 from irmeta.errors import ConvergenceWarning, ParameterError
 
 WeightFunction = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -161,6 +161,7 @@ class GAWMResult:
 
 
 # --------------------------------------------------------------------------- iteration
+@validated(tol=NONNEGATIVE, max_iter=Integer(low=1), floor=NONNEGATIVE)
 def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
          system_weight: WeightFunction | None = None,
          topic_weight: WeightFunction | None = None,
@@ -214,9 +215,6 @@ def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
     axiom = str(axioms).strip().upper()
     if axiom not in AXIOMS:
         raise ParameterError(f"{func}: axioms must be 'A' or 'B', got {axioms!r}")
-    tol = validate.number(tol, "tol", func, low=0.0)
-    max_iter = validate.integer(max_iter, "max_iter", func, low=1)
-    floor = validate.number(floor, "floor", func, low=0.0)
     ms_name, ms_fn = resolve_mean(ms, floor, func, "ms")
     mt_name, mt_fn = resolve_mean(mt, floor, func, "mt")
     for name, side in ((ms_name, "ms"), (mt_name, "mt")):

@@ -8,7 +8,6 @@ CSV, see :func:`irmeta.io.matrix.read_matrix`).
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import click
@@ -16,46 +15,36 @@ import click
 from irmeta.cli.common import (
     campaign_options,
     check_output_option,
-    json_records,
     load_cli_campaign,
     open_output,
+    refuse_unused_context,
 )
+from irmeta.cli.options import Command, constrained_choice, refuse
+from irmeta.cli.tables import digits_option, format_option, write_table
+from irmeta.constraints import Choice
 
 DEFAULT_AGGREGATORS = ("mean", "gawm", "hits")
 ANALYSES = ("correlations", "means", "grid", "confidence", "loto")
+#: what the rows of a wide matrix file are
+ROWS = Choice(("topics", "systems"))
+#: GAWM's axiom sets
+AXIOMS = Choice(("A", "B"))
+#: the options that say how to build a campaign (none applies to a --matrix file)
+CAMPAIGN_ONLY = ("complete", "max_docs", "float32", "names", "dedupe", "split_tags",
+                 "groups_file", "reference_runs", "prior_runs", "subtopic_qrels", "measure")
+#: the options of a --matrix file
+MATRIX_ONLY = ("rows", "measure_name", "missing")
 
 
-def _markdown(frame, digits: int) -> str:
-    cols = [frame.index.name or ""] + [str(c) for c in frame.columns]
-
-    def cell(v):
-        if isinstance(v, float):
-            return "" if math.isnan(v) else f"{v:.{digits}f}"
-        return str(v)
-
-    lines = ["| " + " | ".join(cols) + " |", "|---|" + "---:|" * (len(cols) - 1)]
-    for key, *values in frame.itertuples(index=True, name=None):
-        key = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-        lines.append("| " + " | ".join([key] + [cell(v) for v in values]) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def write_table(frame, out, fmt: str, digits: int = 4, title: str | None = None) -> None:
-    """One table in the chosen layout: ``text`` (aligned, ``digits`` decimals),
-    ``markdown``, ``tsv``/``csv`` (full precision), ``json`` (records)."""
-    if fmt == "json":
-        out.write(json_records(frame.reset_index()))
-        return
-    if title and fmt in ("text", "markdown"):
-        out.write(("## " if fmt == "markdown" else "# ") + title + "\n\n")
-    if fmt == "markdown":
-        out.write(_markdown(frame, digits) + "\n")
-    elif fmt == "text":
-        out.write(frame.to_string(float_format=lambda v: f"{v:.{digits}f}") + "\n\n")
-    else:
-        if title:
-            out.write(f"# {title}\n")
-        out.write(frame.to_csv(sep="\t" if fmt == "tsv" else ",", lineterminator="\n"))
+def refuse_matrix_mismatch(ctx, matrix_path) -> None:
+    """With ``--matrix``: refuse the campaign options (a matrix has no rankings, qrels or
+    runs to read); without it: refuse the options of a matrix file."""
+    refuse(ctx, CAMPAIGN_ONLY + ("rel_level", "demo"), other="--matrix",
+           when=matrix_path is not None,
+           because="a score matrix has no qrels or rankings; these options say how to "
+                   "read and evaluate a campaign")
+    refuse(ctx, MATRIX_ONLY, other="a campaign (no --matrix)", when=matrix_path is None,
+           because="it says how to read a --matrix FILE")
 
 
 def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, options):
@@ -83,7 +72,7 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
                    f"(campaign topic set, relevance >= {options['rel_level']})")
 
 
-@click.command("aggregate", context_settings={"show_default": True})
+@click.command("aggregate", cls=Command, context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-m", "--measure", default="AP", metavar="MEASURE",
@@ -91,7 +80,7 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
 @click.option("--matrix", "matrix_path", type=click.Path(dir_okay=False), default=None,
               help="Read the score matrix from FILE (long `run topic value` or wide CSV; "
                    "plain or gzip) instead of a campaign.")
-@click.option("--rows", type=click.Choice(["topics", "systems"]), default=None,
+@constrained_choice("--rows", constraint=ROWS, default=None,
               help="For a wide --matrix file whose header does not say it: what the rows are.")
 @click.option("--measure-name", default=None,
               help="For a long --matrix file with a measure column: the measure to keep.")
@@ -101,24 +90,26 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
               help="Aggregator (repeatable): mean, gmean, hmean, min, max, hits, "
                    "gawm(axioms=A|B,ms=MEAN,mt=MEAN,tol=...,max_iter=...,floor=...) with MEAN in "
                    "min, harmonic, geometric, arithmetic, max.  [default: mean, gawm, hits]")
-@click.option("--analysis", "analyses", multiple=True, type=click.Choice(ANALYSES + ("all",)),
+@constrained_choice("--analysis", "analyses", multiple=True,
+                    constraint=Choice(ANALYSES + ("all",)),
               help="Print a table of the GAWM paper instead of the leaderboard (repeatable): "
                    "correlations (Table 2), means (Table 3), grid (Figure 4), confidence "
                    "(Figure 5), loto (Figure 6), all.")
-@click.option("--axioms", type=click.Choice(["A", "B"], case_sensitive=False), default=None,
-              help="Axioms of the analyses (default: A, and B for loto, as in the paper).")
+@constrained_choice("--axioms", constraint=AXIOMS, case_sensitive=False, default=None,
+                    help="Axioms of the analyses and plots (default: A, and B for loto, as "
+                         "in the paper).")
 @click.option("--plots", "plot_dir", type=click.Path(file_okay=False), default=None,
               help="Write the figures (heatmap, grid, confidence, loto) as PNG and SVG here.")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "tsv", "csv", "json"]),
-              default="text", help="Table layout (tsv/csv/json keep full precision).")
-@click.option("--digits", type=click.IntRange(0, 17), default=4,
-              help="Decimals in text and markdown tables.")
+@format_option()
+@digits_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
-def aggregate_command(qrels, runs, measure, matrix_path, rows, measure_name, missing,
-                      aggregators, analyses, axioms, plot_dir, fmt, digits, output, **options):
+@click.pass_context
+def aggregate_command(click_ctx, qrels, runs, measure, matrix_path, rows, measure_name,
+                      missing, aggregators, analyses, axioms, plot_dir, fmt, digits, output,
+                      **options):
     """Rank systems by GAWM, HITS or means of a systems x topics score matrix.
 
     The leaderboard has one column per aggregator, sorted by the first; GAWM's
@@ -135,6 +126,16 @@ def aggregate_command(qrels, runs, measure, matrix_path, rows, measure_name, mis
     from irmeta.aggregate import aggregate_matrix, canonical_aggregator, gawm, parse_aggregator
     from irmeta.errors import ConvergenceWarning
 
+    refuse_matrix_mismatch(click_ctx, matrix_path)
+    refuse(click_ctx, ["aggregators"], other="--analysis", when=bool(analyses),
+           because="each analysis fixes its own aggregators (GAWM's and HITS')")
+    refuse(click_ctx, ["axioms"], other="the leaderboard (no --analysis or --plots)",
+           when=not analyses and not plot_dir,
+           because="give the axioms of a leaderboard column in -a 'gawm(axioms=B)'")
+    refuse(click_ctx, ["digits"], other=f"--format {fmt}", when=fmt not in ("text", "markdown"),
+           because="only text and markdown tables are rounded")
+    if matrix_path is None:
+        refuse_unused_context(click_ctx, [measure])
     frame, description = _read(qrels, runs, matrix_path, measure, rows, measure_name, missing,
                                options)
     click.echo(f"irmeta: {description}", err=True)

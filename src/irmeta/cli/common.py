@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from irmeta.cli.options import constrained
+from irmeta.constraints import DEPTH, REL_LEVEL
 from irmeta.errors import CampaignError
 
 
@@ -19,10 +21,11 @@ def campaign_options(fn):
         click.option("-c", "--complete", is_flag=True,
                      help="Score every qrels topic; a topic missing from a run counts as an "
                           "empty ranking (trec_eval -c)."),
-        click.option("-l", "--rel-level", type=int, default=1, show_default=True,
-                     help="Minimum grade counted as relevant by binary measures (trec_eval -l)."),
-        click.option("-M", "--max-docs", type=click.IntRange(min=1), default=None,
-                     help="Keep only the top M documents of each ranking (trec_eval -M)."),
+        constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1, show_default=True,
+                    help="Minimum grade counted as relevant by binary measures "
+                         "(trec_eval -l)."),
+        constrained("-M", "--max-docs", constraint=DEPTH, default=None,
+                    help="Keep only the top M documents of each ranking (trec_eval -M)."),
         click.option("--float32", is_flag=True,
                      help="Read scores as 32-bit floats, as trec_eval 9.x does (more ties)."),
         click.option("--names", default=None, metavar="A,B,...",
@@ -49,6 +52,34 @@ def campaign_options(fn):
     for option in reversed(options):
         fn = option(fn)
     return fn
+
+
+def refuse_unused_context(ctx, measures) -> None:
+    """Refuse ``--prior-runs``, ``--groups`` and ``--reference-runs`` when no measure of
+    ``measures`` reads them (an NRG/TaSC measure with ``prior=list`` /
+    ``prior=best_per_group``, a rarity measure); unparsable measures are left to the
+    evaluation, which names them."""
+    from irmeta.cli.options import given, refuse
+    from irmeta.errors import IrmetaError
+    from irmeta.measures.parse import parse_measures
+
+    if not any(given(ctx, n) for n in ("prior_runs", "groups_file", "reference_runs")):
+        return
+    try:
+        parsed = parse_measures(list(measures))
+    except IrmetaError:
+        return
+    priors = {m.get("prior") for m in parsed}
+    families = {m.definition.family for m in parsed}
+    refuse(ctx, ["prior_runs"], other="these -m measures", when="list" not in priors,
+           because="no measure has prior=list (e.g. NRG(prior=list)@10)")
+    refuse(ctx, ["groups_file"], other="these -m measures",
+           when="best_per_group" not in priors,
+           because="no measure has prior=best_per_group (e.g. "
+                   "NRG(prior=best_per_group)@10)")
+    refuse(ctx, ["reference_runs"], other="these -m measures",
+           when="innovation" not in families,
+           because="only the rarity measures (P_rare, AP_rare) read a reference set")
 
 
 def load_cli_campaign(qrels, runs, options: dict):

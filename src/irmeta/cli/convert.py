@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import click
 
+from irmeta.cli.options import constrained, refuse
+from irmeta.constraints import COUNT
+
 
 @click.command("convert", context_settings={"show_default": True})
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(file_okay=False),
               help="Folder to write (created; it must be empty or absent).")
-@click.option("--block-topics", type=click.IntRange(min=1), default=100,
-              help="Topics per block (Parquet row group): the finest shard that reads "
-                   "no row twice.")
+@constrained("--block-topics", constraint=COUNT, default=100,
+             help="Topics per block (Parquet row group): the finest shard that reads "
+                  "no row twice.")
 @click.option("--float32", is_flag=True,
               help="Read scores as 32-bit floats, as trec_eval 9.x does (more ties).")
 @click.option("--names", default=None, metavar="A,B,...",
               help="Comma-separated names for the runs, in the order given.")
 @click.option("--split-tags", is_flag=True,
               help="Split a run file that mixes tags into one run per tag.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Convert the run files on a Dask LocalCluster of N processes.")
+@constrained("--workers", constraint=COUNT, default=None,
+             help="Convert the run files on a Dask LocalCluster of N processes.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Convert the run files on this Dask cluster (shared storage).")
 def convert_command(qrels, runs, output, block_topics, float32, names, split_tags, workers,
@@ -36,8 +39,9 @@ def convert_command(qrels, runs, output, block_topics, float32, names, split_tag
     from irmeta.cli.common import expand_paths, split_names
     from irmeta.shards.partition import convert
 
-    if workers and scheduler:
-        raise click.UsageError("give --workers or --scheduler, not both")
+    refuse(click.get_current_context(), ["workers"], other="--scheduler",
+           because="give one of them (a local cluster of N processes, or an existing one)",
+           when=scheduler is not None)
     kwargs = dict(block_topics=block_topics, float32=float32, split_tags=split_tags,
                   names=split_names(names) if names is not None else None)
     paths = expand_paths(runs)

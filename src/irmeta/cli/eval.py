@@ -6,14 +6,26 @@ import json
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, open_output
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    open_output,
+    refuse_unused_context,
+)
+from irmeta.cli.options import Command, constrained, constrained_choice, refuse
 from irmeta.cli.shards import evaluate_cli, shard_options
+from irmeta.cli.tables import TABLE_FORMATS, digits_option
+from irmeta.constraints import Choice, Integer
 
 #: measures printed when no -m is given: exactly trec_eval's default set
 DEFAULT_MEASURES = ("official",)
+#: ``--format`` of eval: trec_eval's layout first (the default), then the table layouts
+EVAL_FORMATS = Choice(("trec",) + TABLE_FORMATS)
+#: trec_eval -N: documents in the collection (0: unknown)
+COLLECTION_SIZE = Integer(low=0)
 
 
-@click.command("eval", context_settings={"show_default": True})
+@click.command("eval", cls=Command, context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
@@ -22,20 +34,27 @@ DEFAULT_MEASURES = ("official",)
                    "P.5,10, ndcg_cut_10, rbp.p=0.8, all_trec, official, set). "
                    "Default: trec_eval's default set (official). See `irmeta measures`.")
 @click.option("-q", "--per-topic", is_flag=True, help="Also print the value of every topic.")
-@click.option("--format", "fmt", type=click.Choice(["trec", "tsv", "csv", "json"]),
-              default=None, help="Output layout. Default: trec (trec_eval's layout; several "
-                                 "runs add a leading run column).")
+@constrained_choice("--format", "fmt", constraint=EVAL_FORMATS, default=None,
+                    help="Output layout. Default: trec (trec_eval's layout; several runs add "
+                         "a leading run column); with --wide: text. tsv, csv and json are "
+                         "records (run, measure, topic, value) or, with --wide, the table; "
+                         "text and markdown are always the wide table.")
+@click.option("--wide", is_flag=True,
+              help="A runs x measures table of the aggregates (with -q: one row per run "
+                   "and topic) instead of trec_eval's lines or records.")
+@digits_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option,
               help="Write to this file instead of standard output.")
 @click.option("--aggregate", "aggregator", default="mean", metavar="AGG",
               help="How a run's per-topic values become one number: mean (the measure's own: "
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "
-                   "the campaign topic set.")
+                   "the campaign topic set; their rows and columns are labelled with the "
+                   "aggregator.")
 @click.option("-J", "--judged-only", is_flag=True,
               help="Drop unjudged documents from every ranking first (trec_eval -J).")
-@click.option("-N", "--collection-size", type=click.IntRange(min=0), default=0,
-              help="Documents in the collection, for utility (trec_eval -N).")
+@constrained("-N", "--collection-size", constraint=COLLECTION_SIZE, default=0,
+             help="Documents in the collection, for utility (trec_eval -N).")
 @click.option("-R", "--rel-format", default="qrels", metavar="FORMAT",
               help="Relevance file format; only trec_eval's default, qrels, is read "
                    "(prefs, qrels_prefs, qrels_jg are refused).")
@@ -43,8 +62,9 @@ DEFAULT_MEASURES = ("official",)
               help="Print no summary (aggregate) lines; with -q, per-topic lines only.")
 @campaign_options
 @shard_options
-def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judged_only,
-                 collection_size, rel_format, no_summary, **options):
+@click.pass_context
+def eval_command(click_ctx, qrels, runs, measures, per_topic, fmt, wide, digits, output,
+                 aggregator, judged_only, collection_size, rel_format, no_summary, **options):
     """Evaluate RUN files against QRELS (plain or gzip).
 
     \b
@@ -52,8 +72,9 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judg
       irmeta eval qrels.txt run1.gz run2.gz -m AP -m P@10 -m nDCG@10
       irmeta eval -q -c -l 2 qrels.txt run.txt -m map -m ndcg_cut.10
       irmeta eval --demo -m "P_rare(alpha=0.5)@100" -m "NRG(base=nDCG)@10"
+      irmeta eval --demo -m AP -m P@10 -m nDCG@10 --wide
       irmeta eval --memory-budget 4G qrels.txt runs/*.gz -m AP -m nDCG@10
-      irmeta eval --workers 2 campaign.parquet/ -m AP      (after irmeta convert)
+      irmeta eval --workers 2 campaign.parquet/ -m AP    # after irmeta convert
     """
     from irmeta.measures.parse import trec_eval_measures
 
@@ -61,17 +82,76 @@ def eval_command(qrels, runs, measures, per_topic, fmt, output, aggregator, judg
         raise click.BadParameter(f"irmeta reads qrels only; trec_eval's {rel_format!r} "
                                  "relevance format (preference judgments) is not supported",
                                  param_hint="-R")
+    refuse(click_ctx, ["wide"], other="--format trec",
+           because="trec_eval's layout has one line per value; choose text, markdown, "
+                   "tsv, csv or json for the table", when=fmt == "trec")
+    refuse(click_ctx, ["aggregator"], other="-n/--no-summary", when=no_summary,
+           because="it computes the summary values, which -n leaves out")
+    if fmt in ("text", "markdown"):
+        wide = True
+    fmt = fmt or ("text" if wide else "trec")
+    refuse(click_ctx, ["digits"], other=f"--format {fmt}",
+           because="only text and markdown tables are rounded (tsv, csv and json keep full "
+                   "precision; trec prints 4 decimals)", when=fmt not in ("text", "markdown"))
     # trec_eval names only: trec_eval's order, each name once, its first parameters win
     trec_only = trec_eval_measures(measures or DEFAULT_MEASURES)
     wanted = trec_only or list(measures)
+    refuse_unused_context(click_ctx, wanted)
     results = evaluate_cli(qrels, runs, wanted, options, judged_only=judged_only,
                            collection_size=collection_size)
-    fmt = fmt or "trec"
     with open_output(output) as out:
+        if wide:
+            write_wide(results, out, fmt, per_topic, aggregator, summary=not no_summary,
+                       digits=digits)
+            return
         # trec_eval prints a runid line only when runid is asked for (official, all_trec, set
         # include it); irmeta-style measure lists always get one
         write_results(results, out, fmt, per_topic, aggregator, summary=not no_summary,
                       runid=trec_only is None)
+
+
+def aggregate_label(aggregator: str) -> str:
+    """The label of the aggregate rows (the ``topic`` of records, the column suffix of the
+    wide table): ``all`` for the measure's own aggregation (``mean``), else the
+    aggregator's canonical name (``gmean``, ``hits``, ``gawm(axioms=A,...)``), so a GAWM
+    score is never read as a mean."""
+    if aggregator == "mean":
+        return "all"
+    from irmeta.aggregate import canonical_aggregator
+    label: str = canonical_aggregator(aggregator)
+    return label
+
+
+def write_wide(results, out, fmt: str, per_topic: bool, aggregator: str = "mean",
+               summary: bool = True, digits: int = 4) -> None:
+    """A runs x measures table (``--wide``): one row per run with the aggregates (their
+    columns named ``measure`` for the mean, ``measure [aggregator]`` otherwise); with
+    ``per_topic`` first one row per (run, topic) of the evaluated topics."""
+    import pandas as pd
+
+    from irmeta.cli.tables import write_table
+
+    shown = [j for j, m in enumerate(results.measures) if _numeric(m)]
+    names = [results.names[j] for j in shown]
+    parts = []
+    if per_topic:
+        long = results.to_frame(per_topic=True, aggregate=False)
+        long = long[long["measure"].isin(set(names))]
+        table = long.pivot_table(index=["run", "topic"], columns="measure", values="value",
+                                 sort=False, dropna=False)
+        parts.append(table.reindex(columns=names).reset_index())
+    if summary:
+        label = aggregate_label(aggregator)
+        agg = results.aggregate(aggregator).iloc[:, shown]
+        agg.columns = names
+        agg = agg.rename_axis("run").reset_index()
+        if per_topic:
+            agg.insert(1, "topic", label)
+        elif label != "all":
+            agg.columns = ["run"] + [f"{n} [{label}]" for n in names]
+        parts.append(agg)
+    frame = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=["run"])
+    write_table(frame, out, fmt, digits=digits, index=False)
 
 
 def _value_text(value: float, integer: bool) -> str:
@@ -96,10 +176,11 @@ def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "me
     table = results.aggregate(aggregator)
     rows = [] if frame is None else [row for row in frame.itertuples(index=False, name=None)
                                      if row[1] in names]
+    label = aggregate_label(aggregator)
     for run in table.index if summary else ():
         for j in shown:
             name = results.names[j]
-            rows.append((run, name, "all", float(table.iloc[list(table.index).index(run), j])))
+            rows.append((run, name, label, float(table.iloc[list(table.index).index(run), j])))
     if fmt == "tsv":
         out.write("run\tmeasure\ttopic\tvalue\n")
         for run, name, topic, value in rows:

@@ -5,34 +5,40 @@ from __future__ import annotations
 import click
 
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.options import Command, constrained, refuse
+from irmeta.cli.tables import digits_option, format_option, write_table
+from irmeta.constraints import CUTOFF, DEPTH
 
 
-@click.command("explain", context_settings={"show_default": True})
+@click.command("explain", cls=Command, context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--run", "run_name", default=None, metavar="NAME",
               help="Explain this run document by document. Without it: the unique "
                    "contributions of every run.")
 @click.option("--topic", default=None, metavar="TOPIC", help="Only this topic (with --run).")
-@click.option("-k", "--cutoff", type=click.IntRange(min=1), default=100,
-              help="Top K of each ranking: rarity counts runs retrieving a document in "
-                   "their top K; unique contributions are counted there.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
-              help="Rarity depth (default: K), as the measures' depth= parameter.")
+@constrained("-k", "--cutoff", constraint=CUTOFF, default=100,
+             help="Top K of each ranking: rarity counts runs retrieving a document in "
+                  "their top K; unique contributions are counted there.")
+@constrained("--depth", constraint=DEPTH, default=None,
+             help="Rarity depth (default: K), as the measures' depth= parameter (with --run).")
 @click.option("--nrg", "nrg", default="NRG", metavar="MEASURE",
               help="NRG measure whose prior product and residual gain are shown, e.g. "
-                   "'NRG(base=nDCG)@10' or 'NRG(prior=best_per_group)@10'; 'none' to skip.")
+                   "'NRG(base=nDCG)@10' or 'NRG(prior=best_per_group)@10'; 'none' to skip "
+                   "(with --run).")
 @click.option("--all-docs", is_flag=True, help="Show every document of the top K, not only "
-                                                "the relevant ones.")
-@click.option("--per-topic", is_flag=True, help="Unique contributions per (run, topic).")
-@click.option("--format", "fmt", type=click.Choice(["text", "tsv", "csv"]), default="text",
-              help="Output layout: an aligned table, or tab / comma separated with a header.")
+                                                "the relevant ones (with --run).")
+@click.option("--per-topic", is_flag=True,
+              help="Unique contributions per (run, topic) (without --run).")
+@format_option()
+@digits_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
-def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, per_topic,
-                    fmt, output, **options):
+@click.pass_context
+def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs,
+                    per_topic, fmt, digits, output, **options):
     """Explain context scores of RUN files judged by QRELS.
 
     \b
@@ -50,9 +56,15 @@ def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, 
     """
     from irmeta.explain import explain_documents, unique_contributions
 
+    if run_name is None:
+        refuse(click_ctx, ["topic", "depth", "nrg", "all_docs", "prior_runs", "groups_file"],
+               other="the unique contributions (no --run)",
+               because="it applies to one run explained document by document; give --run")
+    refuse(click_ctx, ["per_topic"], other="--run", when=run_name is not None,
+           because="the documents of --run are listed per topic already")
+    refuse(click_ctx, ["digits"], other=f"--format {fmt}", when=fmt not in ("text", "markdown"),
+           because="only text and markdown tables are rounded")
     campaign, ctx = load_cli_campaign(qrels, runs, options)
-    if topic is not None and run_name is None:
-        raise click.UsageError("--topic needs --run")
     if run_name is not None:
         frame = explain_documents(
             campaign, run_name, topic, k=cutoff, depth=depth, rel_level=options["rel_level"],
@@ -64,16 +76,4 @@ def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, 
         if not per_topic:
             frame = frame.reset_index()
     with open_output(output) as out:
-        _write(frame, out, fmt)
-
-
-def _write(frame, out, fmt: str) -> None:
-    if fmt == "tsv":
-        frame.to_csv(out, sep="\t", index=False, lineterminator="\n")
-    elif fmt == "csv":
-        frame.to_csv(out, index=False, lineterminator="\n")
-    else:
-        if frame.empty:
-            out.write("(no documents)\n")
-            return
-        out.write(frame.to_string(index=False, float_format=lambda v: f"{v:.4f}") + "\n")
+        write_table(frame, out, fmt, digits=digits, index=False, empty="(no documents)")

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import click
 
+from irmeta.cli.options import constrained_choice
+from irmeta.constraints import Choice
+
 #: what ``irmeta measures --family`` accepts
 FAMILIES = ("classic", "innovation", "nrg", "twist")
 #: the lines that enclose a generated table in README.md and docs/measures.md
@@ -89,7 +92,7 @@ def nicknames() -> list[str]:
 
 
 @click.command("measures")
-@click.option("--family", type=click.Choice(FAMILIES), default=None,
+@constrained_choice("--family", constraint=Choice(FAMILIES), default=None,
               help="Only measures of this family.")
 @click.option("--markdown", "as_markdown", is_flag=True,
               help="Print the Markdown table of docs/measures.md.")

@@ -13,9 +13,35 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    load_cli_campaign,
+    open_output,
+    refuse_unused_context,
+)
+from irmeta.cli.options import Group, constrained, constrained_choice, refuse
 from irmeta.cli.shards import shard_options
-from irmeta.errors import ParameterError
+from irmeta.cli.tables import digits_option, format_option, write_table
+from irmeta.constraints import (
+    ALPHA,
+    COUNT,
+    FRACTION,
+    NONNEGATIVE,
+    PROBABILITY,
+    SEED,
+    TRIALS,
+    Choice,
+    Integer,
+    ListOf,
+    Real,
+)
+
+#: the tests of ``irmeta.stats.significance.TESTS`` under their canonical names
+TESTS = Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
+                "randomised_tukey_hsd", "pairwise_tukey"))
+#: the old spellings of renamed options (docs/cli.md)
+TRIALS_ALIASES = {"--samples": "--trials"}
 
 
 def _common(fn):
@@ -25,30 +51,46 @@ def _common(fn):
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
                      help="Measure (repeatable): AP@100, P@100, nDCG, bpref, RBP(p=0.8), "
                           "P_rare(alpha=0.5)@100, Twist@1000, ..."),
-        click.option("--top-fraction", type=click.FloatRange(0, 1, min_open=True), default=None,
-                     help="Keep only the best fraction of runs (ceil) by --by first "
-                          "(the Twist paper uses 0.75)."),
+        constrained("--top-fraction", constraint=FRACTION, default=None,
+                    help="Keep only the best fraction of runs (ceil) by --by first "
+                         "(the Twist paper uses 0.75)."),
         click.option("--by", default="AP", show_default=True, metavar="MEASURE",
                      help="Measure that ranks runs for --top-fraction."),
-        click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-                     help="Seed of every random draw (results reproduce bit for bit)."),
+        constrained("--seed", constraint=SEED, default=0, show_default=True,
+                    help="Seed of every random draw (results reproduce bit for bit)."),
         click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
                      help="Write the figure to PATH (.png and .svg)."),
-        click.option("--format", "fmt",
-                     type=click.Choice(["text", "tsv", "csv", "latex", "markdown"]),
-                     default="text", show_default=True,
-                     help="Table layout (latex and markdown: leaderboard only, with "
-                          "significance superscripts)."),
+        format_option(extra=("latex",),
+                      help="Table layout: text (aligned), markdown, tsv / csv / json at full "
+                           "precision; latex (leaderboard only). The leaderboard's markdown "
+                           "and latex carry significance superscripts."),
+        digits_option(),
         click.option("-o", "--output", type=click.Path(dir_okay=False),
-              callback=check_output_option, default=None,
+                     callback=check_output_option, default=None,
                      help="Write the table to this file instead of standard output."),
-        click.option("--no-progress", is_flag=True, help="Never show a progress bar."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr (default: when stderr is a terminal)."),
         campaign_options,
         shard_options,
+        click.pass_context,
     ]
     for option in reversed(options):
         fn = option(fn)
     return fn
+
+
+def _refuse_common(ctx, options: dict, seeded: bool = True) -> None:
+    """The refusals every meta subcommand shares."""
+    refuse(ctx, ["by"], other="no --top-fraction", when=options.get("top_fraction") is None,
+           because="--by ranks the runs --top-fraction keeps")
+    refuse(ctx, ["seed"], other=f"irmeta meta {ctx.info_name}", when=not seeded,
+           because="this analysis draws nothing at random")
+    fmt = options["fmt"]
+    refuse(ctx, ["digits"], other=f"--format {fmt}", when=fmt not in ("text", "markdown"),
+           because="only text and markdown tables are rounded")
+    if fmt == "latex" and ctx.info_name != "leaderboard":
+        raise click.UsageError("--format latex is available for 'irmeta meta leaderboard' "
+                               "only; use text, markdown, tsv, csv or json here")
 
 
 def _setup(qrels, runs, measures, options, need_measures=True):
@@ -88,44 +130,23 @@ def _matrices(qrels, runs, measures, options) -> dict:
 
 
 def _progress(options):
-    return False if options.get("no_progress") else None
+    return options.get("progress")
 
 
-def _emit(frame, options, float_format="{:.4f}"):
-    fmt = options["fmt"]
-    if fmt in ("latex", "markdown"):
-        raise click.UsageError(f"--format {fmt} is available for 'irmeta meta leaderboard' "
-                               "only; use text, tsv or csv here")
+def _emit(frame, options):
     with open_output(options.get("output")) as out:
-        if fmt == "tsv":
-            frame.to_csv(out, sep="\t", index=False)
-        elif fmt == "csv":
-            frame.to_csv(out, index=False)
-        else:
-            out.write(frame.to_string(index=False, float_format=float_format.format) + "\n")
+        write_table(frame, out, options["fmt"], digits=options["digits"], index=False)
 
 
-def _floats(text: str, name: str) -> list[float]:
-    try:
-        return [float(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise ParameterError(f"irmeta meta: {name} must be comma-separated numbers, "
-                             f"got {text!r}") from None
+def _refuse_no_context(ctx) -> None:
+    """For analyses that rebuild the context of every sample themselves."""
+    refuse(ctx, ["prior_runs", "groups_file", "reference_runs"],
+           other=f"irmeta meta {ctx.info_name}",
+           because="this analysis recomputes the context measures on each sample from "
+                   "the sampled runs (no fixed prior set, groups or reference)")
 
 
-def _alphas(text: str) -> list[float]:
-    """``0:1:0.1`` (start:stop:step, stop included) or ``0,0.5,1``."""
-    import numpy as np
-    if ":" in text:
-        parts = _floats(text.replace(":", ","), "--alphas")
-        if len(parts) != 3 or parts[2] <= 0:
-            raise ParameterError(f"irmeta meta: --alphas START:STOP:STEP, got {text!r}")
-        n = int(round((parts[1] - parts[0]) / parts[2])) + 1
-        return [float(x) for x in np.round(parts[0] + parts[2] * np.arange(n), 10)]
-    return _floats(text, "--alphas")
-
-
-@click.group("meta")
+@click.group("meta", cls=Group)
 def meta_command():
     """Meta-evaluation: can a measure be trusted?
 
@@ -143,22 +164,29 @@ def meta_command():
 
 @meta_command.command("correlation", context_settings={"show_default": True})
 @_common
-@click.option("--method",
-              type=click.Choice(["kendall", "tau_ap", "tau_ap_sym", "spearman", "pearson"]),
-              default="kendall", help="Correlation of the system rankings.")
+@constrained_choice("--method", constraint=Choice(("kendall", "tau_ap", "tau_ap_sym",
+                                                   "spearman", "pearson")),
+                    default="kendall", help="Correlation of the system rankings.")
 @click.option("--sweep", "sweeps", multiple=True, metavar="TEMPLATE",
               help="Alpha sweep: a measure template with {alpha}, e.g. "
                    "'P_rare(alpha={alpha})@100' (repeatable).")
 @click.option("--baseline", "baselines", multiple=True, metavar="MEASURE",
-              help="Baseline of each --sweep, in order (default: the template at the first alpha).")
-@click.option("--alphas", default="0:1:0.1", help="Alpha grid: START:STOP:STEP or a,b,c.")
-def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **options):
+              help="Baseline of each --sweep, in order (default: the template at the first "
+                   "alpha).")
+@constrained("--alphas", constraint=ListOf(ALPHA), default="0:1:0.1",
+             help="Alpha grid of --sweep: START:STOP:STEP or a,b,c.")
+def correlation_cmd(click_ctx, qrels, runs, measures, method, sweeps, baselines, alphas,
+                    **options):
     """Rank correlation between the system rankings of measures (a matrix), or an
     alpha sweep (innovation paper, Figure 2)."""
     from irmeta.stats import alpha_sweep, correlation_matrix, system_means
+    _refuse_common(click_ctx, options, seeded=False)
+    refuse(click_ctx, ["baselines", "alphas", "plot_path"], other="no --sweep",
+           when=not sweeps, because="they set up the alpha sweep and its figure")
     if not sweeps and len(measures) < 2:
         raise click.UsageError("give at least two measures with -m, or --sweep")
     if not sweeps:
+        refuse_unused_context(click_ctx, measures)
         import pandas as pd
 
         from irmeta.cli.shards import sharded_matrices
@@ -169,7 +197,7 @@ def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **
             return
     campaign, kw = _setup(qrels, runs, measures, options, need_measures=False)
     if sweeps:
-        grid = _alphas(alphas)
+        grid = list(alphas)
         if len(baselines) > len(sweeps):
             raise click.UsageError("more --baseline than --sweep options")
         fams = {}
@@ -190,35 +218,43 @@ def correlation_cmd(qrels, runs, measures, method, sweeps, baselines, alphas, **
     _emit(matrix, options)
 
 
-@meta_command.command("significance", context_settings={"show_default": True})
+def _random(test: str) -> bool:
+    """Whether ``test`` draws at random (takes ``trials`` and ``seed``)."""
+    from irmeta.stats.significance import options_for
+    return "trials" in options_for(test, trials=1)
+
+
+@meta_command.command("significance", aliases=TRIALS_ALIASES,
+                      context_settings={"show_default": True})
 @_common
-@click.option("--test", default="paired_t",
-              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap",
-                                 "tukey_hsd", "randomised_tukey_hsd", "pairwise_tukey"]),
-              help="Test (pairwise_tukey: reproduction of the innovation paper only).")
-@click.option("--level", type=float, default=0.05, help="Significance level.")
-@click.option("--correction", type=click.Choice(["bonferroni", "holm", "fdr_bh"]), default=None,
-              help="Multiple-comparison correction (pairwise tests).")
-@click.option("--samples", type=click.IntRange(min=1), default=1000, help="Bootstrap samples.")
-@click.option("--trials", type=click.IntRange(min=1), default=None,
-              help="Randomisation trials (default 10000; randomised Tukey 5000).")
+@constrained_choice("--test", constraint=TESTS, default="paired_t",
+                    help="Test (pairwise_tukey: reproduction of the innovation paper only).")
+@constrained("--level", constraint=PROBABILITY, default=0.05, help="Significance level.")
+@constrained_choice("--correction", constraint=Choice(("bonferroni", "holm", "fdr_bh")),
+                    default=None, help="Multiple-comparison correction (pairwise tests).")
+@constrained("--trials", constraint=TRIALS, default=None,
+             help="Resamples / permutations of a random test (default: the test's own: "
+                  "bootstrap 1000, randomisation 10000, randomised Tukey 5000).")
 @click.option("--pairs", "show_pairs", is_flag=True, help="Print every pair, not the summary.")
-def significance_cmd(qrels, runs, measures, test, level, correction, samples, trials,
+def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, trials,
                      show_pairs, **options):
     """Significance tests between every pair of systems, per measure: a ranx-style
     summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
     from irmeta.stats import compare
-    if options["plot_path"]:
-        raise click.UsageError("significance draws no figure; --plot is for the other "
-                               "subcommands (leaderboard draws the means with intervals)")
+    _refuse_common(click_ctx, options, seeded=_random(test))
+    refuse(click_ctx, ["trials"], other=f"--test {test}", when=not _random(test),
+           because="the test draws nothing at random")
+    refuse(click_ctx, ["plot_path"], other="irmeta meta significance",
+           because="significance draws no figure (leaderboard draws the means with "
+                   "intervals)")
+    refuse(click_ctx, ["correction"], other=f"--test {test}",
+           when=test in ("tukey_hsd", "randomised_tukey_hsd"),
+           because="the Tukey tests control the family-wise error themselves")
+    refuse_unused_context(click_ctx, measures)
     from irmeta.stats.significance import options_for
     mats = _matrices(qrels, runs, measures, options)
-    if correction and test in ("tukey_hsd", "randomised_tukey_hsd"):
-        raise click.UsageError(f"--correction is for the pairwise tests; {test} controls "
-                               "the family-wise error itself")
-    extra = options_for(test, trials=samples if test == "bootstrap" else trials,
-                        seed=options["seed"], progress_bar=_progress(options),
-                        correction=correction)
+    extra = options_for(test, trials=trials, seed=options["seed"],
+                        progress_bar=_progress(options), correction=correction)
     import pandas as pd
     parts = []
     for name, mat in mats.items():
@@ -232,24 +268,28 @@ def significance_cmd(qrels, runs, measures, test, level, correction, samples, tr
 
 @meta_command.command("leaderboard", context_settings={"show_default": True})
 @_common
-@click.option("--test", default="paired_t",
-              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap"]),
-              help="Paired test against the best and against the next run.")
-@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.05, help="Significance level.")
-@click.option("--correction", type=click.Choice(["bonferroni", "holm", "fdr_bh", "none"]),
-              default="holm", help="Correction within each family of R - 1 comparisons.")
-@click.option("--ci-level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.95, help="Confidence level of the bootstrap intervals.")
-@click.option("--trials", type=click.IntRange(min=1), default=10000,
-              help="Bootstrap resamples (and trials of the random tests).")
-def leaderboard_cmd(qrels, runs, measures, test, level, correction, ci_level, trials,
-                    **options):
+@constrained_choice("--test", constraint=Choice(("paired_t", "wilcoxon", "randomisation",
+                                                 "bootstrap")),
+                    default="paired_t", help="Paired test against the best and against the "
+                                             "next run.")
+@constrained("--level", constraint=PROBABILITY, default=0.05, help="Significance level.")
+@constrained_choice("--correction", constraint=Choice(("bonferroni", "holm", "fdr_bh",
+                                                       "none")),
+                    default="holm", help="Correction within each family of R - 1 "
+                                         "comparisons.")
+@constrained("--ci-level", constraint=PROBABILITY, default=0.95,
+             help="Confidence level of the bootstrap intervals.")
+@constrained("--trials", constraint=TRIALS, default=10000,
+             help="Bootstrap resamples (and trials of the random tests).")
+def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, ci_level,
+                    trials, **options):
     """Runs ranked by each measure, with bootstrap confidence intervals of the mean and
     corrected tests against the best run and against the next run."""
     import pandas as pd
 
     from irmeta.stats import leaderboard, matrices
+    _refuse_common(click_ctx, options)
+    refuse_unused_context(click_ctx, measures)
     campaign, kw = _setup(qrels, runs, measures, options)
     mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
     parts, boards = [], {}
@@ -280,52 +320,59 @@ def leaderboard_cmd(qrels, runs, measures, test, level, correction, ci_level, tr
             leaderboard_plot(board, path=path, title=name)
 
 
-@meta_command.command("discpower", context_settings={"show_default": True})
+@meta_command.command("discpower", aliases=TRIALS_ALIASES,
+                      context_settings={"show_default": True})
 @_common
-@click.option("--test", "tests", multiple=True, default=("bootstrap",),
-              type=click.Choice(["paired_t", "wilcoxon", "randomisation", "bootstrap",
-                                 "tukey_hsd", "randomised_tukey_hsd", "pairwise_tukey"]),
-              help="Test(s) (repeatable).")
-@click.option("--level", "levels", multiple=True, type=float, default=(0.05, 0.01),
-              help="Significance level(s) (repeatable).")
-@click.option("--samples", type=click.IntRange(min=1), default=1000, help="Bootstrap samples.")
-@click.option("--trials", type=click.IntRange(min=1), default=None,
-              help="Randomisation / randomised Tukey trials.")
-def discpower_cmd(qrels, runs, measures, tests, levels, samples, trials, **options):
+@constrained_choice("--test", "tests", constraint=TESTS, multiple=True, default=("bootstrap",),
+                    help="Test(s) (repeatable).")
+@constrained("--level", "levels", constraint=PROBABILITY, multiple=True,
+             default=(0.05, 0.01), help="Significance level(s) (repeatable).")
+@constrained("--trials", constraint=TRIALS, default=None,
+             help="Resamples / permutations of the random tests (default: each test's own: "
+                  "bootstrap 1000, randomisation 10000, randomised Tukey 5000).")
+def discpower_cmd(click_ctx, qrels, runs, measures, tests, levels, trials, **options):
     """Discriminative power: significant system pairs per measure, test and level
     (innovation paper Table 1; Twist paper Figure 14). --plot draws the bootstrap ASL
     curves at the first level."""
     from irmeta.stats import bootstrap_power, discriminative_power
+    tests = tuple(dict.fromkeys(tests))
+    seeded = any(_random(t) for t in tests) or options["plot_path"] is not None
+    _refuse_common(click_ctx, options, seeded=seeded)
+    refuse(click_ctx, ["trials"], other="--test " + ", ".join(tests), when=not seeded,
+           because="none of these tests draws at random")
+    refuse_unused_context(click_ctx, measures)
     mats = _matrices(qrels, runs, measures, options)
     import pandas as pd
     parts = []
-    for name, mat in mats.items():     # --samples for the bootstrap, --trials for the others
-        for test in dict.fromkeys(tests):
+    for name, mat in mats.items():
+        for test in tests:
             parts.append(discriminative_power(
                 {name: mat}, tests=[test], levels=levels, seed=options["seed"],
-                trials=samples if test == "bootstrap" else trials,
-                progress_bar=_progress(options)))
+                trials=trials if _random(test) else None, progress_bar=_progress(options)))
     _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
         from irmeta.plot.meta import asl_plot
-        summary, curves = bootstrap_power(mats, level=levels[0], trials=samples,
+        summary, curves = bootstrap_power(mats, level=levels[0], trials=trials or 1000,
                                           seed=options["seed"], progress_bar=_progress(options))
         asl_plot(curves, level=levels[0], summary=summary, path=options["plot_path"])
 
 
 @meta_command.command("stability", context_settings={"show_default": True})
 @_common
-@click.option("--trials", type=click.IntRange(min=1), default=1000, help="Topic subsets.")
-@click.option("--subset-size", type=click.IntRange(min=1), default=None,
-              help="Topics per subset (default round(T/2); Buckley-Voorhees: T//2).")
-@click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05,
-              help="Differences up to this are ties (absolute for the stability ratio).")
+@constrained("--trials", constraint=TRIALS, default=1000, help="Topic subsets.")
+@constrained("--subset-size", constraint=COUNT, default=None,
+             help="Topics per subset (default round(T/2); Buckley-Voorhees: T//2).")
+@constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
+             help="Differences up to this are ties (absolute for the stability ratio).")
 @click.option("--absolute", is_flag=True,
               help="Buckley-Voorhees fuzziness absolute instead of relative to the larger mean.")
-def stability_cmd(qrels, runs, measures, trials, subset_size, fuzziness, absolute, **options):
+def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzziness, absolute,
+                  **options):
     """Stability under topic subsampling: the innovation paper's fuzziness ratio
     (Table 2) and the Buckley-Voorhees error, tie and swap rates."""
     from irmeta.stats import stability_table
+    _refuse_common(click_ctx, options)
+    refuse_unused_context(click_ctx, measures)
     mats = _matrices(qrels, runs, measures, options)
     table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
                             seed=options["seed"], relative=not absolute,
@@ -336,17 +383,24 @@ def stability_cmd(qrels, runs, measures, trials, subset_size, fuzziness, absolut
         stability_table_plot(table, path=options["plot_path"])
 
 
+#: pool sizes kept by downsampling, in percent (irmeta.stats.subsample)
+POOL_LEVELS = ListOf(Real(low=0.0, high=100.0, low_open=True))
+
+
 @meta_command.command("downsample", context_settings={"show_default": True})
 @_common
-@click.option("--levels", default="90,70,50,30,10", help="Pool sizes kept, in percent.")
-@click.option("--repeats", type=click.IntRange(min=1), default=1,
-              help="Independent samplings averaged.")
-def downsample_cmd(qrels, runs, measures, levels, repeats, **options):
+@constrained("--levels", constraint=POOL_LEVELS, default="90,70,50,30,10",
+             help="Pool sizes kept, in percent.")
+@constrained("--repeats", constraint=TRIALS, default=1,
+             help="Independent samplings averaged.")
+def downsample_cmd(click_ctx, qrels, runs, measures, levels, repeats, **options):
     """Robustness to incomplete judgments: Kendall's tau between the rankings on the
     full and on stratified downsampled qrels (Twist paper, Figure 13)."""
     from irmeta.stats import pool_downsampling
+    _refuse_common(click_ctx, options)
+    _refuse_no_context(click_ctx)
     campaign, _ = _setup(qrels, runs, measures, options)
-    table = pool_downsampling(campaign, measures, levels=_floats(levels, "--levels"),
+    table = pool_downsampling(campaign, measures, levels=list(levels),
                               seed=options["seed"], repeats=repeats,
                               rel_level=options["rel_level"], progress_bar=_progress(options))
     _emit(table, options)
@@ -355,18 +409,24 @@ def downsample_cmd(qrels, runs, measures, levels, repeats, **options):
         downsampling_plot(table, path=options["plot_path"])
 
 
+#: numbers of sampled systems N (irmeta.stats.system_dependence)
+SIZES = ListOf(Integer(low=2))
+
+
 @meta_command.command("systems", context_settings={"show_default": True})
 @_common
-@click.option("--sizes", default="2,4,8,16,32,64", help="Numbers of sampled systems N.")
-@click.option("--trials", type=click.IntRange(min=1), default=1000, help="Samples per N.")
-def systems_cmd(qrels, runs, measures, sizes, trials, **options):
+@constrained("--sizes", constraint=SIZES, default="2,4,8,16,32,64",
+             help="Numbers of sampled systems N.")
+@constrained("--trials", constraint=TRIALS, default=1000, help="Samples per N.")
+def systems_cmd(click_ctx, qrels, runs, measures, sizes, trials, **options):
     """Dependence on the participating systems (innovation paper, Algorithm 1 and
     Table 3): mean Kendall's tau between the ranking of N sampled systems with the
     context re-computed from the sample and the full ranking restricted to them."""
     from irmeta.stats import system_dependence
+    _refuse_common(click_ctx, options)
+    _refuse_no_context(click_ctx)
     campaign, _ = _setup(qrels, runs, measures, options)
-    table = system_dependence(campaign, measures,
-                              sizes=[int(x) for x in _floats(sizes, "--sizes")],
+    table = system_dependence(campaign, measures, sizes=list(sizes),
                               trials=trials, seed=options["seed"],
                               rel_level=options["rel_level"], progress_bar=_progress(options))
     _emit(table, options)

@@ -5,11 +5,24 @@ from __future__ import annotations
 import glob
 import os
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign
+from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.constraints import (
+    ALPHA,
+    CUTOFF,
+    DEPTH,
+    NONNEGATIVE,
+    PROBABILITY,
+    SEED,
+    TRIALS,
+    Choice,
+    ListOf,
+)
 
 _SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 
@@ -26,16 +39,6 @@ def _skip(ctx, param, value):
                                          f"(known: {', '.join(_SECTIONS)})")
             out.add(name)
     return frozenset(out)
-
-
-def _alphas(ctx, param, value):
-    try:
-        out = tuple(float(a) for a in value.split(",") if a.strip())
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from None
-    if len(out) < 2 or any(a < 0 for a in out):
-        raise click.BadParameter(f"need at least two values >= 0, got {value!r}")
-    return out
 
 
 #: options whose values are paths (written relative to the page in the re-run command)
@@ -108,7 +111,36 @@ def _command_line(ctx: click.Context) -> str:
     return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
 
 
-@click.command("report")
+#: the old spellings of renamed options (docs/cli.md)
+ALIASES = {"--bootstrap": "--discpower-trials", "--trials": "--stability-trials",
+           "--rare-k": "--rare-cutoff", "--nrg-k": "--nrg-cutoff", "--twist-depth": "--depth"}
+
+
+#: the constraint of each ReportOptions field the command sets, equal to
+#: ``irmeta.report.options.OPTION_CONSTRAINTS`` (a test checks it): written out here
+#: because importing ``irmeta.report`` loads the whole report (seconds) and ``irmeta report
+#: --help`` should not
+REPORT_CONSTRAINTS = {
+    "seed": SEED, "bootstrap": TRIALS, "trials": TRIALS, "level": PROBABILITY,
+    "fuzziness": NONNEGATIVE, "alphas": ListOf(ALPHA, min_items=2), "rare_k": CUTOFF,
+    "nrg_k": CUTOFF, "nrg_prior": Choice(("auto", "others", "best_per_group", "earlier")),
+    "twist_depth": replace(DEPTH, optional=True),
+    "test": Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap")),
+    "ci_level": PROBABILITY, "ci_trials": TRIALS,
+}
+#: ``--correction``: ReportOptions.correction's choices, and ``none`` for None (as in meta)
+CORRECTION = Choice(("bonferroni", "holm", "fdr_bh", "none"))
+
+
+def _option(*decls: str, field: str, **kwargs):
+    """An option declared from the constraint of the ReportOptions field ``field``."""
+    constraint = REPORT_CONSTRAINTS[field]
+    if isinstance(constraint, Choice):
+        return constrained_choice(*decls, field, constraint=constraint, **kwargs)
+    return constrained(*decls, field, constraint=constraint, **kwargs)
+
+
+@click.command("report", cls=Command, aliases=ALIASES)
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
@@ -121,28 +153,36 @@ def _command_line(ctx: click.Context) -> str:
 @click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
               help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
                    "trust and effort are the most expensive.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of every random procedure (bootstrap, topic subsampling).")
-@click.option("--bootstrap", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Bootstrap samples of the discriminative-power test.")
-@click.option("--trials", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Topic-subsampling trials of the stability analysis.")
-@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.05, show_default=True, help="Significance level.")
-@click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05, show_default=True,
-              help="Stability: absolute difference of means below which two runs tie.")
-@click.option("--alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
-              show_default=True, callback=_alphas,
-              help="Alpha grid of the innovation (Kendall tau vs alpha) curves.")
-@click.option("--rare-k", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Cutoff K of P_rare/AP_rare and of the unique-document count.")
-@click.option("--nrg-k", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Cutoff of NRG and nDCG in the NRG section.")
-@click.option("--nrg-prior", type=click.Choice(["auto", "others", "best_per_group", "earlier"]),
-              default="auto", show_default=True,
-              help="NRG prior set; auto = best_per_group with --groups, else others.")
-@click.option("--twist-depth", type=click.IntRange(min=1), default=None,
-              help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
+@_option("--seed", field="seed", default=0, show_default=True,
+         help="Seed of every random procedure (bootstrap, topic subsampling).")
+@_option("--discpower-trials", field="bootstrap", default=1000, show_default=True,
+         help="Bootstrap resamples of the discriminative-power test (trust section).")
+@_option("--stability-trials", field="trials", default=1000, show_default=True,
+         help="Topic-subsampling trials of the stability analysis (trust section).")
+@_option("--level", field="level", default=0.05, show_default=True,
+         help="Significance level.")
+@_option("--test", field="test", default="paired_t", show_default=True,
+         help="Paired test of the leaderboard's significance markers.")
+@constrained_choice("--correction", constraint=CORRECTION, default="holm", show_default=True,
+                    help="Multiple-comparison correction of the leaderboard's markers.")
+@_option("--ci-level", field="ci_level", default=0.95, show_default=True,
+         help="Confidence level of the leaderboard's bootstrap intervals.")
+@_option("--ci-trials", field="ci_trials", default=10000, show_default=True,
+         help="Bootstrap resamples of the leaderboard's confidence intervals.")
+@_option("--fuzziness", field="fuzziness", default=0.05, show_default=True,
+         help="Stability: absolute difference of means below which two runs tie.")
+@_option("--alphas", field="alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
+         show_default=True,
+         help="Alpha grid of the innovation (Kendall tau vs alpha) curves: a,b,c or "
+              "START:STOP:STEP.")
+@_option("--rare-cutoff", field="rare_k", default=100, show_default=True,
+         help="Cutoff K of P_rare/AP_rare and of the unique-document count.")
+@_option("--nrg-cutoff", field="nrg_k", default=10, show_default=True,
+         help="Cutoff of NRG and nDCG in the NRG section.")
+@_option("--nrg-prior", field="nrg_prior", default="auto", show_default=True,
+         help="NRG prior set; auto = best_per_group with --groups, else others.")
+@_option("--depth", field="twist_depth", default=None,
+         help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
 @click.option("--primary", default=None, metavar="MEASURE",
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
                    "rank changes and the summary (default: nDCG@10 for graded qrels and "
@@ -155,8 +195,8 @@ def _command_line(ctx: click.Context) -> str:
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap, trials, level,
-                   fuzziness, alphas, rare_k, nrg_k, nrg_prior, twist_depth, primary, gain,
-                   matrix_measure, progress, **options):
+                   test, correction, ci_level, ci_trials, fuzziness, alphas, rare_k, nrg_k,
+                   nrg_prior, twist_depth, primary, gain, matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Six sections: a sortable leaderboard (the primary measure with confidence
@@ -176,9 +216,15 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     """
     from irmeta.report import ReportOptions, campaign_report
 
+    refuse(click_ctx, ["complete"], other="irmeta report",
+           because="the report's means are over the campaign topic set (a topic missing "
+                   "from a run already scores an empty ranking)")
     campaign, ctx = load_cli_campaign(qrels, runs, options)
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
-                         trials=trials, level=level, fuzziness=fuzziness, alphas=alphas,
+                         trials=trials, level=level, test=test,
+                         correction=None if correction == "none" else correction,
+                         ci_level=ci_level, ci_trials=ci_trials, fuzziness=fuzziness,
+                         alphas=alphas,
                          rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
                          matrix_measure=matrix_measure,

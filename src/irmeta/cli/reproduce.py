@@ -9,7 +9,28 @@ import sys
 
 import click
 
+from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign
+from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.constraints import (
+    ALPHA,
+    COUNT,
+    CUTOFF,
+    DEPTH,
+    FRACTION,
+    NONNEGATIVE,
+    PROBABILITY,
+    SEED,
+    TRIALS,
+    Choice,
+    Integer,
+    ListOf,
+)
+
+#: PNG resolution: below 30 dpi a figure is unreadable
+DPI = Integer(low=30)
+#: the alpha grid of the innovation paper's Figure 2
+ALPHAS = ListOf(ALPHA)
 
 
 def _command_line(paper: str) -> str:
@@ -17,18 +38,6 @@ def _command_line(paper: str) -> str:
     if len(args) >= 2 and args[0] == "reproduce":
         return shlex.join(["irmeta", *args])
     return shlex.join(["irmeta", "reproduce", paper, *args])
-
-
-def _floats(ctx, param, value):
-    if value is None:
-        return None
-    try:
-        out = tuple(float(a) for a in value.split(",") if a.strip())
-    except ValueError:
-        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from None
-    if not out or any(a < 0 for a in out):
-        raise click.BadParameter(f"expected numbers >= 0, got {value!r}")
-    return out
 
 
 def output_options(paper: str):
@@ -41,8 +50,8 @@ def output_options(paper: str):
                               "(TSV) and figure (PNG, SVG)."),
             click.option("--svg/--no-svg", default=True, show_default=True,
                          help="Also write each figure as SVG."),
-            click.option("--dpi", type=click.IntRange(min=30), default=150, show_default=True,
-                         help="Resolution of the PNG figures."),
+            constrained("--dpi", constraint=DPI, default=150, show_default=True,
+                        help="Resolution of the PNG figures."),
             click.option("--progress/--no-progress", default=None,
                          help="Progress bar on stderr (default: when stderr is a terminal)."),
         ]
@@ -88,7 +97,7 @@ def _formats(svg: bool) -> tuple:
     return ("png", "svg") if svg else ("png",)
 
 
-@click.group("reproduce", context_settings={"show_default": True})
+@click.group("reproduce", cls=Group, context_settings={"show_default": True})
 def reproduce_command():
     """Rerun a paper's tables and figures on your campaign, with the paper's procedure.
 
@@ -108,36 +117,39 @@ def reproduce_command():
 
 # ---------------------------------------------------------------------- innovation
 @reproduce_command.command("innovation",
+                           aliases={"--trials": "--stability-trials",
+                                    "--samples": "--systems-trials"},
                            short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
                                       "Tables 1-4.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("innovation")
-@click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=100,
-              help="K of P@K, AP@K and of rarity (the runs' top K).")
-@click.option("--alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1", callback=_floats,
-              help="Alpha grid of Figure 2.")
-@click.option("--trials", type=click.IntRange(min=1), default=1000,
-              help="Table 2: random half-topic subsets.")
-@click.option("--fuzziness", type=click.FloatRange(min=0), default=0.05,
-              help="Table 2: absolute difference of means below which a pair ties.")
-@click.option("--samples", type=click.IntRange(min=1), default=1000,
-              help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
-                   "on 63 runs; 100 for a quick look).")
-@click.option("--table4-runs", type=click.IntRange(min=1), default=3,
-              help="Table 4: runs with the largest rank gain from P@K to P_rare@K.")
-@click.option("--table4-docs", type=click.IntRange(min=1), default=5,
-              help="Table 4: rarest relevant documents listed per run.")
+@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=100,
+             help="K of P@K, AP@K and of rarity (the runs' top K).")
+@constrained("--alphas", constraint=ALPHAS, default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
+             help="Alpha grid of Figure 2: a,b,c or START:STOP:STEP.")
+@constrained("--stability-trials", "trials", constraint=TRIALS, default=1000,
+             help="Table 2: random half-topic subsets.")
+@constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
+             help="Table 2: absolute difference of means below which a pair ties.")
+@constrained("--systems-trials", "samples", constraint=TRIALS, default=1000,
+             help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
+                  "on 63 runs; 100 for a quick look).")
+@constrained("--table4-runs", constraint=COUNT, default=3,
+             help="Table 4: runs with the largest rank gain from P@K to P_rare@K.")
+@constrained("--table4-docs", constraint=COUNT, default=5,
+             help="Table 4: rarest relevant documents listed per run.")
 @click.option("--figure1-topic", default=None,
               help="Figure 1: the topic (default: the one whose best run's P@K is the median).")
-@click.option("--figure1-points", type=click.IntRange(min=1), default=40,
-              help="Figure 1: at most this many values of D (one small campaign each).")
+@constrained("--figure1-points", constraint=COUNT, default=40,
+             help="Figure 1: at most this many values of D (one small campaign each).")
 @click.option("--figure1/--no-figure1", default=True,
               help="Run the synthetic insertion experiment of Figure 1.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of every random step.")
-def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trials, fuzziness,
-                       samples, table4_runs, table4_docs, figure1_topic, figure1_points,
+@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
+@click.pass_context
+def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, alphas, trials,
+                       fuzziness, samples, table4_runs, table4_docs, figure1_topic, figure1_points,
                        figure1, seed, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
@@ -161,8 +173,11 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
     """
     from irmeta.reproduce import innovation
 
+    refuse(click_ctx, ["figure1_topic", "figure1_points"], other="--no-figure1",
+           when=not figure1, because="they set up Figure 1's experiment")
     campaign, ctx = _load(qrels, runs, options)
-    params = innovation.InnovationParams(k=k, rel_level=options["rel_level"], alphas=alphas,
+    params = innovation.InnovationParams(k=k, rel_level=options["rel_level"],
+                                         alphas=tuple(alphas),
                                          trials=trials, fuzziness=fuzziness, samples=samples,
                                          table4_runs=table4_runs, table4_docs=table4_docs,
                                          figure1_topic=figure1_topic, figure1_points=figure1_points,
@@ -181,12 +196,11 @@ def innovation_command(qrels, runs, output, svg, dpi, progress, k, alphas, trial
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("nrg")
-@click.option("-k", "--cutoff", "k", type=click.IntRange(min=1), default=10,
-              help="Cutoff of nDCG@k and of the chronological / all-others NRG.")
-@click.option("--pool-depth", type=click.IntRange(min=1), default=10,
-              help="K of the unique-contribution variants (the track's pool depth).")
-@click.option("--alpha", type=click.FloatRange(min=0), default=1.0,
-              help="Alpha of P_rare@k (Figure 4).")
+@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=10,
+             help="Cutoff of nDCG@k and of the chronological / all-others NRG.")
+@constrained("--pool-depth", constraint=CUTOFF, default=10,
+             help="K of the unique-contribution variants (the track's pool depth).")
+@constrained("--alpha", constraint=ALPHA, default=1.0, help="Alpha of P_rare@k (Figure 4).")
 def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, **options):
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
@@ -215,26 +229,27 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
 
 # ---------------------------------------------------------------------- twist
 @reproduce_command.command("twist",
+                           aliases={"--samples": "--discpower-trials", "--trials": "--repeats"},
                            short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
                                       "Figures 13-14.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("twist")
-@click.option("--depth", type=click.IntRange(min=1), default=1000, help="Depth N of Twist.")
-@click.option("--crossing", type=click.Choice(["matters", "formal"]), default="matters",
-              help="First-crossing rule of the CRP curve (archetypes).")
-@click.option("--top-fraction", type=click.FloatRange(0, 1, min_open=True), default=0.75,
-              help="Share of the runs kept by MAP for Tables 3-4 and Figures 13-14.")
+@constrained("--depth", constraint=DEPTH, default=1000, help="Depth N of Twist.")
+@constrained_choice("--crossing", constraint=Choice(("matters", "formal")), default="matters",
+                    help="First-crossing rule of the CRP curve (archetypes).")
+@constrained("--top-fraction", constraint=FRACTION, default=0.75,
+             help="Share of the runs kept by MAP for Tables 3-4 and Figures 13-14.")
 @click.option("--filter-all", is_flag=True,
               help="Also restrict Table 2 and the effort/gain grids to those runs.")
-@click.option("--samples", type=click.IntRange(min=1), default=1000,
-              help="Figure 14: bootstrap samples B.")
-@click.option("--trials", type=click.IntRange(min=1), default=1,
-              help="Figure 13: independent pool downsamplings averaged.")
-@click.option("--level", type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              default=0.05, help="Figure 14: significance level.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, help="Seed of every random step.")
+@constrained("--discpower-trials", "samples", constraint=TRIALS, default=1000,
+             help="Figure 14: bootstrap resamples B.")
+@constrained("--repeats", "trials", constraint=TRIALS, default=1,
+             help="Figure 13: independent pool downsamplings averaged.")
+@constrained("--level", constraint=PROBABILITY, default=0.05,
+             help="Figure 14: significance level.")
+@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
 def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_fraction,
                   filter_all, samples, trials, level, seed, **options):
     """The Twist paper: effort-aware evaluation with CRP curves.
@@ -278,14 +293,17 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 @click.option("--matrix", "matrix_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="Read the systems x topics matrix from FILE instead of "
                                  "QRELS RUN... (long or wide, plain or gzip).")
-@click.option("--rows", type=click.Choice(["topics", "systems"]), default=None,
-              help="For a wide --matrix file whose header does not say it: what the rows are.")
+@constrained_choice("--rows", constraint=ROWS, default=None,
+                    help="For a wide --matrix file whose header does not say it: what the "
+                         "rows are.")
 @click.option("--measure-name", default=None,
               help="For a long --matrix file with a measure column: the measure to keep.")
-@click.option("--axioms", type=click.Choice(["A", "B"], case_sensitive=False), default="A",
-              help="Axioms of Tables 2-3 and Figures 3-5 (Figure 6 uses B, as the paper).")
+@constrained_choice("--axioms", constraint=AXIOMS, case_sensitive=False, default="A",
+                    help="Axioms of Tables 2-3 and Figures 3-5 (Figure 6 uses B, as the "
+                         "paper).")
 @click.option("--name", default=None, help="Label of the collection in the tables.")
-def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, rows,
+@click.pass_context
+def gawm_command(click_ctx, qrels, runs, output, svg, dpi, progress, measure, matrix_path, rows,
                  measure_name, axioms, name, **options):
     """The GAWM paper: adaptive weighted means of a systems x topics matrix, vs HITS.
 
@@ -301,6 +319,12 @@ def gawm_command(qrels, runs, output, svg, dpi, progress, measure, matrix_path, 
     """
     from irmeta.reproduce import gawm
 
+    refuse(click_ctx, [*CAMPAIGN_ONLY, "rel_level"],
+           other="--matrix", when=matrix_path is not None,
+           because="a score matrix has no qrels or rankings; these options say how to "
+                   "read and evaluate a campaign")
+    refuse(click_ctx, ["rows", "measure_name"], other="a campaign (no --matrix)",
+           when=matrix_path is None, because="it says how to read a --matrix FILE")
     if matrix_path:
         if qrels or runs or options.get("demo"):
             raise click.UsageError("give either --matrix FILE or QRELS RUN... (or --demo), "

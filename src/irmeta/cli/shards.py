@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import click
 
+from irmeta.cli.options import constrained
+from irmeta.constraints import COUNT
+
 
 def shard_options(fn):
     """Add the options of sharded evaluation."""
@@ -18,11 +21,11 @@ def shard_options(fn):
                      help="Evaluate in topic shards when the campaign would need more "
                           "memory than this (bytes, or 512M, 4G, ...). Default: half the "
                           "available memory."),
-        click.option("--shard-topics", type=click.IntRange(min=1), default=None,
-                     metavar="N", help="Evaluate in shards of N topics (same numbers)."),
-        click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
-                     help="Evaluate shards on a Dask LocalCluster of N processes "
-                          "(needs irmeta[dask])."),
+        constrained("--shard-topics", constraint=COUNT, default=None,
+                    help="Evaluate in shards of N topics (same numbers)."),
+        constrained("--workers", constraint=COUNT, default=None,
+                    help="Evaluate shards on a Dask LocalCluster of N processes "
+                         "(needs irmeta[dask])."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
                      help="Evaluate shards on the Dask cluster of this scheduler "
                           "(tcp://host:8786); inputs must be on storage its workers see."),

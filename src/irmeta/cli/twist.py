@@ -6,72 +6,54 @@ The measures themselves (``Twist``, ``Twist.rho``, ``Twist.sigma``) are computed
 
 from __future__ import annotations
 
-import math
-
 import click
 
-from irmeta.cli.common import (
-    campaign_options,
-    check_output_option,
-    json_records,
-    load_cli_campaign,
-    open_output,
-)
+from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.tables import digits_option, format_option, write_table
+from irmeta.constraints import DEPTH, Choice, Integer
 
-_FORMATS = click.Choice(["tsv", "csv", "markdown", "json"])
+#: first-crossing rules of the CRP curve (irmeta.measures.twist.CROSSING_RULES)
+CROSSING = Choice(("matters", "formal"))
+#: the old spellings of renamed options (docs/cli.md)
+ALIASES = {"-N": "--depth"}
+#: campaign options no effort analysis reads
+_CONTEXT = ("prior_runs", "groups_file", "reference_runs")
 
 
 def _common(fn):
     options = [
-        click.option("-N", "--depth", type=click.IntRange(min=1), default=1000, show_default=True,
-                     help="Evaluation depth N (rankings shorter than N are padded with "
-                          "non-relevant documents)."),
-        click.option("--crossing", type=click.Choice(["matters", "formal"]), default="matters",
-                     show_default=True, help="First-crossing rule: matters (the authors' "
-                     "code) or formal (the paper's printed Definition 3)."),
-        click.option("--format", "fmt", type=_FORMATS, default="tsv", show_default=True,
-                     help="Table layout."),
+        constrained("--depth", constraint=DEPTH, default=1000, show_default=True,
+                    help="Evaluation depth N (rankings shorter than N are padded with "
+                         "non-relevant documents)."),
+        constrained_choice("--crossing", constraint=CROSSING, default="matters",
+                           show_default=True, help="First-crossing rule: matters (the "
+                           "authors' code) or formal (the paper's printed Definition 3)."),
+        format_option(),
+        digits_option(),
         click.option("-o", "--output", type=click.Path(dir_okay=False),
-              callback=check_output_option,
+                     callback=check_output_option,
                      help="Write the table to this file instead of standard output."),
+        click.pass_context,
     ]
     for option in reversed(options):
         fn = option(fn)
     return fn
 
 
-def markdown(frame, digits: int = 2, index: bool = True) -> str:
-    """A pandas frame as a GitHub Markdown table (floats with ``digits`` decimals)."""
-    cols = ([frame.index.name or ""] if index else []) + [str(c) for c in frame.columns]
-
-    def cell(v):
-        if isinstance(v, float):
-            return "" if math.isnan(v) else f"{v:.{digits}f}"
-        return str(v)
-
-    lines = ["| " + " | ".join(cols) + " |",
-             "|" + "|".join("---" if i == 0 and index else "---:" for i in range(len(cols))) + "|"]
-    for row in frame.itertuples(index=True, name=None):
-        key, values = row[0], row[1:]
-        key = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-        vals = ([key] if index else []) + [cell(v) for v in values]
-        lines.append("| " + " | ".join(vals) + " |")
-    return "\n".join(lines) + "\n"
+def _refuse_context(ctx) -> None:
+    refuse(ctx, _CONTEXT, other=f"irmeta {ctx.info_name}",
+           because="effort analyses read only the qrels and the rankings (no prior set, "
+                   "groups or rarity reference)")
 
 
 def write_frame(frame, output, fmt: str, digits: int = 4, index: bool = True) -> None:
-    """Write a table in one of the ``--format`` layouts."""
+    """Write a table in one of the ``--format`` layouts (:mod:`irmeta.cli.tables`)."""
     with open_output(output) as out:
-        if fmt == "markdown":
-            out.write(markdown(frame, digits, index))
-        elif fmt == "json":
-            out.write(json_records(frame.reset_index() if index else frame))
-        else:
-            out.write(frame.to_csv(sep="\t" if fmt == "tsv" else ",", index=index,
-                                   lineterminator="\n"))
+        write_table(frame, out, fmt, digits=digits, index=index)
 
 
-@click.group("twist")
+@click.group("twist", cls=Group)
 def twist_command():
     """Effort analysis around Twist: curves, archetypes, effort/gain grids.
 
@@ -84,7 +66,7 @@ def twist_command():
     """
 
 
-@twist_command.command("curve")
+@twist_command.command("curve", aliases=ALIASES)
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--run", "run_names", multiple=True, required=True,
@@ -95,17 +77,23 @@ def twist_command():
               "the full-scale run.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw CRP next to DCG (PNG and SVG with this stem).")
-@click.option("--max-rank", type=click.IntRange(min=1), default=None,
-              help="Last rank shown in the plot.")
+@constrained("--max-rank", constraint=Integer(low=1), default=None,
+             help="Last rank shown in the plot (with --plot).")
 @_common
 @campaign_options
-def curve_command(qrels, runs, run_names, topic_ids, normalised, plot_path, max_rank, depth,
-                  crossing, fmt, output, **options):
+def curve_command(click_ctx, qrels, runs, run_names, topic_ids, normalised, plot_path,
+                  max_rank, depth, crossing, fmt, digits, output, **options):
     """RP, CRP and DCG of (run, topic) pairs, rank by rank."""
     import pandas as pd
 
     from irmeta import effort
 
+    _refuse_context(click_ctx)
+    refuse(click_ctx, ["crossing"], other="irmeta twist curve",
+           because="the curves do not depend on the first-crossing rule (archetypes and "
+                   "grid do)")
+    refuse(click_ctx, ["max_rank"], other="no --plot", when=plot_path is None,
+           because="it sets the last rank drawn")
     campaign, _ = load_cli_campaign(qrels, runs, options)
     if len(run_names) == 1:
         run_names = run_names * len(topic_ids)
@@ -116,7 +104,7 @@ def curve_command(qrels, runs, run_names, topic_ids, normalised, plot_path, max_
               .assign(run=r, topic=t) for r, t in pairs]
     frame = pd.concat(frames, ignore_index=True)
     frame = frame[["run", "topic"] + [c for c in frame.columns if c not in ("run", "topic")]]
-    write_frame(frame, output, fmt, index=False)
+    write_frame(frame, output, fmt, digits, index=False)
     if plot_path:
         from irmeta.plot.effort import plot_crp_dcg_panels
         panels = effort.crp_dcg_panels(campaign, pairs, depth=depth,
@@ -127,26 +115,28 @@ def curve_command(qrels, runs, run_names, topic_ids, normalised, plot_path, max_
         click.echo("wrote " + ", ".join(map(str, written)), err=True)
 
 
-@twist_command.command("archetypes")
+@twist_command.command("archetypes", aliases=ALIASES)
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--per-topic", is_flag=True, help="One line per (run, topic) instead of the "
               "percentage table.")
 @_common
 @campaign_options
-def archetypes_command(qrels, runs, per_topic, depth, crossing, fmt, output, **options):
+def archetypes_command(click_ctx, qrels, runs, per_topic, depth, crossing, fmt, digits,
+                       output, **options):
     """Archetype of every (run, topic) curve and the campaign's percentages (Table 2)."""
     from irmeta import effort
 
+    _refuse_context(click_ctx)
     campaign, _ = load_cli_campaign(qrels, runs, options)
     frame = effort.archetypes(campaign, depth, crossing, options["rel_level"])
     if per_topic:
-        write_frame(frame, output, fmt, index=False)
+        write_frame(frame, output, fmt, digits, index=False)
     else:
-        write_frame(effort.archetype_table(frame), output, fmt, digits=2)
+        write_frame(effort.archetype_table(frame), output, fmt, digits)
 
 
-@twist_command.command("grid")
+@twist_command.command("grid", aliases=ALIASES)
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-g", "--gain", "gains", multiple=True, metavar="MEASURE",
@@ -160,23 +150,26 @@ def archetypes_command(qrels, runs, per_topic, depth, crossing, fmt, output, **o
 @click.option("--title", default=None, help="Title of the plot.")
 @_common
 @campaign_options
-def grid_command(qrels, runs, gains, cells, points_path, plot_path, title, depth, crossing,
-                 fmt, output, **options):
+def grid_command(click_ctx, qrels, runs, gains, cells, points_path, plot_path, title, depth,
+                 crossing, fmt, digits, output, **options):
     """Effort/gain grids: Twist against gain measures, shares on the diagonal and in the
     high-high cells (high gain at high effort)."""
     import pandas as pd
 
     from irmeta import effort
 
+    _refuse_context(click_ctx)
+    refuse(click_ctx, ["title"], other="no --plot", when=plot_path is None,
+           because="it is the title of the plot")
     campaign, _ = load_cli_campaign(qrels, runs, options)
     summary, grids = effort.effort_gain_summary(campaign, gains or effort.GAIN_MEASURES,
                                                 depth, crossing, options["rel_level"])
     if cells:
         table = pd.concat({name: eg.table() for name, eg in grids.items()},
                           names=["gain", "gain row"])
-        write_frame(table, output, fmt, digits=2)
+        write_frame(table, output, fmt, digits)
     else:
-        write_frame(summary, output, fmt, digits=4)
+        write_frame(summary, output, fmt, digits)
     if points_path:
         pts = pd.concat([eg.points.assign(gain_measure=name) for name, eg in grids.items()])
         with open_output(points_path) as out:

@@ -88,6 +88,17 @@ class JudgedDocs:
         return values, counts
 
 
+def names_text(names: tuple[str, ...], noun: str, shown: int = 3) -> str:
+    """``"30 runs [a, b, c, ...]"``: a count and the first names (for ``__repr__``)."""
+    head = ", ".join(names[:shown]) + (", ..." if len(names) > shown else "")
+    return f"{len(names):,} {noun}{'' if len(names) == 1 else 's'} [{head}]"
+
+
+def _range_text(grades: np.ndarray) -> str:
+    lo, hi = int(grades.min()), int(grades.max())
+    return f"{lo}" if lo == hi else f"{lo}-{hi}"
+
+
 @dataclass(eq=False)
 class Campaign:
     """All runs of one evaluation over one qrels, as dense arrays (see module doc)."""
@@ -105,6 +116,17 @@ class Campaign:
     dropped_topics: dict[str, int] = field(default_factory=dict)
     #: subtopic judgments laid out for this campaign (irmeta.data.subtopics), or None
     subtopics: Any = None
+
+    def __repr__(self) -> str:
+        """A summary (never the arrays): ``Campaign(30 runs [a, b, c, ...], 50 topics,
+        depth 100, 5,000 judged documents, graded 0-3)``."""
+        return (f"Campaign({names_text(self.runs, 'run')}, {names_text(self.topics, 'topic')}, "
+                f"depth {self.depth:,}"
+                + (f" (max_docs={self.max_docs})" if self.max_docs is not None else "")
+                + f", {len(self.judged.grades):,} judged documents"
+                + (", graded " + _range_text(self.judged.grades) if len(self.judged.grades)
+                   else "")
+                + (", subtopics" if self.subtopics is not None else "") + ")")
 
     # ------------------------------------------------------------------ shape
     @property

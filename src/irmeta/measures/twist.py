@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irmeta.constraints import DEPTH, Choice, Integer
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError, ParameterError
 from irmeta.measures.kernel import topic_blocks
@@ -206,14 +207,9 @@ def check_depth(depth: int, fn: str) -> None:
 
 
 def _check_args(fn: str, depth: object, crossing: str, level: object) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ParameterError(f"{fn}: depth must be a positive integer, got {depth!r}")
-    check_depth(int(depth), fn)
-    if crossing not in CROSSING_RULES:
-        raise ParameterError(f"{fn}: crossing must be one of {', '.join(CROSSING_RULES)}, "
-                             f"got {crossing!r}")
-    if isinstance(level, bool) or not isinstance(level, (int, np.integer)) or level < 1:
-        raise ParameterError(f"{fn}: rel_level must be an integer >= 1, got {level!r}")
+    check_depth(DEPTH.check(depth, "depth", fn), fn)
+    Choice(CROSSING_RULES).check(crossing, "crossing", fn)
+    Integer(low=1).check(level, "rel_level", fn)
 
 
 def block_columns(campaign: Campaign, table: DegreeTable, t0: int, t1: int,

@@ -5,17 +5,54 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 import numpy as np
 
+from irmeta.constraints import (
+    ALPHA,
+    CUTOFF,
+    DEPTH,
+    NONNEGATIVE,
+    PROBABILITY,
+    REL_LEVEL,
+    SEED,
+    TRIALS,
+    Choice,
+    Constraint,
+    Flag,
+    Integer,
+    ListOf,
+)
 from irmeta.errors import ParameterError
 
-__all__ = ["NRG_PRIORS", "SECTIONS", "ReportOptions", "default_background"]
+__all__ = ["NRG_PRIORS", "OPTION_CONSTRAINTS", "SECTIONS", "ReportOptions",
+           "default_background"]
 
 #: the report's sections, in page order (each can be skipped, ``ReportOptions.skip``)
 SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 #: values of ``ReportOptions.nrg_prior``
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
+
+
+def _option_constraints() -> dict[str, Constraint]:
+    from irmeta.stats.leaderboard import LEADERBOARD_TESTS
+    from irmeta.stats.significance import CORRECTIONS
+    return {
+        "rel_level": REL_LEVEL, "seed": SEED, "bootstrap": TRIALS, "trials": TRIALS,
+        "level": PROBABILITY, "fuzziness": NONNEGATIVE,
+        "alphas": ListOf(ALPHA, min_items=2), "rare_k": CUTOFF, "nrg_k": CUTOFF,
+        "nrg_prior": Choice(NRG_PRIORS), "twist_depth": replace(DEPTH, optional=True),
+        "examples": Integer(low=1), "progress": Flag(optional=True),
+        "background": Integer(low=0, optional=True),
+        "test": Choice(LEADERBOARD_TESTS), "correction": Choice(CORRECTIONS, optional=True),
+        "ci_level": PROBABILITY, "ci_trials": TRIALS,
+    }
+
+
+#: the constraint of every checked field of :class:`ReportOptions` (``irmeta report``
+#: declares its options from these: one vocabulary for the API and the CLI)
+OPTION_CONSTRAINTS: dict[str, Constraint] = _option_constraints()
 
 
 @dataclass
@@ -68,58 +105,30 @@ class ReportOptions:
     ci_trials: int = 10000
 
     def validate(self) -> "ReportOptions":
-        """These options checked (a :class:`~irmeta.errors.ParameterError` names the
-        first bad one), ``background=None`` replaced by :func:`default_background`."""
+        """These options checked against :data:`OPTION_CONSTRAINTS` (a
+        :class:`~irmeta.errors.ParameterError` names the first bad one) and in their
+        canonical types (``numpy.int64(5)`` -> 5, ``alphas`` a tuple of floats),
+        ``background=None`` replaced by :func:`default_background`."""
         fn = "ReportOptions"
-        for name in ("bootstrap", "trials", "rare_k", "nrg_k", "twist_depth", "examples",
-                     "ci_trials"):
-            v = getattr(self, name)
-            if v is None and name == "twist_depth":
-                continue
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                raise ParameterError(f"{fn}: {name} must be a positive integer, got {v!r}")
-        from irmeta.measures.twist import check_depth
+        canonical: dict[str, Any] = {}
+        for name, constraint in OPTION_CONSTRAINTS.items():
+            canonical[name] = constraint.check(getattr(self, name), name, fn)
+        canonical["alphas"] = tuple(canonical["alphas"])
         if self.twist_depth is not None:
-            check_depth(self.twist_depth, f"{fn}: twist_depth")
+            from irmeta.measures.twist import check_depth
+            check_depth(canonical["twist_depth"], f"{fn}: twist_depth")
         if self.primary is not None and (not isinstance(self.primary, str)
                                          or not self.primary.strip()):
             raise ParameterError(f"{fn}: primary must be a measure string, got "
                                  f"{self.primary!r}")
-        from irmeta.stats.leaderboard import LEADERBOARD_TESTS
-        from irmeta.stats.significance import CORRECTIONS
-        if self.test not in LEADERBOARD_TESTS:
-            raise ParameterError(f"{fn}: test must be one of {', '.join(LEADERBOARD_TESTS)}, "
-                                 f"got {self.test!r}")
-        if self.correction is not None and self.correction not in CORRECTIONS:
-            raise ParameterError(f"{fn}: correction must be None or one of "
-                                 f"{', '.join(CORRECTIONS)}, got {self.correction!r}")
-        if not 0.0 < float(self.ci_level) < 1.0:
-            raise ParameterError(f"{fn}: ci_level must be in (0, 1), got {self.ci_level!r}")
-        if self.background is None:
-            return replace(self, background=default_background()).validate()
-        if isinstance(self.background, bool) or not isinstance(self.background, (int, np.integer)) \
-                or self.background < 0:
-            raise ParameterError(f"{fn}: background must be an integer >= 0, got "
-                                 f"{self.background!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) \
-                or self.seed < 0:
-            raise ParameterError(f"{fn}: seed must be a non-negative integer, got {self.seed!r}")
-        if not 0.0 < float(self.level) < 1.0:
-            raise ParameterError(f"{fn}: level must be in (0, 1), got {self.level!r}")
-        if not float(self.fuzziness) >= 0.0:
-            raise ParameterError(f"{fn}: fuzziness must be >= 0, got {self.fuzziness!r}")
-        if self.nrg_prior not in NRG_PRIORS:
-            raise ParameterError(f"{fn}: nrg_prior must be one of {', '.join(NRG_PRIORS)}, "
-                                 f"got {self.nrg_prior!r}")
-        if len(self.alphas) < 2 or any(not 0.0 <= float(a) for a in self.alphas):
-            raise ParameterError(f"{fn}: alphas must hold at least two values >= 0, got "
-                                 f"{self.alphas!r}")
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
             raise ParameterError(f"{fn}: skip names unknown section(s) "
                                  f"{', '.join(sorted(unknown))} "
                                  f"(known: {', '.join(SECTIONS)})")
-        return self
+        if canonical["background"] is None:
+            canonical["background"] = default_background()
+        return replace(self, **canonical)
 
     def items(self) -> list[tuple[str, str]]:
         """(name, value) pairs as printed in the report."""

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from irmeta.constraints import COUNT, FRACTION, SEED, Real
 from irmeta.errors import ParameterError
 
 __all__ = ["COMPARABLE", "CampaignFacts", "Progress", "Provenance", "Reproduction",
@@ -49,30 +50,25 @@ class Reproduction:
 
 # ---------------------------------------------------------------------- parameters
 def check_positive(value, name: str, func: str) -> int:
-    """``value`` as a positive int, else :class:`ParameterError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ParameterError(f"{func}: {name} must be a positive integer, got {value!r}")
-    return int(value)
+    """``value`` as an int >= 1 (:data:`irmeta.constraints.COUNT`), else
+    :class:`ParameterError` naming it."""
+    result: int = COUNT.check(value, name, func)
+    return result
 
 
 def check_seed(value, func: str) -> int:
-    """``value`` as a non-negative int, else :class:`ParameterError`."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ParameterError(f"{func}: seed must be a non-negative integer, got {value!r}")
-    return int(value)
+    """``value`` as an int >= 0 (:data:`irmeta.constraints.SEED`), else
+    :class:`ParameterError`."""
+    result: int = SEED.check(value, "seed", func)
+    return result
 
 
 def check_fraction(value, name: str, func: str, *, low_open: bool = True) -> float:
-    """``value`` as a float in (0, 1] (``low_open``) or [0, 1], else
-    :class:`ParameterError`."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{func}: {name} must be a number in (0, 1], got {value!r}") from None
-    if not (0.0 < v <= 1.0 if low_open else 0.0 <= v <= 1.0):
-        raise ParameterError(f"{func}: {name} must be in {'(0, 1]' if low_open else '[0, 1]'}, "
-                             f"got {value!r}")
-    return v
+    """``value`` as a float in (0, 1] (``low_open``, :data:`irmeta.constraints.FRACTION`)
+    or [0, 1], else :class:`ParameterError`."""
+    constraint = FRACTION if low_open else Real(low=0.0, high=1.0)
+    result: float = constraint.check(value, name, func)
+    return result
 
 
 def doc(text: str, **kwargs):

@@ -33,12 +33,13 @@ one matrix product.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from irmeta import validate
+from irmeta.constraints import COUNT, NONNEGATIVE, SEED, TRIALS, Flag, validated
 from irmeta.errors import ParameterError
 from irmeta.stats._common import all_pairs, chunk_size, progress, rng_from, score_matrix
 
@@ -81,8 +82,6 @@ def _subset_masks(rng: np.random.Generator, trials: int, T: int, size: int, part
 
 def _check(scores, func, trials, fuzziness, subset_size, parts):
     frame = score_matrix(scores, func)
-    trials = validate.trials(trials, func)
-    fuzziness = validate.number(fuzziness, "fuzziness", func, low=0.0)
     T = frame.shape[1]
     if subset_size is None:
         subset_size = round(T / 2) if parts == 1 else T // 2
@@ -93,6 +92,8 @@ def _check(scores, func, trials, fuzziness, subset_size, parts):
     return frame, trials, fuzziness, subset_size
 
 
+@validated(trials=TRIALS, subset_size=replace(COUNT, optional=True),
+           fuzziness=NONNEGATIVE, seed=SEED)
 def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None = None,
                         fuzziness: float = 0.05, seed: int = 0,
                         progress_bar: bool | None = None) -> StabilityResult:
@@ -130,6 +131,8 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
                             "seed": seed}, tie_rate=float(ties.sum() / (len(ia) * trials)))
 
 
+@validated(trials=TRIALS, subset_size=replace(COUNT, optional=True),
+           fuzziness=NONNEGATIVE, seed=SEED, relative=Flag())
 def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = None,
                      fuzziness: float = 0.05, relative: bool = True, seed: int = 0,
                      progress_bar: bool | None = None) -> StabilityResult:
@@ -147,7 +150,6 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
     """
     func = "buckley_voorhees"
     frame, trials, fuzziness, k = _check(scores, func, trials, fuzziness, subset_size, 2)
-    relative = validate.flag(relative, "relative", func)
     X = frame.to_numpy()
     S, T = X.shape
     rng = rng_from(seed, func)

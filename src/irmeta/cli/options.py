@@ -1,0 +1,204 @@
+"""CLI options built from the API's constraints, deprecated spellings, refused combinations.
+
+* :class:`ConstraintType` / :func:`constrained`: a click parameter type made from an
+  :mod:`irmeta.constraints` object. The command line value is parsed (``"3"`` -> 3,
+  ``"0,0.5,1"`` -> ``[0.0, 0.5, 1.0]``) and checked by the very constraint the Python API
+  checks, so ``--seed -1`` fails with the words ``seed=-1`` fails with in Python: click's
+  usage error (exit 2) ``Invalid value for '--seed': must be an integer >= 0, got -1``.
+  Every numeric and choice option of every subcommand is declared this way
+  (``tests/unit/test_cli_options.py`` walks them all).
+* :class:`Command` / :class:`Group`: click classes whose commands accept the old spellings
+  of renamed options (``aliases={"--samples": "--trials"}``): an old spelling still works,
+  prints one deprecation line on stderr and is not shown in ``--help``.
+* :func:`given`, :func:`refuse`: options that do not apply to the chosen input are refused
+  (usage error naming both options), never ignored.
+
+The decisions (one name per concept) are in ``docs/cli.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from irmeta.constraints import Choice, Constraint, Integer, Invalid, ListOf, Real, show
+
+__all__ = ["Command", "ConstraintChoice", "ConstraintType", "Group", "constrained",
+           "constrained_choice", "given", "refuse"]
+
+
+def _parse_number(text: str, item: Constraint) -> Any:
+    """One command-line number: an int for :class:`Integer`, a float for :class:`Real`."""
+    text = text.strip()
+    if isinstance(item, Integer):
+        return int(text, 10)
+    return float(text)
+
+
+def _parse_list(text: str, item: Constraint) -> list[Any]:
+    """``a,b,c`` (empty items refused), or ``START:STOP:STEP`` for real numbers (STOP
+    included, values rounded to 10 decimals: ``0:1:0.1`` is 0, 0.1, ..., 1)."""
+    if ":" in text and isinstance(item, Real):
+        parts = [float(x) for x in text.split(":")]
+        if len(parts) != 3 or not all(map(math.isfinite, parts)) or parts[2] <= 0 \
+                or parts[1] < parts[0]:
+            raise ValueError("START:STOP:STEP with START <= STOP and STEP > 0")
+        n = int(round((parts[1] - parts[0]) / parts[2])) + 1
+        return [round(parts[0] + parts[2] * i, 10) for i in range(n)]
+    items = text.split(",")
+    if any(not s.strip() for s in items):
+        raise ValueError("an empty item")
+    return [_parse_number(s, item) for s in items]
+
+
+class ConstraintType(click.ParamType):
+    """A click type that parses a command-line string and checks it with ``constraint``
+    (an :class:`~irmeta.constraints.Integer`, :class:`~irmeta.constraints.Real` or a
+    :class:`~irmeta.constraints.ListOf` of them, given comma-separated)."""
+
+    def __init__(self, constraint: Constraint):
+        if not isinstance(constraint, (Integer, Real, ListOf)):
+            raise TypeError(f"ConstraintType takes Integer, Real or ListOf, not {constraint!r}")
+        self.constraint = constraint
+        item = constraint.item if isinstance(constraint, ListOf) else constraint
+        self.name = ("integers" if isinstance(item, Integer) else "numbers") \
+            if isinstance(constraint, ListOf) else \
+            ("integer" if isinstance(item, Integer) else "number")
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        if isinstance(self.constraint, ListOf):
+            return "A,B,..."
+        return "N" if isinstance(self.constraint, Integer) else "X"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        c = self.constraint
+        if isinstance(value, str):
+            try:
+                parsed: Any = (_parse_list(value, c.item) if isinstance(c, ListOf)
+                               else _parse_number(value, c))
+            except ValueError:
+                self.fail(f"must be {c.what}, got {value!r}", param, ctx)
+        else:                       # a default value given in Python
+            parsed = value
+        try:
+            out: Any = c.coerce(parsed)
+        except Invalid as exc:
+            self.fail(exc.detail or f"must be {c.what}, got "
+                                    f"{exc.shown if exc.shown is not None else value}",
+                      param, ctx)
+        return tuple(out) if isinstance(c, ListOf) else out
+
+    def __repr__(self) -> str:
+        return f"ConstraintType({self.constraint!r})"
+
+
+class ConstraintChoice(click.Choice):
+    """``click.Choice`` over the options of a :class:`~irmeta.constraints.Choice` (so help
+    lists them and the shell completes them); the constraint checks the chosen value."""
+
+    def __init__(self, constraint: Choice, case_sensitive: bool = True):
+        super().__init__(constraint.options, case_sensitive=case_sensitive)
+        self.constraint = constraint
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        chosen = super().convert(value, param, ctx)
+        try:
+            return self.constraint.coerce(chosen)
+        except Invalid:             # pragma: no cover - click.Choice refused it first
+            self.fail(f"must be {self.constraint.what}, got {show(value)}", param, ctx)
+
+
+def constrained(*decls: str, constraint: Constraint, help: str | None = None,
+                **kwargs: Any) -> Callable[[Any], Any]:
+    """``click.option(*decls, type=ConstraintType(constraint), ...)``; the help ends with
+    what the constraint accepts (``[an integer >= 1]``)."""
+    text = f"{help + '  ' if help else ''}[{constraint.what}]"
+    return click.option(*decls, type=ConstraintType(constraint), help=text, **kwargs)
+
+
+def constrained_choice(*decls: str, constraint: Choice, case_sensitive: bool = True,
+                       **kwargs: Any) -> Callable[[Any], Any]:
+    """``click.option(*decls, type=ConstraintChoice(constraint), ...)``."""
+    return click.option(*decls, type=ConstraintChoice(constraint, case_sensitive), **kwargs)
+
+
+# ---------------------------------------------------------------------- deprecated spellings
+def _rewrite(args: list[str], aliases: Mapping[str, str], command: str) -> list[str]:
+    """``args`` with every deprecated spelling replaced by its new one (before ``--``);
+    one stderr line per deprecated spelling used; both spellings given is an error."""
+    out: list[str] = []
+    used: dict[str, str] = {}
+    for i, arg in enumerate(args):
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        name, sep, rest = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in aliases:
+            used.setdefault(name, aliases[name])
+            out.append(aliases[name] + sep + rest)
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in aliases:
+            used.setdefault(arg[:2], aliases[arg[:2]])      # -N15: short option, value
+            out.extend([aliases[arg[:2]], arg[2:]])
+        else:
+            out.append(arg)
+    for old, new in used.items():
+        spelled = {a.partition("=")[0] for a in args}
+        if new in spelled:
+            raise click.UsageError(f"{old} is the former name of {new}: give {new} only")
+        click.echo(f"irmeta: warning: {command} {old} is deprecated, use {new} "
+                   "(docs/cli.md)", err=True)
+    return out
+
+
+class Command(click.Command):
+    """A command that accepts deprecated spellings of its options (``aliases``)."""
+
+    def __init__(self, *args: Any, aliases: Mapping[str, str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.aliases = dict(aliases or {})
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if self.aliases:
+            args = _rewrite(list(args), self.aliases, ctx.command_path)
+        return super().parse_args(ctx, args)
+
+
+class Group(click.Group):
+    """A group whose subcommands are :class:`Command` by default."""
+
+    command_class = Command
+
+
+# ---------------------------------------------------------------------- refused combinations
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the parameter ``name`` was given on the command line (or its environment
+    variable), not taken from its default."""
+    source = ctx.get_parameter_source(name)
+    return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def _spelling(ctx: click.Context, name: str) -> str:
+    for p in ctx.command.params:
+        if p.name == name:
+            opts = [o for o in p.opts if o.startswith("--")] or p.opts
+            return opts[0] if isinstance(p, click.Option) else p.human_readable_name
+    return name
+
+
+def refuse(ctx: click.Context, names: Iterable[str], *, because: str, other: str,
+           when: bool = True) -> None:
+    """A usage error when ``when`` holds and any option of ``names`` was given: the
+    message names that option, ``other`` (the option or input it does not apply to) and
+    the reason (``because``)."""
+    if not when:
+        return
+    for name in names:
+        if given(ctx, name):
+            raise click.UsageError(f"{_spelling(ctx, name)} does not apply with {other}: "
+                                   f"{because}")
