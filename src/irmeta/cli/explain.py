@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.shards import open_cli_shards, shard_options
 
 
 @click.command("explain", context_settings={"show_default": True})
@@ -31,6 +32,7 @@ from irmeta.cli.common import campaign_options, check_output_option, load_cli_ca
               callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
+@shard_options
 def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, per_topic,
                     fmt, output, **options):
     """Explain context scores of RUN files judged by QRELS.
@@ -50,7 +52,9 @@ def explain_command(qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs, 
     """
     from irmeta.explain import explain_documents, unique_contributions
 
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    shards = click.get_current_context().with_resource(
+        open_cli_shards(qrels, runs, options))   # None: the campaign fits in memory
+    campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
     if topic is not None and run_name is None:
         raise click.UsageError("--topic needs --run")
     if run_name is not None:

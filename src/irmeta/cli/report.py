@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign
+from irmeta.cli.shards import open_cli_shards, shard_options
 
 _SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
 
@@ -112,6 +113,7 @@ def _command_line(ctx: click.Context) -> str:
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
+@shard_options
 @click.option("-o", "--output", default="report.html", show_default=True,
               type=click.Path(dir_okay=False, writable=True),
               help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
@@ -176,7 +178,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     """
     from irmeta.report import ReportOptions, campaign_report
 
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    shards = click_ctx.with_resource(open_cli_shards(qrels, runs, options))  # None: it fits
+    campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
                          trials=trials, level=level, fuzziness=fuzziness, alphas=alphas,
                          rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
