@@ -569,6 +569,8 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
         max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
     plan = sharded_plan(qrels, runs, memory_budget=memory_budget, shard_topics=shard_topics,
                         client=client, force=True)
+    if plan is None:  # pragma: no cover - force=True always plans shards
+        raise ParameterError(f"{fn}: no shard plan for these inputs")
     with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
                       float32=validate.flag(float32, "float32", fn),
                       dedupe=validate.flag(dedupe, "dedupe", fn),

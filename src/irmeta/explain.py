@@ -12,11 +12,15 @@
 
 Both return pandas DataFrames and use the same per-topic totals as the measures
 (:mod:`irmeta.measures.context`), so they explain exactly the numbers ``evaluate`` prints.
+
+Every function here also takes a campaign larger than memory, opened shard by shard
+(:func:`irmeta.open_shards`), and returns the same rows (:mod:`irmeta.shards.explain`:
+only the shard of the topic asked for, or each shard in turn).
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 import numpy as np
 import pandas as pd
@@ -95,9 +99,8 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     1     3    d3      2             2   False
     """
     if _is_sharded(campaign):
-        from irmeta.shards.explain import explain_documents_sharded
-        return explain_documents_sharded(
-            campaign, run, topic, k=k, depth=depth, rel_level=rel_level, nrg=nrg,
+        return cast(Any, campaign).explain_documents(
+            run, topic, k=k, depth=depth, rel_level=rel_level, nrg=nrg,
             relevant_only=relevant_only, groups=groups, reference=reference,
             prior_runs=prior_runs)
     validate.campaign(campaign, "explain_documents")
@@ -118,12 +121,14 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
 
 
 def _is_sharded(campaign) -> bool:
-    """``campaign`` is an open :class:`~irmeta.shards.local.ShardedCampaign`."""
-    from irmeta.shards.local import ShardedCampaign
-    return isinstance(campaign, ShardedCampaign)
+    """``campaign`` is an open :class:`~irmeta.shards.local.ShardedCampaign`, which
+    explains itself shard by shard (its methods of the same names call
+    :mod:`irmeta.shards.explain`; this module does not import it: that module builds on
+    this one)."""
+    return getattr(campaign, "sharded", False) is True
 
 
-def document_frames(campaign: Campaign, r: int, topics, k: int, depth: int,
+def document_frames(campaign: Campaign, r: int, topics, k: int | None, depth: int | None,
                     m: Measure | None, ctx: EvalContext,
                     relevant_only: bool) -> list[pd.DataFrame]:
     """The rows of :func:`explain_documents` for run ``r`` on ``topics`` (indices), one
@@ -221,8 +226,7 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     B         0                   1
     """
     if _is_sharded(campaign):
-        from irmeta.shards.explain import unique_contributions_sharded
-        return unique_contributions_sharded(campaign, k, rel_level=rel_level,
+        return cast(Any, campaign).unique_contributions(k, rel_level=rel_level,
                                             reference=reference, per_topic=per_topic)
     unique, found = unique_counts(campaign, k, rel_level=rel_level, reference=reference,
                                   func="unique_contributions")
@@ -281,8 +285,8 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     1   A    q2     1    d4      1
     """
     if _is_sharded(campaign):
-        from irmeta.shards.explain import unique_documents_sharded
-        return unique_documents_sharded(campaign, k, rel_level=rel_level, reference=reference)
+        return cast(Any, campaign).unique_documents(k, rel_level=rel_level,
+                                        reference=reference)
     _, uniq = _unique_mask("unique_documents", campaign, k, rel_level, reference)
     r, t, i = np.nonzero(uniq)
     docids = np.empty(len(r), dtype=object)

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, cast
 
@@ -59,6 +58,7 @@ from irmeta.effort import CrpDcgPanel, EffortGain
 from irmeta.errors import ParameterError
 from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
+from irmeta.report.pieces import twist_undefined_stated
 
 __all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
            "InnovationSection", "InputsSection", "Leaderboard", "NRGSection", "PerTopic",
@@ -341,7 +341,10 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
 
     Parameters
     ----------
-    campaign : the runs and qrels (:func:`irmeta.load_campaign`); at least 2 runs.
+    campaign : the runs and qrels (:func:`irmeta.load_campaign`); at least 2 runs. Or a
+        campaign larger than memory, open shard by shard (:func:`irmeta.open_shards`):
+        the same analysis, computed from the shards' score matrices and per-topic
+        pieces (:mod:`irmeta.report.pieces`, ``docs/scaling.md``).
     options : :class:`ReportOptions` (default ``ReportOptions()``), validated here.
     groups : run -> group (NRG prior ``best_per_group``); without it every run is its
         own group.
@@ -564,19 +567,6 @@ def _evaluate_shards(campaign, columns: list[Column], spec, opts: ReportOptions,
     evaluated = np.ones_like(out.summary.has_topic)       # complete=True
     return (Results(out.summary, out.measures, out.values, evaluated, opts.rel_level),
             gather_pieces(out.extras))
-
-
-@contextlib.contextmanager
-def twist_undefined_stated():
-    """Silence exactly one warning: Twist's "topics with more relevant documents than
-    the depth are undefined". With Twist's depth at the runs' depth this is expected on
-    deep-judged topics, and the page states it (``EffortSection.undefined_topics``);
-    the library functions called here (``evaluate``, ``effort.archetypes``) have no
-    ``warn=False``. Every other warning still surfaces."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"Twist@\d+: \d+ topic\(s\) have more relevant",
-                                UserWarning)
-        yield
 
 
 class _Untimed:

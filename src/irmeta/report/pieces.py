@@ -21,6 +21,8 @@ computes every section from them the same way: the same numbers either way.
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -28,6 +30,19 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["PieceSpec", "TopicPieces", "gather_pieces", "topic_pieces"]
+
+
+@contextlib.contextmanager
+def twist_undefined_stated():
+    """Silence exactly one warning: Twist's "topics with more relevant documents than
+    the depth are undefined". With Twist's depth at the runs' depth this is expected on
+    deep-judged topics, and the page states it (``EffortSection.undefined_topics``);
+    the library functions called here (``evaluate``, ``effort.archetypes``) have no
+    ``warn=False``. Every other warning still surfaces."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Twist@\d+: \d+ topic\(s\) have more relevant",
+                                UserWarning)
+        yield
 
 
 @dataclass(frozen=True)
@@ -83,7 +98,6 @@ def topic_pieces(campaign, spec: PieceSpec, reference=None) -> TopicPieces:
     from irmeta.evaluation import compute
     from irmeta.explain import unique_counts, unique_documents
     from irmeta.measures.spec import EvalContext
-    from irmeta.report.analysis import twist_undefined_stated
 
     R, T = campaign.num_runs, campaign.num_topics
     rel = spec.rel_level
@@ -124,7 +138,9 @@ def gather_pieces(pieces: list[TopicPieces]) -> TopicPieces:
     out.gain = _axis([p.gain for p in pieces], 1)
     out.matrix = _axis([p.matrix for p in pieces], 1)
     if first.documents is not None:
-        out.documents = by_run([p.documents for p in pieces], first.runs)
+        out.documents = by_run([p.documents for p in pieces if p.documents is not None],
+                               first.runs)
     if first.archetypes is not None:
-        out.archetypes = by_run([p.archetypes for p in pieces], first.runs)
+        out.archetypes = by_run([p.archetypes for p in pieces if p.archetypes is not None],
+                                first.runs)
     return out

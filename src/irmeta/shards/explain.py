@@ -20,7 +20,7 @@ The rows are those of the campaign in memory, computed by the same functions
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,7 @@ from irmeta.explain import (
     unique_counts,
     unique_documents,
 )
-from irmeta.shards.local import ShardedCampaign, _measure_names
+from irmeta.shards.shard import measure_names
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def _documents_of(campaign, args: _DocumentArgs, reference,
                            args.relevant_only)
 
 
-def explain_documents_sharded(sharded: ShardedCampaign, run: str, topic: str | None = None,
+def explain_documents_sharded(sharded: Any, run: str, topic: str | None = None,
                               *, k: int | None = 100, depth: int | None = None,
                               rel_level: int = 1, nrg="NRG", relevant_only: bool = True,
                               groups: Mapping[str, str] | None = None, reference=None,
@@ -91,7 +91,7 @@ def explain_documents_sharded(sharded: ShardedCampaign, run: str, topic: str | N
         means = sharded.campaign_means([m], rel_level=ctx.rel_level, groups=ctx.groups,
                                        reference=reference, prior_runs=ctx.prior_runs) or None
     args = _DocumentArgs(run, k, depth, ctx.rel_level,
-                         None if m is None else _measure_names([m])[0], relevant_only,
+                         None if m is None else measure_names([m])[0], relevant_only,
                          ctx.groups, ctx.prior_runs, means)
     if topic is not None:
         try:
@@ -128,7 +128,7 @@ def _unique_args(fn: str, k, rel_level, reference) -> _UniqueArgs:
     return _UniqueArgs(int(k), ctx.rel_level)
 
 
-def unique_contributions_sharded(sharded: ShardedCampaign, k: int = 100, *,
+def unique_contributions_sharded(sharded: Any, k: int = 100, *,
                                  rel_level: int = 1, reference=None,
                                  per_topic: bool = False) -> pd.DataFrame:
     """:func:`irmeta.explain.unique_contributions` on a sharded campaign: every shard's
@@ -141,7 +141,7 @@ def unique_contributions_sharded(sharded: ShardedCampaign, k: int = 100, *,
     return contributions_frame(sharded.runs, sharded.topics, unique, found, per_topic)
 
 
-def unique_documents_sharded(sharded: ShardedCampaign, k: int = 100, *, rel_level: int = 1,
+def unique_documents_sharded(sharded: Any, k: int = 100, *, rel_level: int = 1,
                              reference=None) -> pd.DataFrame:
     """:func:`irmeta.explain.unique_documents` on a sharded campaign (same rows, in the
     same order: by run, topic and rank)."""

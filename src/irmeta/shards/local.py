@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from irmeta.errors import IrmetaError, ParameterError
+from irmeta.errors import ParameterError
 from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
 from irmeta.measures.parse import parse_measures
@@ -47,7 +47,7 @@ from irmeta.shards.parquet import (
     read_judgments,
 )
 from irmeta.shards.partition import convert
-from irmeta.shards.shard import ShardTask, evaluate_shard, parse_names, shard_campaign
+from irmeta.shards.shard import ShardTask, evaluate_shard, measure_names, shard_campaign
 from irmeta.shards.summary import CampaignSummary, JudgedSummary
 
 
@@ -90,26 +90,6 @@ def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
         shard_topics = validate.integer(shard_topics, "shard_topics", "evaluate", low=1)
     plan = planning.plan(paths or [], budget, shard_topics, force=forced)
     return plan if plan.sharded else None
-
-
-def _portable_name(m: Measure) -> str:
-    """A name that parses back to ``m`` alone: the canonical name, or — when that name is
-    also a trec_eval spelling with another meaning (``P`` is P_5 ... P_1000, bare
-    ``Rprec_mult`` ten measures) — the same name in irmeta syntax, ``Family()...``."""
-    name = m.name
-    if parse_names([name]) == [m]:
-        return name
-    family = m.definition.name
-    if name.startswith(family) and not name[len(family):].startswith("("):
-        return family + "()" + name[len(family):]
-    return name
-
-
-def _measure_names(ms: list[Measure]) -> tuple[str, ...]:
-    names = tuple(_portable_name(m) for m in ms)
-    if parse_names(names) != ms:  # pragma: no cover - a parser round-trip bug
-        raise IrmetaError(f"internal error: measure names do not parse back: {names}")
-    return names
 
 
 def _prior_base(m: Measure) -> Measure | None:
@@ -207,6 +187,9 @@ class ShardedCampaign:
     to work shard by shard: :func:`irmeta.report.analyse_campaign` /
     :func:`~irmeta.report.campaign_report` and :mod:`irmeta.explain`'s functions."""
 
+    #: what :mod:`irmeta.explain` recognises a sharded campaign by
+    sharded = True
+
     def __init__(self, dataset: ParquetCampaign, size: int, mapper, *, max_docs=None,
                  dedupe: bool = False, progress=None):
         self.dataset = dataset
@@ -281,6 +264,21 @@ class ShardedCampaign:
         return [res.extra for res in self.mapper(evaluate_shard, tasks, progress=self.progress,
                                                  **shared)]
 
+    def explain_documents(self, run: str, topic: str | None = None, **kwargs):
+        """:func:`irmeta.explain.explain_documents` shard by shard."""
+        from irmeta.shards.explain import explain_documents_sharded
+        return explain_documents_sharded(self, run, topic, **kwargs)
+
+    def unique_contributions(self, k: int = 100, **kwargs):
+        """:func:`irmeta.explain.unique_contributions` shard by shard."""
+        from irmeta.shards.explain import unique_contributions_sharded
+        return unique_contributions_sharded(self, k, **kwargs)
+
+    def unique_documents(self, k: int = 100, **kwargs):
+        """:func:`irmeta.explain.unique_documents` shard by shard."""
+        from irmeta.shards.explain import unique_documents_sharded
+        return unique_documents_sharded(self, k, **kwargs)
+
     def campaign_means(self, ms: list[Measure], *, rel_level: int = 1, groups=None,
                        reference=None, prior_runs=None) -> dict[str, np.ndarray]:
         """``{base name: [R] means}`` that the best-per-group measures of ``ms`` rank runs
@@ -348,7 +346,7 @@ def _run_pass(sharded: ShardedCampaign, measures, bases, common, reference, leng
     best-per-group bases (and the ranking lengths, when ``length`` is given; the
     ``extra`` hook's pieces appended to ``extras``, in shard order)."""
     dataset = sharded.dataset
-    names, base_names = _measure_names(measures), _measure_names(bases)
+    names, base_names = measure_names(measures), measure_names(bases)
     tasks = [ShardTask(dataset.path, t0, t1, names, bases=base_names, extra=extra,
                        extra_args=extra_args, **common)
              for t0, t1 in sharded.shards]

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from irmeta.errors import IrmetaError
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
 from irmeta.shards.parquet import build_shard, open_campaign
@@ -114,3 +115,24 @@ def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
                                                         none)], axis=1)
     extra = None if task.extra is None else task.extra(campaign, task.extra_args, reference)
     return ShardResult(task.t0, task.t1, values, campaign.length.copy(), extra)
+
+
+def _portable_name(m: Measure) -> str:
+    """A name that parses back to ``m`` alone: the canonical name, or — when that name is
+    also a trec_eval spelling with another meaning (``P`` is P_5 ... P_1000, bare
+    ``Rprec_mult`` ten measures) — the same name in irmeta syntax, ``Family()...``."""
+    name = m.name
+    if parse_names([name]) == [m]:
+        return name
+    family = m.definition.name
+    if name.startswith(family) and not name[len(family):].startswith("("):
+        return family + "()" + name[len(family):]
+    return name
+
+
+def measure_names(ms: list[Measure]) -> tuple[str, ...]:
+    """Names that parse back to exactly ``ms`` (what a task is sent)."""
+    names = tuple(_portable_name(m) for m in ms)
+    if parse_names(names) != ms:  # pragma: no cover - a parser round-trip bug
+        raise IrmetaError(f"internal error: measure names do not parse back: {names}")
+    return names
