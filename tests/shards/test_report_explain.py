@@ -212,3 +212,8 @@ def test_dl21_analysis_is_identical_in_shards(dl21):
         got = analyse_campaign(sharded, opts, groups=groups)
         assert len(sharded.shards) == 5
     assert_same(expected, got)
+
+
+def test_the_demo_with_a_shard_option_is_an_error(capsys):
+    assert main(["explain", "--demo", "--shard-topics", "5"]) == 2
+    assert "--demo is evaluated in memory" in capsys.readouterr().err

@@ -46,7 +46,15 @@ def _plan(qrels, runs, options: dict):
     workers, scheduler = options.get("workers"), options.get("scheduler")
     if workers and scheduler:
         raise click.UsageError("give --workers or --scheduler, not both")
-    if options.get("demo") or not qrels:
+    if options.get("demo"):
+        given = [o for o, k in (("--shard-topics", "shard_topics"), ("--workers", "workers"),
+                                ("--scheduler", "scheduler"), ("--memory-budget", "memory_budget"))
+                 if options.get(k)]
+        if given:
+            raise click.UsageError(f"--demo is evaluated in memory (it is small): drop "
+                                   f"{', '.join(given)}")
+        return None
+    if not qrels:
         return None
     if options.get("subtopics"):
         if wants_shards(qrels, runs, options) or options.get("memory_budget"):
