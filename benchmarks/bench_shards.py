@@ -15,7 +15,12 @@ is the largest single process, workers included). Campaigns from
         --dl21 ../shared/data/trec-dl-2021-passage --baseline ../main/src
 
 A 100-run campaign (``--name c100x1k --topics 1000 --runs 100``, 100 M lines, 4 GB) is
-measured too when it is there. ``--baseline SRC`` runs the same small-campaign command
+measured too when it is there.
+
+``--report`` measures ``irmeta report`` instead (the whole page, every section, default
+options, written to a temporary folder) on the 1,000-topic campaign (and the 4,000-topic
+one with ``--report-big``): in memory against ``--shard-topics`` / ``--memory-budget``,
+alternated ``--repeat`` times. ``--baseline SRC`` runs the same small-campaign command
 with another checkout's ``src`` (today's code) to give the ratio of the small-campaign
 path.
 """
@@ -65,7 +70,13 @@ def main() -> None:
     ap.add_argument("--baseline", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--only", default=None, help="comma-separated configuration names")
+    ap.add_argument("--report", action="store_true", help="measure irmeta report instead")
+    ap.add_argument("--report-big", action="store_true",
+                    help="with --report: the 4,000-topic campaign too")
+    ap.add_argument("--repeat", type=int, default=1)
     opts = ap.parse_args()
+    if opts.report:
+        return report_main(opts)
     ms = [a for m in MEASURES for a in ("-m", m)]
     src = ROOT / "src"
     small, big = campaign_args(opts.data / "c10x1k"), campaign_args(opts.data / "c10x4k")
@@ -101,6 +112,34 @@ def main() -> None:
         results[name] = got
         print(f"{name:28s} rc={got['rc']} wall={got['wall']:8.1f} s "
               f"peak RSS={got['rss'] / 2**30:6.2f} GiB", flush=True)
+    if opts.json:
+        opts.json.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def report_main(opts) -> None:
+    """Peak RSS and time of ``irmeta report`` in memory and shard by shard."""
+    import tempfile
+    src = ROOT / "src"
+    campaigns = {"1k": campaign_args(opts.data / "c10x1k")}
+    if opts.report_big:
+        campaigns["4k"] = campaign_args(opts.data / "c10x4k")
+    configs = {}
+    for key, args in campaigns.items():
+        configs[f"report {key} in memory"] = args + ["--memory-budget", "64G"]
+        configs[f"report {key} 250-topic shards"] = args + ["--shard-topics", "250"]
+        configs[f"report {key} budget 256M"] = args + ["--memory-budget", "256M"]
+    only = set(opts.only.split(",")) if opts.only else None
+    results: dict = {}
+    with tempfile.TemporaryDirectory(prefix="bench-report-") as tmp:
+        for rep in range(opts.repeat):
+            for name, args in configs.items():
+                if only and name not in only:
+                    continue
+                out = str(Path(tmp) / name.replace(" ", "_") / "report.html")
+                got = measure(["report", "--no-progress", *args, "-o", out], src)
+                results.setdefault(name, []).append(got)
+                print(f"{name:32s} #{rep + 1} rc={got['rc']} wall={got['wall']:8.1f} s "
+                      f"peak RSS={got['rss'] / 2**30:6.2f} GiB", flush=True)
     if opts.json:
         opts.json.write_text(json.dumps(results, indent=1) + "\n")
 

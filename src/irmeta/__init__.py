@@ -9,6 +9,7 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
     lazy = {
         "evaluate": ("irmeta.evaluation", "evaluate"),
         "Results": ("irmeta.evaluation", "Results"),
+        "open_shards": ("irmeta.evaluation", "open_shards"),
         "Campaign": ("irmeta.data.campaign", "Campaign"),
         "load_campaign": ("irmeta.io.load", "load_campaign"),
         "load_qrels": ("irmeta.io.load", "load_qrels"),
@@ -29,6 +30,6 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
 
 
 __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
-           "evaluate", "Results", "Campaign", "load_campaign", "load_qrels", "load_runs",
-           "read_qrels", "read_run", "parse_measure", "parse_measures", "explain_documents",
-           "unique_contributions", "unique_documents", "__version__"]
+           "evaluate", "open_shards", "Results", "Campaign", "load_campaign", "load_qrels",
+           "load_runs", "read_qrels", "read_run", "parse_measure", "parse_measures",
+           "explain_documents", "unique_contributions", "unique_documents", "__version__"]

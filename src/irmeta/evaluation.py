@@ -14,8 +14,9 @@ floor of 1e-5 on each value.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -538,3 +539,52 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
         require_common_topics(summary, "evaluate")
     evaluated = np.ones_like(summary.has_topic) if complete else summary.has_topic.copy()
     return Results(summary, out.measures, out.values, evaluated, rel_level)
+
+
+@contextlib.contextmanager
+def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
+                shard_topics: int | None = None, client: Any = None, spill_dir: Any = None,
+                max_docs: int | None = None, names: Sequence[str] | None = None,
+                float32: bool = False, dedupe: bool = False, split_tags: bool = False,
+                progress: bool | None = None) -> Iterator[Any]:
+    """A campaign read shard by shard, open for a ``with`` block: what
+    :func:`irmeta.report.campaign_report` / :func:`~irmeta.report.analyse_campaign` and
+    :func:`irmeta.explain_documents`, :func:`~irmeta.unique_contributions`,
+    :func:`~irmeta.unique_documents` take in place of a Campaign that would not fit in
+    memory (``docs/scaling.md``). Their results are those of the campaign in memory.
+
+    ``qrels`` and ``runs`` are paths (TREC files, partitioned into ``spill_dir``, deleted
+    on exit), or ``qrels`` is a Parquet campaign folder (``irmeta convert``) and ``runs``
+    None. Shards hold ``shard_topics`` topics, or as many as fit in ``memory_budget``
+    (default: half the available memory; a campaign that fits is one shard); ``client``:
+    a ``dask.distributed`` Client whose workers evaluate the shards. The other arguments
+    say how files are read, as for :func:`evaluate`.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> from irmeta.demo import demo_paths
+    >>> p = demo_paths()
+    >>> with irmeta.open_shards(str(p.qrels), [str(r) for r in p.runs],
+    ...                         shard_topics=10) as campaign:
+    ...     frame = irmeta.unique_contributions(campaign, 10)
+    >>> len(frame)
+    30
+    """
+    from irmeta.shards.local import open_sharded, sharded_plan  # noqa: PLC0415 (same layer)
+    fn = "open_shards"
+    if isinstance(qrels, Campaign):
+        raise ParameterError(f"{fn}: the Campaign is already in memory; give file paths or "
+                             "a Parquet campaign folder")
+    if max_docs is not None:
+        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    plan = sharded_plan(qrels, runs, memory_budget=memory_budget, shard_topics=shard_topics,
+                        client=client, force=True)
+    if plan is None:  # pragma: no cover - force=True always plans shards
+        raise ParameterError(f"{fn}: no shard plan for these inputs")
+    with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
+                      float32=validate.flag(float32, "float32", fn),
+                      dedupe=validate.flag(dedupe, "dedupe", fn),
+                      split_tags=validate.flag(split_tags, "split_tags", fn), client=client,
+                      spill_dir=spill_dir, progress=progress) as sharded:
+        yield sharded

@@ -12,12 +12,16 @@
 
 Both return pandas DataFrames and use the same per-topic totals as the measures
 (:mod:`irmeta.measures.context`), so they explain exactly the numbers ``evaluate`` prints.
+
+Every function here also takes a campaign larger than memory, opened shard by shard
+(:func:`irmeta.open_shards`), and returns the same rows (:mod:`irmeta.shards.explain`:
+only the shard of the topic asked for, or each shard in turn).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 import numpy as np
 import pandas as pd
@@ -98,8 +102,11 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     0     1    d1      1             1    True
     1     3    d3      2             2   False
     """
-    from irmeta.measures.nrg import nrg_block, prior_plan
-
+    if _is_sharded(campaign):
+        return cast(Any, campaign).explain_documents(
+            run, topic, k=k, depth=depth, rel_level=rel_level, nrg=nrg,
+            relevant_only=relevant_only, groups=groups, reference=reference,
+            prior_runs=prior_runs)
     validate.campaign(campaign, "explain_documents")
     depth = depth or k
     r = campaign.run_index(run)
@@ -108,9 +115,31 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
         topics = np.flatnonzero(campaign.length[r] > 0)
     else:
         topics = np.asarray([campaign.topic_index(topic)])
+    frames = document_frames(campaign, r, topics, k, depth, _nrg_measure(nrg, k), ctx,
+                             relevant_only)
+    if not frames:
+        return pd.DataFrame(columns=DOC_COLUMNS)
+    return pd.concat(frames, ignore_index=True)[DOC_COLUMNS]
+
+
+def _is_sharded(campaign) -> bool:
+    """``campaign`` is an open :class:`~irmeta.shards.local.ShardedCampaign`, which
+    explains itself shard by shard (its methods of the same names call
+    :mod:`irmeta.shards.explain`; this module does not import it: that module builds on
+    this one)."""
+    return getattr(campaign, "sharded", False) is True
+
+
+def document_frames(campaign: Campaign, r: int, topics, k: int | None, depth: int | None,
+                    m: Measure | None, ctx: EvalContext,
+                    relevant_only: bool) -> list[pd.DataFrame]:
+    """The rows of :func:`explain_documents` for run ``r`` on ``topics`` (indices), one
+    frame per topic the run retrieved for; checked arguments (``m``: the NRG measure or
+    None; ``ctx.campaign_means``: the whole campaign's, on a topic shard)."""
+    from irmeta.measures.nrg import nrg_block, prior_plan
+
     w = window(campaign, k)
     others, S = others_count(campaign, k, depth, ctx)
-    m = _nrg_measure(nrg, k)
     plan = prior_plan(campaign, m, ctx) if m is not None else None
     nw = window(campaign, m.cutoff) if m is not None else 0
     frames = []
@@ -140,9 +169,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
         if relevant_only:
             frame = frame[frame["relevant"]]
         frames.append(frame)
-    if not frames:
-        return pd.DataFrame(columns=DOC_COLUMNS)
-    return pd.concat(frames, ignore_index=True)[DOC_COLUMNS]
+    return frames
 
 
 def _cell_gains(campaign: Campaign, m: Measure, ctx: EvalContext, r: int, t: int,
@@ -201,12 +228,32 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
     A         2                   3
     B         0                   1
     """
-    rel, uniq = _unique_mask("unique_contributions", campaign, k, rel_level, reference)
-    unique, found = uniq.sum(axis=2), rel.sum(axis=2)
-    runs = list(campaign.runs)
+    if _is_sharded(campaign):
+        return cast(Any, campaign).unique_contributions(k, rel_level=rel_level,
+                                            reference=reference, per_topic=per_topic)
+    unique, found = unique_counts(campaign, k, rel_level=rel_level, reference=reference,
+                                  func="unique_contributions")
+    return contributions_frame(campaign.runs, campaign.topics, unique, found, per_topic)
+
+
+def unique_counts(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
+                  reference: Campaign | None = None,
+                  func: str = "unique_counts") -> tuple[np.ndarray, np.ndarray]:
+    """int ``[R, T]`` arrays ``(unique, found)``: per (run, topic) the relevant documents
+    of the run's top ``k`` that no other run has in its top ``k``, and the relevant
+    documents of its top ``k`` (see :func:`unique_contributions`). Topic by topic: a
+    topic shard's arrays are the whole campaign's columns."""
+    rel, uniq = _unique_mask(func, campaign, k, rel_level, reference)
+    return uniq.sum(axis=2), rel.sum(axis=2)
+
+
+def contributions_frame(runs, topics, unique: np.ndarray, found: np.ndarray,
+                        per_topic: bool = False) -> pd.DataFrame:
+    """The frame of :func:`unique_contributions` from :func:`unique_counts`' arrays."""
+    runs = list(runs)
     if per_topic:
         R, T = unique.shape
-        return pd.DataFrame({"run": np.repeat(runs, T), "topic": list(campaign.topics) * R,
+        return pd.DataFrame({"run": np.repeat(runs, T), "topic": list(topics) * R,
                              "unique": unique.ravel(), "relevant_retrieved": found.ravel()})
     total, rel_total = unique.sum(axis=1), found.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -240,6 +287,9 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
     0   A    q1     1    d1      1
     1   A    q2     1    d4      1
     """
+    if _is_sharded(campaign):
+        return cast(Any, campaign).unique_documents(k, rel_level=rel_level,
+                                        reference=reference)
     _, uniq = _unique_mask("unique_documents", campaign, k, rel_level, reference)
     r, t, i = np.nonzero(uniq)
     docids = np.empty(len(r), dtype=object)

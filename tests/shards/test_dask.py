@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import irmeta
@@ -80,3 +81,26 @@ def test_a_worker_that_dies_is_replaced_and_the_result_is_complete(tmp_path, cli
     tasks = [(str(tmp_path / "marker"), k) for k in range(4)]
     assert run(_die_once, tasks, progress=False) == [0, 10, 20, 30]
     assert (tmp_path / "marker").exists()
+
+
+def test_the_report_and_explain_on_a_local_cluster(tmp_path, client):
+    """The report's per-shard hook and explain's rows, pickled to worker processes and
+    back: the analysis and the frames of the campaign in memory."""
+    from irmeta.report import ReportOptions, analyse_campaign
+    from tests.shards.test_report_explain import GROUPS, QUICK, assert_same
+
+    qrels, runs = write_campaign(tmp_path, 33, n_runs=5, n_topics=10)
+    whole = irmeta.load_campaign(qrels, runs, warn_dropped=False)
+    opts = ReportOptions(**QUICK, gain="bpref")
+    expected = analyse_campaign(whole, opts, groups=GROUPS)
+    with irmeta.open_shards(qrels, runs, client=client, spill_dir=tmp_path,
+                            shard_topics=3) as sharded:
+        assert_same(expected, analyse_campaign(sharded, opts, groups=GROUPS))
+        for frame, same in [
+                (irmeta.explain_documents(sharded, "run1", k=10, groups=GROUPS,
+                                          nrg="NRG(prior=best_per_group)@10"),
+                 irmeta.explain_documents(whole, "run1", k=10, groups=GROUPS,
+                                          nrg="NRG(prior=best_per_group)@10")),
+                (irmeta.unique_contributions(sharded, 10, per_topic=True),
+                 irmeta.unique_contributions(whole, 10, per_topic=True))]:
+            pd.testing.assert_frame_equal(frame, same, check_exact=True)

@@ -6,6 +6,7 @@ import click
 
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
 from irmeta.cli.options import Command, constrained, refuse
+from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import CUTOFF, DEPTH
 
@@ -36,6 +37,7 @@ from irmeta.constraints import CUTOFF, DEPTH
               callback=check_output_option,
               help="Write to this file instead of standard output.")
 @campaign_options
+@shard_options
 @click.pass_context
 def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs,
                     per_topic, fmt, digits, output, **options):
@@ -64,7 +66,9 @@ def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg,
            because="the documents of --run are listed per topic already")
     refuse(click_ctx, ["digits"], other=f"--format {fmt}", when=fmt not in ("text", "markdown"),
            because="only text and markdown tables are rounded")
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    shards = click_ctx.with_resource(
+        open_cli_shards(qrels, runs, options))   # None: the campaign fits in memory
+    campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
     if run_name is not None:
         frame = explain_documents(
             campaign, run_name, topic, k=cutoff, depth=depth, rel_level=options["rel_level"],

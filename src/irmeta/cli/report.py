@@ -12,6 +12,7 @@ import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign
 from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.constraints import (
     ALPHA,
     CUTOFF,
@@ -144,6 +145,7 @@ def _option(*decls: str, field: str, **kwargs):
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
+@shard_options
 @click.option("-o", "--output", default="report.html", show_default=True,
               type=click.Path(dir_okay=False, writable=True),
               help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
@@ -219,7 +221,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     refuse(click_ctx, ["complete"], other="irmeta report",
            because="the report's means are over the campaign topic set (a topic missing "
                    "from a run already scores an empty ranking)")
-    campaign, ctx = load_cli_campaign(qrels, runs, options)
+    shards = click_ctx.with_resource(open_cli_shards(qrels, runs, options))  # None: it fits
+    campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
                          trials=trials, level=level, test=test,
                          correction=None if correction == "none" else correction,

@@ -8,6 +8,9 @@ place of QRELS and RUN files. ``docs/scaling.md`` explains when shards are used.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import click
 
 from irmeta.cli.options import constrained
@@ -46,7 +49,15 @@ def _plan(qrels, runs, options: dict):
     workers, scheduler = options.get("workers"), options.get("scheduler")
     if workers and scheduler:
         raise click.UsageError("give --workers or --scheduler, not both")
-    if options.get("demo") or not qrels:
+    if options.get("demo"):
+        given = [o for o, k in (("--shard-topics", "shard_topics"), ("--workers", "workers"),
+                                ("--scheduler", "scheduler"), ("--memory-budget", "memory_budget"))
+                 if options.get(k)]
+        if given:
+            raise click.UsageError(f"--demo is evaluated in memory (it is small): drop "
+                                   f"{', '.join(given)}")
+        return None
+    if not qrels:
         return None
     if options.get("subtopics"):
         if wants_shards(qrels, runs, options) or options.get("memory_budget"):
@@ -121,11 +132,40 @@ def _evaluate_planned(qrels, runs, measures, plan, options: dict):
 
 
 def _sharded(qrels, runs, measures, plan, options: dict, client):
-    from irmeta.cli.common import expand_paths, split_names
+    from irmeta.cli.common import split_names
     from irmeta.evaluation import evaluate_in_shards
+
+    ctx = _context(qrels, options, None)
+    names = split_names(options["names"]) if options.get("names") is not None else None
+    results = evaluate_in_shards(
+        qrels, list(runs) if runs else None, measures, plan, complete=options["complete"],
+        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
+        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
+        split_tags=options.get("split_tags", False), groups=ctx["groups"],
+        reference=ctx["reference"], prior_runs=ctx["prior_runs"], client=client,
+        spill_dir=options.get("spill_dir"), warn_dropped=False)
+    _note_dropped(results.campaign.dropped_topics)
+    return results
+
+
+def _note_dropped(dropped: dict) -> None:
+    if dropped:
+        click.echo(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
+                   f"were ignored ({len(dropped)} run(s))", err=True)
+
+
+def _context(qrels, options: dict, runs) -> dict:
+    """Groups, rarity reference campaign and prior runs of a sharded command (``runs``:
+    the campaign's run names, to check the groups file and ``--prior-runs`` against, as
+    :func:`irmeta.cli.common.load_cli_campaign` does; None: unchecked)."""
+    from irmeta.cli.common import expand_paths
+    from irmeta.errors import CampaignError
     from irmeta.io.load import load_campaign, read_groups
 
-    groups = read_groups(options["groups_file"]) if options.get("groups_file") else None
+    groups = None
+    if options.get("groups_file"):
+        groups = (read_groups(options["groups_file"]) if runs is None
+                  else read_groups(options["groups_file"], runs))
     reference = None
     if options.get("reference_runs"):
         reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
@@ -135,16 +175,44 @@ def _sharded(qrels, runs, measures, plan, options: dict, client):
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
+        unknown = [p for p in prior if runs is not None and p not in runs]
+        if unknown:
+            raise CampaignError(f"--prior-runs names unknown run(s): {', '.join(unknown)}")
+    return {"groups": groups, "reference": reference, "prior_runs": prior}
+
+
+@contextlib.contextmanager
+def open_cli_shards(qrels, runs, options: dict) -> Iterator[tuple | None]:
+    """``(sharded campaign, ctx)`` of ``irmeta report`` / ``irmeta explain`` when the
+    campaign is sharded (it exceeds the memory budget, or ``--shard-topics``,
+    ``--workers``, ``--scheduler`` or a Parquet campaign folder was given), with ``ctx``
+    as :func:`irmeta.cli.common.load_cli_campaign` returns it; None: the caller loads the
+    campaign in memory, as always. Open for the ``with`` block (the spill files and the
+    Dask cluster are released on exit)."""
+    from irmeta.cli.common import split_names
+    from irmeta.data.checks import require_common_topics
+    from irmeta.shards.local import open_sharded
+
+    plan = _plan(qrels, runs, options)
+    if plan is None:
+        yield None
+        return
+    workers, scheduler = options.get("workers"), options.get("scheduler")
     names = split_names(options["names"]) if options.get("names") is not None else None
-    results = evaluate_in_shards(
-        qrels, list(runs) if runs else None, measures, plan, complete=options["complete"],
-        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
-        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
-        split_tags=options.get("split_tags", False), groups=groups, reference=reference,
-        prior_runs=prior, client=client, spill_dir=options.get("spill_dir"),
-        warn_dropped=False)
-    dropped = results.campaign.dropped_topics
-    if dropped:
-        click.echo(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
-                   f"were ignored ({len(dropped)} run(s))", err=True)
-    return results
+    with contextlib.ExitStack() as stack:
+        client = None
+        if workers or scheduler:
+            from irmeta.shards.dask import connect
+            client = stack.enter_context(connect(scheduler, workers))
+        sharded = stack.enter_context(open_sharded(
+            qrels, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
+            names=names, float32=options.get("float32", False),
+            dedupe=options.get("dedupe", False), split_tags=options.get("split_tags", False),
+            client=client, spill_dir=options.get("spill_dir")))
+        summary = sharded.summary()
+        if not options.get("complete"):
+            require_common_topics(summary, "")
+        _note_dropped(summary.dropped_topics)
+        ctx = _context(qrels, options, sharded.runs)
+        ctx.update(qrels=qrels, runs=list(runs or ()))
+        yield sharded, ctx

@@ -42,13 +42,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, cast
 
 import numpy as np
 import pandas as pd
 
+from irmeta import validate
 from irmeta.aggregate.analyses import HeatmapBars
 from irmeta.aggregate.gawm import GAWMResult
 from irmeta.aggregate.hits import HITSResult
@@ -58,6 +58,7 @@ from irmeta.effort import CrpDcgPanel, EffortGain
 from irmeta.errors import ParameterError
 from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
+from irmeta.report.pieces import twist_undefined_stated
 
 __all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
            "InnovationSection", "InputsSection", "Leaderboard", "NRGSection", "PerTopic",
@@ -340,7 +341,10 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
 
     Parameters
     ----------
-    campaign : the runs and qrels (:func:`irmeta.load_campaign`); at least 2 runs.
+    campaign : the runs and qrels (:func:`irmeta.load_campaign`); at least 2 runs. Or a
+        campaign larger than memory, open shard by shard (:func:`irmeta.open_shards`):
+        the same analysis, computed from the shards' score matrices and per-topic
+        pieces (:mod:`irmeta.report.pieces`, ``docs/scaling.md``).
     options : :class:`ReportOptions` (default ``ReportOptions()``), validated here.
     groups : run -> group (NRG prior ``best_per_group``); without it every run is its
         own group.
@@ -369,12 +373,13 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
     prior_runs)``: the group of every run (its own name without ``groups``), whether
     none were given, the NRG prior set (``auto`` resolved) and the explicit prior runs
     as a tuple (or None)."""
-    if not isinstance(campaign, Campaign):
-        raise ParameterError(f"{func}: campaign must be a Campaign (irmeta.load_campaign)")
-    if campaign.num_runs < 2:
+    if not isinstance(campaign, Campaign) and not _is_sharded(campaign):
+        raise ParameterError(f"{func}: campaign must be a Campaign (irmeta.load_campaign) "
+                             "or an open sharded campaign (irmeta.open_shards)")
+    if len(campaign.runs) < 2:
         raise ParameterError(f"{func}: a campaign report needs at least 2 runs, "
-                             f"got {campaign.num_runs}")
-    require_campaign(campaign, opts.rel_level, func)
+                             f"got {len(campaign.runs)}")
+    require_campaign(_view(campaign), opts.rel_level, func)
     own_groups = not groups
     group_of = {r: r for r in campaign.runs} if own_groups else dict(groups)
     missing = [r for r in campaign.runs if r not in group_of]
@@ -395,62 +400,173 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
     return group_of, own_groups, prior, prior_runs
 
 
-def analyse(campaign: Campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
+def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             prior: str, reference, prior_runs, inputs, clock=None) -> CampaignAnalysis:
-    """:func:`analyse_campaign` on checked inputs (:func:`check_inputs`)."""
-    from irmeta.evaluation import evaluate
+    """:func:`analyse_campaign` on checked inputs (:func:`check_inputs`). ``campaign``: a
+    :class:`Campaign`, or an open :class:`~irmeta.shards.local.ShardedCampaign`, whose
+    shards give the score matrices and the per-topic pieces of
+    :mod:`irmeta.report.pieces` (the same numbers)."""
     from irmeta.report.jobs import Job
 
     clock = clock or _Untimed()
-    defaults = choose_defaults(campaign, opts)
+    sharded = _is_sharded(campaign)
+    view = _view(campaign)           # a Campaign, or the summary of a sharded one
+    defaults = choose_defaults(view, opts)
     opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth)
     columns = leaderboard_columns(opts, prior, depth=defaults.depth, primary=defaults.primary)
     context = {"reference": reference, "prior_runs": prior_runs}
+    spec = piece_spec(opts, columns, groups, prior_runs, sharded)
     with clock.step("evaluate"), twist_undefined_stated():
-        results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
-                           rel_level=opts.rel_level, complete=True, **context)
+        if sharded:
+            results, pieces = _evaluate_shards(campaign, columns, spec, opts, groups,
+                                               context, defaults.depth)
+            view = results.campaign
+        else:
+            from irmeta.evaluation import evaluate
+            results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
+                               rel_level=opts.rel_level, complete=True, **context)
         board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior)
-        per_topic = per_topic_results(campaign, opts, results, board)
+        per_topic = per_topic_results(view, opts, results, board)
     job = None
     if "trust" not in opts.skip:
         with clock.step("trust: start (tests in a child)"):
             job = Job(trust_tests, trust_matrices(results, columns), opts,
                       background=bool(opts.background))
     try:
+        if not sharded:   # after the trust child starts: it runs beside these
+            with clock.step("pieces"), twist_undefined_stated():
+                from irmeta.report.pieces import topic_pieces
+                pieces = topic_pieces(campaign, spec, reference)
+        source = _Source(view, pieces, spec, _panels_of(campaign))
         sections: dict = {}
         for name in SECTIONS:
             if name in opts.skip or name in ("leaderboard", "trust"):
                 continue
             with clock.step(name):
-                sections[name] = _ANALYSES[name](campaign, opts, results, board, groups,
+                sections[name] = _ANALYSES[name](source, opts, results, board, groups,
                                                  prior, context)
         if job is not None:
             with clock.step("trust: significance and stability"):
                 tests = job.result()
             job = None
-            sections["trust"] = trust(campaign, opts, board, tests)
+            sections["trust"] = trust(view, opts, board, tests)
     finally:
         if job is not None:
             job.cancel()                                   # an error above: stop the child
     return CampaignAnalysis(
         options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_k),
         defaults=defaults, per_topic=per_topic,
-        inputs=inputs_section(campaign, opts, groups, own_groups, prior, prior_runs,
+        inputs=inputs_section(view, opts, groups, own_groups, prior, prior_runs,
                               reference, inputs),
         **{name: sections.get(name) for name in SECTIONS if name != "leaderboard"})
 
 
-@contextlib.contextmanager
-def twist_undefined_stated():
-    """Silence exactly one warning: Twist's "topics with more relevant documents than
-    the depth are undefined". With Twist's depth at the runs' depth this is expected on
-    deep-judged topics, and the page states it (``EffortSection.undefined_topics``);
-    the library functions called here (``evaluate``, ``effort.archetypes``) have no
-    ``warn=False``. Every other warning still surfaces."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"Twist@\d+: \d+ topic\(s\) have more relevant",
-                                UserWarning)
-        yield
+def _is_sharded(campaign) -> bool:
+    from irmeta.shards.local import ShardedCampaign
+    return isinstance(campaign, ShardedCampaign)
+
+
+def _view(campaign):
+    """What the sections read of the campaign besides the pieces: the campaign itself,
+    or a sharded campaign's :class:`~irmeta.shards.summary.CampaignSummary` (run and
+    topic names, ranking lengths — hence the depth —, qrels grades)."""
+    return campaign.summary() if _is_sharded(campaign) else campaign
+
+
+@dataclass(frozen=True)
+class _Source:
+    """What the sections compute from: ``view`` (the campaign, or a sharded campaign's
+    summary), the per-topic ``pieces`` of ``spec``, and ``panels(pairs, depth,
+    rel_level)``, the CRP/DCG panels of a few (run, topic) pairs."""
+
+    view: Any
+    pieces: Any
+    spec: Any
+    panels: Any
+
+
+def _panels_of(campaign):
+    """``panels(pairs, depth, rel_level)``: :func:`irmeta.effort.crp_dcg_panels` on the
+    campaign, or — sharded — on the campaign of each pair's topic alone (a panel is a
+    function of one topic's rankings)."""
+    from irmeta import effort
+    if not _is_sharded(campaign):
+        return lambda pairs, depth, rel: effort.crp_dcg_panels(campaign, pairs, depth=depth,
+                                                               rel_level=rel)
+
+    def panels(pairs, depth, rel):
+        out = []
+        for run, topic in pairs:
+            t = campaign.topics.index(str(topic))
+            out += effort.crp_dcg_panels(campaign.campaign(t, t + 1), [(run, topic)],
+                                         depth=depth, rel_level=rel)
+        return out
+    return panels
+
+
+def piece_spec(opts: ReportOptions, columns: list[Column], groups: dict, prior_runs,
+               sharded: bool = False):
+    """The :class:`~irmeta.report.pieces.PieceSpec` of the sections not skipped: the
+    alpha sweep's measures and unique documents (innovation), archetypes and the gain
+    measure when it is not a column (effort), the matrix measure when it is not a
+    column (topics). ``sharded``: refuse a gain or matrix measure with a best-per-group
+    prior outside the columns (it needs the whole campaign's means, which one shard's
+    hook does not have)."""
+    from irmeta.report.pieces import PieceSpec
+    from irmeta.stats.correlation import sweep_measures
+    labels = [c.measure for c in columns]
+    K = opts.rare_k
+    innovation = "innovation" not in opts.skip
+    effort = "effort" not in opts.skip
+    gain = opts.gain if effort and opts.gain not in labels else None
+    matrix = (opts.matrix_measure if "topics" not in opts.skip
+              and opts.matrix_measure not in labels else None)
+    if sharded:
+        _shardable("gain", gain)
+        _shardable("matrix_measure", matrix)
+    sweep = sweep_measures(_sweep_families(K), opts.alphas) if innovation else []
+    return PieceSpec(opts.rel_level, K, int(opts.twist_depth or 1), tuple(sweep),
+                     documents=innovation, archetypes=effort, gain=gain, matrix=matrix,
+                     groups=dict(groups) if groups else None,
+                     prior_runs=None if prior_runs is None else tuple(prior_runs))
+
+
+def _sweep_families(K: int) -> dict[str, str]:
+    return {f"P@{K}": f"P_rare(alpha={{alpha}})@{K}", f"AP@{K}": f"AP_rare(alpha={{alpha}})@{K}"}
+
+
+def _shardable(option: str, measure: str | None) -> None:
+    if measure is None:
+        return
+    from irmeta.measures.parse import parse_measures
+    if any(m.get("prior") == "best_per_group" for m in parse_measures([measure])):
+        raise ParameterError(f"a sharded report cannot compute {option} {measure!r}: a "
+                             "best-per-group prior needs the whole campaign's means; make it "
+                             "a leaderboard column (primary), choose another measure, or "
+                             "evaluate the campaign in memory (docs/scaling.md)")
+
+
+def _evaluate_shards(campaign, columns: list[Column], spec, opts: ReportOptions,
+                     groups: dict, context: dict, depth: int):
+    """The Results of the leaderboard columns and the gathered pieces, in one pass over
+    the shards (two with best-per-group priors)."""
+    from irmeta import validate
+    from irmeta.errors import IrmetaError
+    from irmeta.evaluation import Results
+    from irmeta.measures.parse import parse_measures
+    from irmeta.report.pieces import gather_pieces, topic_pieces
+    ms = parse_measures(validate.measure_list([c.measure for c in columns], "evaluate"))
+    prior_runs = context["prior_runs"]
+    out = campaign.evaluate(ms, rel_level=opts.rel_level, groups=groups,
+                            reference=context["reference"],
+                            prior_runs=None if prior_runs is None else tuple(prior_runs),
+                            warn_dropped=False, extra=topic_pieces, extra_args=spec)
+    if out.summary.depth != depth:  # pragma: no cover - ranking_lengths disagrees with a shard
+        raise IrmetaError(f"internal error: the runs' depth read before evaluating ({depth}) "
+                          f"differs from the shards' ({out.summary.depth})")
+    evaluated = np.ones_like(out.summary.has_topic)       # complete=True
+    return (Results(out.summary, out.measures, out.values, evaluated, opts.rel_level),
+            gather_pieces(out.extras))
 
 
 class _Untimed:
@@ -508,7 +624,7 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                        uncertainty, opts.rel_level, prior)
 
 
-def choose_defaults(campaign: Campaign, opts: ReportOptions) -> Defaults:
+def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
     """The campaign-dependent defaults (:class:`Defaults`).
 
     Primary measure, unless given: **nDCG@10 when the qrels are graded (a grade above 1)
@@ -534,7 +650,7 @@ def choose_defaults(campaign: Campaign, opts: ReportOptions) -> Defaults:
     return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
 
 
-def per_topic_results(campaign: Campaign, opts: ReportOptions, results,
+def per_topic_results(campaign, opts: ReportOptions, results,
                       board: Leaderboard) -> PerTopic:
     """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
     and for the primary measure the best/median/worst per topic with each run beside
@@ -585,22 +701,24 @@ def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- innovation
-def innovation(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+def innovation(source: _Source, opts: ReportOptions, results, board: Leaderboard,
                groups: dict, prior: str, context: dict) -> InnovationSection:
-    """The :class:`InnovationSection`: rareness curves and unique documents."""
-    from irmeta import stats
-    from irmeta.explain import unique_contributions, unique_documents
+    """The :class:`InnovationSection`: rareness curves and unique documents, from the
+    pieces (:mod:`irmeta.report.pieces`): the sweep measures' per-topic values, the
+    unique documents and their counts per (run, topic)."""
+    from irmeta.stats.correlation import sweep_table
 
-    c, K = campaign, opts.rare_k
-    sweep = stats.alpha_sweep(c, {f"P@{K}": f"P_rare(alpha={{alpha}})@{K}",
-                                  f"AP@{K}": f"AP_rare(alpha={{alpha}})@{K}"},
-                              alphas=opts.alphas, methods=("kendall", "tau_ap"),
-                              rel_level=opts.rel_level, complete=True, **context)
+    c, pieces, K = source.view, source.pieces, opts.rare_k
+    # the sweep's means as irmeta.stats.alpha_sweep takes them (system_means)
+    sweep_values = _results_of(c, [_one_measure(m) for m in source.spec.sweep], pieces.sweep,
+                               opts.rel_level)
+    means = pd.DataFrame({m: sweep_values.matrix(i).mean(axis=1)
+                          for i, m in enumerate(source.spec.sweep)})
+    alphas = [validate.number(a, "alphas", "alpha_sweep") for a in opts.alphas]
+    sweep = sweep_table(means, _sweep_families(K), alphas, ("kendall", "tau_ap"))
     # unique relevant documents: in the run's top K, grade >= rel, no other run's top K
-    docs = unique_documents(c, K, rel_level=opts.rel_level)
-    counts = unique_contributions(c, K, rel_level=opts.rel_level, per_topic=True)
-    per = counts["unique"].to_numpy().reshape(c.num_runs, c.num_topics)
-    found = counts["relevant_retrieved"].to_numpy().reshape(c.num_runs, c.num_topics)
+    docs = pieces.documents
+    per, found = pieces.unique, pieces.found
     rows = []
     for r, run in enumerate(c.runs):
         total = int(per[r].sum())
@@ -616,7 +734,26 @@ def innovation(campaign: Campaign, opts: ReportOptions, results, board: Leaderbo
                              table, int((table["unique"] > 0).sum()), c.num_runs)
 
 
-def _examples(c: Campaign, docs: pd.DataFrame, per_topic: np.ndarray, n: int) -> str:
+def _results_of(c, ms: list, values: np.ndarray, rel_level: int):
+    """:class:`~irmeta.evaluation.Results` of per-topic ``values[R, M, T]`` of the
+    measures ``ms``, every topic evaluated (``complete``): their ``matrix`` is the one
+    ``evaluate(..., complete=True)`` gives."""
+    from irmeta.evaluation import Results
+    return Results(c, list(ms), values, np.ones((c.num_runs, c.num_topics), dtype=bool),
+                   rel_level)
+
+
+def _one_measure(measure: str):
+    """The measure a string names (system_means' rule: exactly one)."""
+    from irmeta.measures.parse import parse_measures
+    parsed = parse_measures(validate.measure_list([measure], "evaluate"))
+    if len(parsed) != 1:
+        raise ParameterError("system_means: each measure string must name exactly one "
+                             f"measure, got {[measure]!r}")
+    return parsed[0]
+
+
+def _examples(c, docs: pd.DataFrame, per_topic: np.ndarray, n: int) -> str:
     """Up to ``n`` topics of one run with most unique documents, per topic up to ``n``
     documents, highest grade first: ``topic T: doc (rank r, grade g), ... +more; ...``."""
     out = []
@@ -633,7 +770,7 @@ def _examples(c: Campaign, docs: pd.DataFrame, per_topic: np.ndarray, n: int) ->
 
 
 # ---------------------------------------------------------------------- NRG
-def nrg(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+def nrg(source: _Source, opts: ReportOptions, results, board: Leaderboard,
         groups: dict, prior: str, context: dict) -> NRGSection:
     """The :class:`NRGSection` from the leaderboard's means."""
     k, m = opts.nrg_k, board.means
@@ -652,12 +789,14 @@ def nrg(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
 
 
 # ---------------------------------------------------------------------- effort
-def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderboard,
                    groups: dict, prior: str, context: dict) -> EffortSection:
-    """The :class:`EffortSection`: grid, archetypes and the most telling curves."""
+    """The :class:`EffortSection`: grid, archetypes and the most telling curves (the
+    gain measure's values and the archetypes from the pieces)."""
     from irmeta import effort
+    from irmeta.measures.parse import parse_measures
 
-    c = campaign
+    c = source.view
     N = int(opts.twist_depth or c.depth)          # analyse() resolved it; None: runs' depth
     labels = [col.measure for col in board.columns]
     tv = results.values[:, [col.label for col in board.columns].index("Twist")]
@@ -665,10 +804,8 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
         gv = results.values[:, labels.index(opts.gain)]
         gain_label = board.columns[labels.index(opts.gain)].label
     else:
-        from irmeta.evaluation import compute
-        from irmeta.measures.spec import EvalContext
-        ms, vals = compute(c, [opts.gain], EvalContext(rel_level=opts.rel_level))
-        gv, gain_label = vals[:, 0], ms[0].display
+        gv = source.pieces.gain
+        gain_label = parse_measures(validate.measure_list([opts.gain], "evaluate"))[0].display
     keep = c.topic_set(opts.rel_level)
     tv = np.where(keep[None, :], tv, np.nan)
     undefined = int((keep & (c.num_rel(opts.rel_level) > N)).sum())
@@ -678,8 +815,7 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
     shares.index.name = f"{gain_label} quartile"
-    with twist_undefined_stated():
-        arche = effort.archetypes(c, N, rel_level=opts.rel_level)
+    arche = source.pieces.archetypes
     arche = arche[arche["topic"].isin(np.asarray(c.topics, dtype=object)[keep])]
     overall = effort.archetype_table({"campaign": arche})
     per_run = (pd.crosstab(arche["run"], arche["archetype"])
@@ -691,31 +827,31 @@ def effort_section(campaign: Campaign, opts: ReportOptions, results, board: Lead
     both = pd.concat([overall.rename(index={"campaign": "all runs"}),
                       per_run[["total"]].join(percent)])
     both.index.name = "run"
-    panels = effort.crp_dcg_panels(c, list(zip(tell["run"], tell["topic"])), depth=N,
-                                   rel_level=opts.rel_level)
+    panels = source.panels(list(zip(tell["run"], tell["topic"])), N, opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
                          EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth,
                          undefined)
 
 
 # ---------------------------------------------------------------------- topics
-def topics(campaign: Campaign, opts: ReportOptions, results, board: Leaderboard,
+def topics(source: _Source, opts: ReportOptions, results, board: Leaderboard,
            groups: dict, prior: str, context: dict) -> TopicsSection:
-    """The :class:`TopicsSection`: GAWM and HITS on the ``matrix_measure`` matrix."""
+    """The :class:`TopicsSection`: GAWM and HITS on the ``matrix_measure`` matrix (from
+    the pieces when it is not a leaderboard column)."""
     from irmeta.aggregate import gawm, hits
     from irmeta.aggregate.analyses import heatmap_bars
+    from irmeta.measures.parse import parse_measures
     from irmeta.stats import kendall_tau
 
-    c = campaign
+    c = source.view
     labels = [col.measure for col in board.columns]
     if opts.matrix_measure in labels:
         i = labels.index(opts.matrix_measure)
         name, matrix = board.columns[i].label, results.matrix(i)
-    else:
-        from irmeta.evaluation import evaluate
-        res = evaluate(c, measures=[opts.matrix_measure], rel_level=opts.rel_level,
-                       groups=groups, complete=True)
-        name, matrix = res.names[0], res.matrix(0)
+    else:   # evaluate(c, [matrix_measure], groups=groups, complete=True), from the pieces
+        first = parse_measures(validate.measure_list([opts.matrix_measure], "evaluate"))[0]
+        res = _results_of(c, [first], source.pieces.matrix[:, None, :], opts.rel_level)
+        name, matrix = first.display, res.matrix(0)
     matrix = matrix.dropna(axis=1, how="any")
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
         return TopicsSection(name, None)
@@ -774,7 +910,7 @@ def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataF
     return dp, stab
 
 
-def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
+def trust(campaign, opts: ReportOptions, board: Leaderboard,
           tests: tuple[pd.DataFrame, pd.DataFrame]) -> TrustSection:
     """The :class:`TrustSection` from the leaderboard and :func:`trust_tests`."""
     from irmeta import stats
@@ -807,7 +943,7 @@ def trust(campaign: Campaign, opts: ReportOptions, board: Leaderboard,
 
 
 # ---------------------------------------------------------------------- inputs
-def inputs_section(campaign: Campaign, opts: ReportOptions, groups: dict, own_groups: bool,
+def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool,
                    prior: str, prior_runs, reference, inputs) -> InputsSection:
     """The :class:`InputsSection`: the campaign's size and the options."""
     c = campaign

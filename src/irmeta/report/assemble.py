@@ -54,6 +54,8 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     matrices (TSV, Parquet) and PNG/SVG figures in ``<output stem>_files/``, and the
     whole as ``<output stem>.zip``.
 
+    ``campaign``: a :class:`Campaign`, or a campaign open shard by shard
+    (:func:`irmeta.open_shards`; the same page, ``docs/scaling.md``).
     ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
     run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set

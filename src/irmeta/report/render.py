@@ -388,6 +388,11 @@ def effort(sec: EffortSection) -> SectionView:
     return view
 
 
+#: the topics heat map names every run and topic up to this many topics; beyond, it has the
+#: paper's layout (a fixed size, no topic ids)
+HEATMAP_LABELLED_TOPICS = 300
+
+
 def topics(sec: TopicsSection) -> SectionView:
     """The heat map, the MAP/GAWM slope chart, the runs and the topics tables."""
     from irmeta.plot.gawm import plot_heatmap_bars
@@ -399,7 +404,10 @@ def topics(sec: TopicsSection) -> SectionView:
     if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
         return view
-    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=True)
+    # labelled, the figure grows 0.16 inch a topic: at 4,000 topics its raster took 1.5 GB
+    # (more than a topic shard of the campaign); the matrix's TSV names every topic
+    labels = a.matrix.shape[1] <= HEATMAP_LABELLED_TOPICS
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=labels)
     slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
                        right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
     arrows = [_arrow(d) for d in a.systems["rank change"]]

@@ -23,16 +23,17 @@ by the same kernels, so the values are bit-identical (``tests/shards``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from irmeta.errors import IrmetaError, ParameterError
+from irmeta.errors import ParameterError
 from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
 from irmeta.measures.parse import parse_measures
@@ -42,20 +43,23 @@ from irmeta.shards.parquet import (
     ParquetCampaign,
     is_parquet_campaign,
     open_campaign,
+    ranking_lengths,
     read_judgments,
 )
 from irmeta.shards.partition import convert
-from irmeta.shards.shard import ShardTask, evaluate_shard, parse_names
+from irmeta.shards.shard import ShardTask, evaluate_shard, measure_names, shard_campaign
 from irmeta.shards.summary import CampaignSummary, JudgedSummary
 
 
 @dataclass
 class ShardedValues:
-    """What the driver hands to :class:`~irmeta.evaluation.Results`."""
+    """What the driver hands to :class:`~irmeta.evaluation.Results` (and ``extras``: the
+    pieces of a per-shard hook, in shard order)."""
 
     summary: CampaignSummary
     measures: list[Measure]
     values: np.ndarray         # float64 [R, M, T]
+    extras: list = field(default_factory=list)
 
 
 def _paths(runs) -> list | None:
@@ -86,26 +90,6 @@ def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
         shard_topics = validate.integer(shard_topics, "shard_topics", "evaluate", low=1)
     plan = planning.plan(paths or [], budget, shard_topics, force=forced)
     return plan if plan.sharded else None
-
-
-def _portable_name(m: Measure) -> str:
-    """A name that parses back to ``m`` alone: the canonical name, or — when that name is
-    also a trec_eval spelling with another meaning (``P`` is P_5 ... P_1000, bare
-    ``Rprec_mult`` ten measures) — the same name in irmeta syntax, ``Family()...``."""
-    name = m.name
-    if parse_names([name]) == [m]:
-        return name
-    family = m.definition.name
-    if name.startswith(family) and not name[len(family):].startswith("("):
-        return family + "()" + name[len(family):]
-    return name
-
-
-def _measure_names(ms: list[Measure]) -> tuple[str, ...]:
-    names = tuple(_portable_name(m) for m in ms)
-    if parse_names(names) != ms:  # pragma: no cover - a parser round-trip bug
-        raise IrmetaError(f"internal error: measure names do not parse back: {names}")
-    return names
 
 
 def _prior_base(m: Measure) -> Measure | None:
@@ -149,6 +133,22 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
     ``spill_dir``: where the partitioned files go (default ``TMPDIR``; with a Dask
     cluster on several machines, a folder every worker can read)."""
     ms = parse_measures(measures)
+    with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
+                      float32=float32, dedupe=dedupe, split_tags=split_tags, client=client,
+                      spill_dir=spill_dir, progress=progress) as sharded:
+        return sharded.evaluate(ms, rel_level=rel_level, groups=groups, reference=reference,
+                                prior_runs=prior_runs, warn_dropped=warn_dropped)
+
+
+@contextlib.contextmanager
+def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=None,
+                 float32: bool = False, dedupe: bool = False, split_tags: bool = False,
+                 client=None, spill_dir=None, progress=None) -> Iterator[ShardedCampaign]:
+    """A :class:`ShardedCampaign` open for the duration of the ``with`` block: TREC files
+    partitioned into a spill folder (deleted on exit), or a Parquet campaign read in
+    place (``runs`` None); arguments as :func:`evaluate_sharded`. What the report and
+    ``explain`` use: several passes over the same shards, and the campaign of a few
+    topics built on demand."""
     workers = 1
     mapper = local_map
     if client is not None:
@@ -169,69 +169,193 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
                               mapper=None if client is None else
                               (lambda fn, tasks: mapper(fn, tasks, progress=False)))
         size = planning.topics_per_shard(plan, len(dataset.topics), workers)
-        return _evaluate_dataset(dataset, ms, size, mapper, complete=complete,
-                                 rel_level=rel_level, max_docs=max_docs, dedupe=dedupe,
-                                 groups=groups, reference=reference, prior_runs=prior_runs,
-                                 progress=progress, warn_dropped=warn_dropped)
+        yield ShardedCampaign(dataset, size, mapper, max_docs=max_docs, dedupe=dedupe,
+                              progress=progress)
     finally:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
 
 
-def _evaluate_dataset(dataset: ParquetCampaign, ms: list[Measure], size: int, mapper, *,
-                      complete, rel_level, max_docs, dedupe, groups, reference, prior_runs,
-                      progress, warn_dropped) -> ShardedValues:
-    T, R = len(dataset.topics), len(dataset.runs)
-    shards = _shards(T, size)
+class ShardedCampaign:
+    """A campaign evaluated shard by shard: the Parquet campaign (a converted one, or the
+    spill folder of TREC files), its shards of ``size`` consecutive topics, the engine
+    that runs them (``mapper``: this process, or Dask) and the options that shape how a
+    shard is read (``max_docs``, ``dedupe``). Opened by :func:`open_sharded` (and
+    :func:`irmeta.open_shards`); valid only inside that ``with`` block.
+
+    Stands in for a :class:`~irmeta.data.campaign.Campaign` where the library knows how
+    to work shard by shard: :func:`irmeta.report.analyse_campaign` /
+    :func:`~irmeta.report.campaign_report` and :mod:`irmeta.explain`'s functions."""
+
+    #: what :mod:`irmeta.explain` recognises a sharded campaign by
+    sharded = True
+
+    def __init__(self, dataset: ParquetCampaign, size: int, mapper, *, max_docs=None,
+                 dedupe: bool = False, progress=None):
+        self.dataset = dataset
+        self.size = max(1, int(size))
+        self.mapper = mapper
+        self.max_docs = max_docs
+        self.dedupe = dedupe
+        self.progress = progress
+        T = len(dataset.topics)
+        self.judged = JudgedSummary(*read_judgments(dataset), num_topics=T)
+        self.grade_levels = tuple(int(g) for g in np.unique(self.judged.grades))
+        self._lengths: np.ndarray | None = None
+
+    @property
+    def runs(self) -> tuple[str, ...]:
+        return self.dataset.names
+
+    @property
+    def topics(self) -> tuple[str, ...]:
+        return self.dataset.topics
+
+    @property
+    def shards(self) -> list[tuple[int, int]]:
+        """The topic ranges ``[t0, t1)`` of the shards, in topic order."""
+        return _shards(len(self.dataset.topics), self.size)
+
+    def _common(self, rel_level, groups, prior_runs) -> dict:
+        return dict(rel_level=rel_level, max_docs=self.max_docs, dedupe=self.dedupe,
+                    groups=dict(groups) if groups else None, prior_runs=prior_runs,
+                    grade_levels=self.grade_levels)
+
+    def summary(self, length: np.ndarray | None = None) -> CampaignSummary:
+        """The :class:`CampaignSummary` (``length``: the ranking lengths; default
+        :meth:`lengths`, read without evaluating a shard)."""
+        d = self.dataset
+        return CampaignSummary(d.names, d.topics, self.lengths() if length is None else length,
+                               self.judged, self.max_docs, tuple(r.source for r in d.runs),
+                               {r.name: r.dropped for r in d.runs if r.dropped},
+                               shards=len(self.shards))
+
+    def lengths(self) -> np.ndarray:
+        """int32 ``[R, T]`` ranking lengths, from the ``topic`` columns alone
+        (:func:`~irmeta.shards.parquet.ranking_lengths`; read once)."""
+        if self._lengths is None:
+            self._lengths = ranking_lengths(self.dataset, max_docs=self.max_docs,
+                                            dedupe=self.dedupe)
+        return self._lengths
+
+    def campaign(self, t0: int, t1: int):
+        """The in-memory :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)``
+        (every run), built in this process."""
+        return shard_campaign(self.dataset, t0, t1, max_docs=self.max_docs,
+                              dedupe=self.dedupe, grade_levels=self.grade_levels)
+
+    def evaluate(self, ms: list[Measure], *, rel_level: int = 1, groups=None, reference=None,
+                 prior_runs=None, warn_dropped: bool = True, extra=None,
+                 extra_args=None) -> ShardedValues:
+        """Every measure of ``ms`` on every shard, gathered (two passes for best-per-group
+        priors); ``extra(campaign, extra_args, reference)`` runs on each shard's campaign
+        in the first pass and its pieces come back in :attr:`ShardedValues.extras`, in
+        shard order."""
+        return _evaluate_dataset(self, ms, rel_level=rel_level, groups=groups,
+                                 reference=reference, prior_runs=prior_runs,
+                                 warn_dropped=warn_dropped, extra=extra, extra_args=extra_args)
+
+    def map(self, fn: Callable, args=None, *, reference=None) -> list:
+        """``[fn(campaign, args, reference) for each shard's campaign]``, in shard order,
+        on the engine (a Dask task per shard); ``fn`` must be a module-level function."""
+        tasks = [ShardTask(self.dataset.path, t0, t1, (), extra=fn, extra_args=args,
+                           **self._common(1, None, None)) for t0, t1 in self.shards]
+        shared = {} if reference is None else {"reference": reference}
+        return [res.extra for res in self.mapper(evaluate_shard, tasks, progress=self.progress,
+                                                 **shared)]
+
+    def explain_documents(self, run: str, topic: str | None = None, **kwargs):
+        """:func:`irmeta.explain.explain_documents` shard by shard."""
+        from irmeta.shards.explain import explain_documents_sharded
+        return explain_documents_sharded(self, run, topic, **kwargs)
+
+    def unique_contributions(self, k: int = 100, **kwargs):
+        """:func:`irmeta.explain.unique_contributions` shard by shard."""
+        from irmeta.shards.explain import unique_contributions_sharded
+        return unique_contributions_sharded(self, k, **kwargs)
+
+    def unique_documents(self, k: int = 100, **kwargs):
+        """:func:`irmeta.explain.unique_documents` shard by shard."""
+        from irmeta.shards.explain import unique_documents_sharded
+        return unique_documents_sharded(self, k, **kwargs)
+
+    def campaign_means(self, ms: list[Measure], *, rel_level: int = 1, groups=None,
+                       reference=None, prior_runs=None) -> dict[str, np.ndarray]:
+        """``{base name: [R] means}`` that the best-per-group measures of ``ms`` rank runs
+        by (the first pass of :meth:`evaluate`); empty when none has such a prior."""
+        bases = _bases(ms)
+        if not bases:
+            return {}
+        length = np.zeros((len(self.runs), len(self.topics)), dtype=np.int32)
+        common = self._common(rel_level, groups, prior_runs)
+        gathered = _run_pass(self, [], list(bases.values()), common, reference, length)
+        return _means(gathered, bases, 0, self.summary(length), rel_level)
+
+
+def _bases(ms: list[Measure]) -> dict[str, Measure]:
     bases = {}
     for m in ms:
         base = _prior_base(m)
         if base is not None:
             bases[base.name] = base
+    return bases
+
+
+def _means(gathered: np.ndarray, bases: dict, offset: int, summary: CampaignSummary,
+           rel_level: int) -> dict[str, np.ndarray]:
+    ctx = EvalContext(rel_level=rel_level)
+    return {name: topic_set_means(gathered[:, offset + k],
+                                  summary.topic_set(relevance_level(base, ctx)))
+            for k, (name, base) in enumerate(bases.items())}
+
+
+def _evaluate_dataset(sharded: ShardedCampaign, ms: list[Measure], *, rel_level, groups,
+                      reference, prior_runs, warn_dropped, extra=None,
+                      extra_args=None) -> ShardedValues:
+    dataset = sharded.dataset
+    T, R = len(dataset.topics), len(dataset.runs)
+    bases = _bases(ms)
     first = [m for m in ms if _prior_base(m) is None]
     second = [m for m in ms if _prior_base(m) is not None]
-    judged = JudgedSummary(*read_judgments(dataset), num_topics=T)
-    common = dict(rel_level=rel_level, max_docs=max_docs, dedupe=dedupe,
-                  groups=dict(groups) if groups else None, prior_runs=prior_runs,
-                  grade_levels=tuple(int(g) for g in np.unique(judged.grades)))
+    common = sharded._common(rel_level, groups, prior_runs)
     values = np.empty((R, len(ms), T))
     length = np.zeros((R, T), dtype=np.int32)
-    summary = CampaignSummary(dataset.names, dataset.topics, length, judged, max_docs,
-                              tuple(r.source for r in dataset.runs),
-                              {r.name: r.dropped for r in dataset.runs if r.dropped},
-                              shards=len(shards))
-    gathered = _run_pass(dataset, shards, first, list(bases.values()), common, mapper,
-                         reference, progress, length)
+    summary = sharded.summary(length)
+    extras: list = []
+    gathered = _run_pass(sharded, first, list(bases.values()), common, reference, length,
+                         extra, extra_args, extras)
     position = {id(m): j for j, m in enumerate(ms)}
     for j, m in enumerate(first):
         values[:, position[id(m)]] = gathered[:, j]
     if second:
-        ctx = EvalContext(rel_level=rel_level)
-        means = {name: topic_set_means(gathered[:, len(first) + k],
-                                       summary.topic_set(relevance_level(base, ctx)))
-                 for k, (name, base) in enumerate(bases.items())}
-        again = _run_pass(dataset, shards, second, [], dict(common, campaign_means=means),
-                          mapper, reference, progress, None)
+        means = _means(gathered, bases, len(first), summary, rel_level)
+        again = _run_pass(sharded, second, [], dict(common, campaign_means=means),
+                          reference, None)
         for j, m in enumerate(second):
             values[:, position[id(m)]] = again[:, j]
     if warn_dropped and summary.dropped_topics:
         total = sum(summary.dropped_topics.values())
         warnings.warn(f"{total} topic(s) of {len(summary.dropped_topics)} run(s) are not in "
-                      "the qrels and were ignored", stacklevel=4)
-    return ShardedValues(summary, ms, values)
+                      "the qrels and were ignored", stacklevel=5)
+    return ShardedValues(summary, ms, values, extras)
 
 
-def _run_pass(dataset, shards, measures, bases, common, mapper, reference, progress,
-              length) -> np.ndarray:
+def _run_pass(sharded: ShardedCampaign, measures, bases, common, reference, length,
+              extra=None, extra_args=None, extras: list | None = None) -> np.ndarray:
     """One pass over the shards -> gathered values [R, M + B, T] of the measures and the
-    best-per-group bases (and the ranking lengths, when ``length`` is given)."""
-    names, base_names = _measure_names(measures), _measure_names(bases)
-    tasks = [ShardTask(dataset.path, t0, t1, names, bases=base_names, **common)
-             for t0, t1 in shards]
+    best-per-group bases (and the ranking lengths, when ``length`` is given; the
+    ``extra`` hook's pieces appended to ``extras``, in shard order)."""
+    dataset = sharded.dataset
+    names, base_names = measure_names(measures), measure_names(bases)
+    tasks = [ShardTask(dataset.path, t0, t1, names, bases=base_names, extra=extra,
+                       extra_args=extra_args, **common)
+             for t0, t1 in sharded.shards]
     out = np.empty((len(dataset.runs), len(names) + len(base_names), len(dataset.topics)))
     shared = {} if reference is None else {"reference": reference}
-    for res in mapper(evaluate_shard, tasks, progress=progress, **shared):
+    for res in sharded.mapper(evaluate_shard, tasks, progress=sharded.progress, **shared):
         out[:, :, res.t0:res.t1] = res.values
         if length is not None:
             length[:, res.t0:res.t1] = res.length
+        if extras is not None and extra is not None:
+            extras.append(res.extra)
     return out

@@ -231,3 +231,38 @@ def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:
         table = pq.read_table(path, columns=["topic", "grade"])
     tix = table.column("topic").to_numpy()
     return np.asarray(tix, dtype=np.int32), table.column("grade").to_numpy().astype(np.int64)
+
+
+def _block_columns(path: str, group: int, columns: list[str]) -> pa.Table:
+    """Some columns of one block (row group / record batch) of a run file."""
+    if path.endswith(SPILL_SUFFIX):
+        batch = pa.ipc.open_file(pa.memory_map(path)).get_batch(group)
+        return pa.Table.from_batches([batch]).select(columns)
+    return pq.ParquetFile(path).read_row_group(group, columns=columns)
+
+
+def ranking_lengths(campaign: ParquetCampaign, *, max_docs: int | None = None,
+                    dedupe: bool = False) -> np.ndarray:
+    """int32 ``[R, T]``: the ranking lengths ``Campaign.length`` of the whole campaign,
+    from the ``topic`` column alone (and ``docid`` with ``dedupe``: distinct documents),
+    one block at a time: no campaign is built. ``min(rows of (run, topic), max_docs)``,
+    exactly what :func:`~irmeta.data.campaign.build_campaign` keeps (without ``dedupe``
+    a repeated document is an error there, which the shards report when they are
+    built). What the report needs before any shard is evaluated: the runs' depth sets
+    the cut-offs of its measures (``R@depth``, ``Twist@depth``)."""
+    T = len(campaign.topics)
+    out = np.zeros((len(campaign.runs), T), dtype=np.int64)
+    columns = ["topic", "docid"] if dedupe else ["topic"]
+    for r, run in enumerate(campaign.runs):
+        path = os.path.join(campaign.path, run.file)
+        for group in run.row_groups:
+            if group < 0:
+                continue
+            table = _block_columns(path, group, columns)
+            if dedupe:   # one row per distinct (topic, document)
+                table = table.group_by(columns, use_threads=False).aggregate([])
+            tix = np.asarray(table.column("topic").to_numpy(), dtype=np.int64)
+            out[r] += np.bincount(tix, minlength=T)
+    if max_docs is not None:
+        np.minimum(out, max_docs, out=out)
+    return out.astype(np.int32)

@@ -13,11 +13,13 @@ parse back to the same measures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from irmeta.errors import IrmetaError
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
 from irmeta.shards.parquet import build_shard, open_campaign
@@ -47,6 +49,13 @@ class ShardTask:
     bases: tuple[str, ...] = ()
     #: the distinct qrels grades of the whole campaign (``Campaign.grade_levels``)
     grade_levels: tuple[int, ...] | None = None
+    #: a per-shard hook ``extra(campaign, extra_args, reference) -> piece`` run on the
+    #: shard's campaign after the measures (a module-level function, so that it pickles
+    #: by name): what a caller needs of a shard beyond per-topic values (the report's
+    #: per-document tables, ``explain``'s rows); its piece comes back in
+    #: :attr:`ShardResult.extra`
+    extra: Callable[[Any, Any, Any], Any] | None = None
+    extra_args: Any = None
 
 
 @dataclass
@@ -57,6 +66,7 @@ class ShardResult:
     t1: int
     values: np.ndarray
     length: np.ndarray
+    extra: Any = None
 
 
 def parse_names(names) -> list[Measure]:
@@ -73,15 +83,27 @@ def compute_values(campaign, measures: list[Measure], ctx: EvalContext) -> np.nd
     return out
 
 
+def shard_campaign(dataset, t0: int, t1: int, *, max_docs: int | None = None,
+                   dedupe: bool = False, grade_levels=None):
+    """The :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)`` of a Parquet
+    campaign (a folder or an opened :class:`~irmeta.shards.parquet.ParquetCampaign`),
+    given the whole campaign's ``grade_levels`` (so that no value depends on which
+    topics the shard holds)."""
+    if isinstance(dataset, str):
+        dataset = open_campaign(dataset)
+    campaign = build_shard(dataset, t0, t1, max_docs=max_docs, dedupe=dedupe)
+    if grade_levels is not None:   # the whole campaign's, not this shard's
+        campaign.__dict__["grade_levels"] = np.asarray(grade_levels, dtype=np.int64)
+    return campaign
+
+
 def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
     """Build the shard's campaign from the Parquet campaign and evaluate every measure
     (``reference``: the rarity reference :class:`~irmeta.data.campaign.Campaign`, whose
-    topics are matched by name, so the whole reference serves every shard)."""
-    dataset = open_campaign(task.dataset)
-    campaign = build_shard(dataset, task.t0, task.t1, max_docs=task.max_docs,
-                           dedupe=task.dedupe)
-    if task.grade_levels is not None:   # the whole campaign's, not this shard's
-        campaign.__dict__["grade_levels"] = np.asarray(task.grade_levels, dtype=np.int64)
+    topics are matched by name, so the whole reference serves every shard), then run
+    the task's ``extra`` hook on the same campaign."""
+    campaign = shard_campaign(task.dataset, task.t0, task.t1, max_docs=task.max_docs,
+                              dedupe=task.dedupe, grade_levels=task.grade_levels)
     ms = parse_names(task.measures)
     ctx = EvalContext(rel_level=task.rel_level, groups=task.groups,
                       reference=reference, prior_runs=task.prior_runs,
@@ -91,4 +113,26 @@ def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
         none = EvalContext(rel_level=task.rel_level, prior_runs=(), cache=ctx.cache)
         values = np.concatenate([values, compute_values(campaign, parse_names(task.bases),
                                                         none)], axis=1)
-    return ShardResult(task.t0, task.t1, values, campaign.length.copy())
+    extra = None if task.extra is None else task.extra(campaign, task.extra_args, reference)
+    return ShardResult(task.t0, task.t1, values, campaign.length.copy(), extra)
+
+
+def _portable_name(m: Measure) -> str:
+    """A name that parses back to ``m`` alone: the canonical name, or — when that name is
+    also a trec_eval spelling with another meaning (``P`` is P_5 ... P_1000, bare
+    ``Rprec_mult`` ten measures) — the same name in irmeta syntax, ``Family()...``."""
+    name = m.name
+    if parse_names([name]) == [m]:
+        return name
+    family = m.definition.name
+    if name.startswith(family) and not name[len(family):].startswith("("):
+        return family + "()" + name[len(family):]
+    return name
+
+
+def measure_names(ms: list[Measure]) -> tuple[str, ...]:
+    """Names that parse back to exactly ``ms`` (what a task is sent)."""
+    names = tuple(_portable_name(m) for m in ms)
+    if parse_names(names) != ms:  # pragma: no cover - a parser round-trip bug
+        raise IrmetaError(f"internal error: measure names do not parse back: {names}")
+    return names

@@ -59,6 +59,11 @@ class CampaignSummary:
         return len(self.topics)
 
     @property
+    def depth(self) -> int:
+        """The longest ranking of any run and topic (at least 1), as ``Campaign.depth``."""
+        return max(1, int(self.length.max(initial=0)))
+
+    @property
     def has_topic(self) -> np.ndarray:
         """bool [R, T]: the run retrieved at least one document for the topic."""
         return self.length > 0

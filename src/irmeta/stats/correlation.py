@@ -327,22 +327,36 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
     if not isinstance(families, Mapping) or not families:
         raise ParameterError(f"{func}: families must be a non-empty {{baseline: template}} "
                              f"mapping, got {families!r}")
-    measures: list[str] = []
-    rows = []
-    for base, template in families.items():
-        if "{alpha}" not in template:
-            raise ParameterError(f"alpha_sweep: template {template!r} has no '{{alpha}}'")
-        measures.append(base)
-        for a in alphas:
-            measures.append(template.format(alpha=_fmt(a)))
-    measures = list(dict.fromkeys(measures))
+    measures = sweep_measures(families, alphas)
     from irmeta.stats._common import progress
     parts = []
     with progress(len(measures), "alpha_sweep", progress_bar) as bar:
         for m in measures:      # one measure at a time, for the progress bar
             parts.append(system_means(campaign, [m], rel_level=rel_level, **evaluate_kwargs))
             bar.update(1)
-    means = pd.concat(parts, axis=1)
+    return sweep_table(pd.concat(parts, axis=1), families, alphas, methods, pvalues)
+
+
+def sweep_measures(families: Mapping[str, str], alphas: Iterable[float]) -> list[str]:
+    """The measure strings of an :func:`alpha_sweep`: each baseline, then its template at
+    every alpha (repeats dropped)."""
+    measures: list[str] = []
+    for base, template in families.items():
+        if "{alpha}" not in template:
+            raise ParameterError(f"alpha_sweep: template {template!r} has no '{{alpha}}'")
+        measures.append(base)
+        for a in alphas:
+            measures.append(template.format(alpha=_fmt(a)))
+    return list(dict.fromkeys(measures))
+
+
+def sweep_table(means: pd.DataFrame, families: Mapping[str, str], alphas: Iterable[float],
+                methods: Sequence[str] = ("kendall", "tau_ap"),
+                pvalues: bool = False) -> pd.DataFrame:
+    """The table of :func:`alpha_sweep` from ``means`` (systems x :func:`sweep_measures`,
+    each the mean over the campaign topic set), however they were computed (in memory,
+    or gathered from topic shards by the report)."""
+    rows = []
     for base, template in families.items():
         for a in alphas:
             name = template.format(alpha=_fmt(a))
