@@ -142,8 +142,8 @@ def _option(*decls: str, field: str, **kwargs):
 
 
 @click.command("report", cls=Command, aliases=ALIASES)
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.argument("qrels", required=False)
+@click.argument("runs", nargs=-1)
 @campaign_options
 @shard_options
 @click.option("-o", "--output", default="report.html", show_default=True,
