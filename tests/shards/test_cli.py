@@ -64,7 +64,8 @@ def test_meta_works_on_sharded_matrices(tmp_path, capsys, campaign):
     qrels, runs, _ = campaign
     for command in (["correlation", "-m", "AP", "-m", "nDCG@10"],
                     ["significance", "-m", "AP"],
-                    ["stability", "-m", "AP", "--trials", "20"]):
+                    ["stability", "-m", "AP", "--trials", "20"],
+                    ["leaderboard", "-m", "AP", "-m", "P@5", "--trials", "50"]):
         assert main(["meta", *command, qrels, *runs, "--no-progress"]) == 0
         expected = capsys.readouterr().out
         out = ["meta", *command, qrels, *runs, "--no-progress", "--shard-topics", "2"]

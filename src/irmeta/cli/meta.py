@@ -101,8 +101,8 @@ def _setup(qrels, runs, measures, options, need_measures=True):
     if wants_shards(qrels, runs, options):
         raise click.UsageError("this analysis needs the whole campaign in memory; sharded "
                                "evaluation (--shard-topics, --workers, --scheduler, a Parquet "
-                               "campaign) serves correlation, significance, discpower and "
-                               "stability")
+                               "campaign) serves correlation, significance, discpower, "
+                               "stability and leaderboard")
     campaign, ctx = load_cli_campaign(qrels, runs, options)
     if options.get("top_fraction"):
         before = campaign.num_runs
@@ -287,11 +287,10 @@ def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, c
     corrected tests against the best run and against the next run."""
     import pandas as pd
 
-    from irmeta.stats import leaderboard, matrices
+    from irmeta.stats import leaderboard
     _refuse_common(click_ctx, options)
     refuse_unused_context(click_ctx, measures)
-    campaign, kw = _setup(qrels, runs, measures, options)
-    mats = matrices(campaign, measures, rel_level=options["rel_level"], **kw)
+    mats = _matrices(qrels, runs, measures, options)    # shard by shard when needed
     parts, boards = [], {}
     for name, mat in mats.items():
         board = leaderboard(mat, test=test, level=level, ci_level=ci_level, trials=trials,
