@@ -47,7 +47,9 @@ __all__ = ["read_run", "read_qrels", "read_bytes", "run_name_from_path"]
 RUN_COLUMNS = ["topic", "q0", "docid", "rank", "score", "tag"]
 QRELS_COLUMNS = ["topic", "iteration", "docid", "grade"]
 _ID = pa.dictionary(pa.int32(), pa.binary())
-_RUN_TYPES = {"topic": _ID, "docid": pa.binary(), "score": pa.float64(), "tag": _ID}
+#: the tag is read as plain bytes: one file holds one tag, which a comparison with the first
+#: value checks faster than Arrow builds a dictionary (:func:`_tags`)
+_RUN_TYPES = {"topic": _ID, "docid": pa.binary(), "score": pa.float64(), "tag": pa.binary()}
 _QRELS_TYPES = {"topic": _ID, "docid": pa.binary(), "grade": _ID}
 #: a grade: an integer, optionally written with a zero fraction (``2``, ``-1``, ``+3``, ``2.0``)
 _GRADE = re.compile(rb"[+-]?[0-9]+(\.0*)?")
@@ -93,9 +95,10 @@ def _read_table(source: Source, layout: Layout, names: list[str],
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
     line, and the columns are checked to hold trec_eval tokens (no empty field, no
     whitespace inside one, no comment line). Anything else takes the careful path."""
-    # the first ignored field (Q0, iteration) is checked too; the rank field is not (a
-    # space inside it is the one defect the fast path lets through: docs/conventions.md)
-    checked = dict(types, **{names[1]: _ID})
+    # the first ignored field (Q0, iteration) is checked too, read as bytes (cheaper than a
+    # dictionary); the rank field is not (a space inside it is the one defect the fast path
+    # lets through: docs/conventions.md)
+    checked = {**types, names[1]: types.get(names[1], pa.binary())}
     _check_address_space(source)
     try:
         delim = _first_delimiter(source, layout)
@@ -292,6 +295,18 @@ def _ids(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     return ids, codes
 
 
+def _tags(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """A bytes column as (decoded distinct values, int32 codes), like :func:`_ids`; a
+    column holding one value (a run file's tag) is recognised by one comparison."""
+    import pyarrow.compute as pc
+    first = column[0].as_py() if len(column) else b""
+    if len(column) and pc.all(pc.equal(column, pa.scalar(first, pa.binary()))).as_py():
+        ids = np.empty(1, dtype=object)
+        ids[0] = decode_id(first)
+        return ids, np.zeros(len(column), dtype=np.int32)
+    return _ids(binary_column(column).dictionary_encode())
+
+
 def binary_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     """One contiguous binary array (64-bit offsets when the bytes pass 2 GiB)."""
     if isinstance(column, pa.ChunkedArray):
@@ -331,7 +346,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
                          topic_codes, row, "a finite number")
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
-    tag_ids, tag_codes = _ids(table.column("tag"))
+    tag_ids, tag_codes = _tags(table.column("tag"))
     docids = binary_column(table.column("docid"))
     del table
     base = Run(name or str(tag_ids[tag_codes[0]]), topic_ids, topic_codes, docids, scores,
