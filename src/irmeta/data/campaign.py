@@ -44,7 +44,15 @@ import numpy as np
 import pyarrow as pa
 
 from irmeta.data.fingerprint import combine, fingerprint_strings
-from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id, decode_ids
+from irmeta.data.tables import (
+    MAX_GRADE,
+    Qrels,
+    Run,
+    arrow_ints,
+    decode_id,
+    decode_ids,
+    numpy_view,
+)
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
@@ -264,7 +272,7 @@ class Campaign:
         docids, starts = [], np.zeros_like(self.starts)
         for r in range(self.num_runs):
             rows = (self.starts[r][:, None] + np.arange(self.depth)[None, :])[keep[r]]
-            docids.append(self.docids[r].take(pa.array(rows, pa.int64())))
+            docids.append(self.docids[r].take(arrow_ints(rows)))
             starts[r, 1:] = np.cumsum(length[r])[:-1]
         return Campaign(self.runs, self.topics, grades.astype(np.int16), length, doc_fp,
                         self.judged, tuple(docids), starts, self.max_docs, self.sources,
@@ -306,7 +314,7 @@ def _judged_docs(qrels: Qrels, topics: tuple[str, ...]) -> JudgedDocs:
     if len(grades) and (grades.min() < -MAX_GRADE or grades.max() > MAX_GRADE):
         raise InputError(f"relevance grade out of range [-{MAX_GRADE}, {MAX_GRADE}]",
                          path=qrels.source)
-    return JudgedDocs(ptr, grades, fp, qrels.docids.take(pa.array(order, pa.int64())), tidx)
+    return JudgedDocs(ptr, grades, fp, qrels.docids.take(arrow_ints(order)), tidx)
 
 
 def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
@@ -437,12 +445,12 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
     # block number of each tied row: a block begins where the row does not tie the one
     # above it (counted over the tied rows only, not the whole run)
     block_id = np.cumsum(np.r_[True, ~tie][pos])
-    sub = pa.table({"block": pa.array(block_id),
-                    "docid": run.docids.take(pa.array(rows[pos], pa.int64())),
-                    "i": pa.array(np.arange(len(pos)))})
+    sub = pa.table({"block": arrow_ints(block_id),
+                    "docid": run.docids.take(arrow_ints(rows[pos])),
+                    "i": arrow_ints(np.arange(len(pos)))})
     sub = sub.sort_by([("block", "ascending"), ("docid", "descending")])
     new = rows.copy()
-    new[pos] = rows[pos][sub.column("i").to_numpy()]
+    new[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
     return new
 
 
@@ -508,7 +516,7 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
         keep = rank < max_docs
         rows, rank, identity = rows[keep], rank[keep], False
     tix = tidx if identity else tidx[rows]
-    docids = run.docids if identity else run.docids.take(pa.array(rows, pa.int64()))
+    docids = run.docids if identity else run.docids.take(arrow_ints(rows))
     # fingerprint only the kept rows (runs often cover many unjudged topics)
     if run._fingerprints is not None:
         fp = run.fingerprints if identity else run.fingerprints[rows]

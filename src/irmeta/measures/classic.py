@@ -371,8 +371,32 @@ def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
     return relevance
 
 
+def rbp(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """RBP (see :func:`rbp_blocked`) on the documents that can add a term: the judged
+    retrieved ones when graded (:func:`judged_ranks`), the relevant ones when binary
+    (:func:`relevant_ranks`)."""
+    p: float = m["p"]
+    d = window(campaign, m.cutoff)
+    if m["graded"] or m.get("gains"):
+        events = sparse_judged(campaign, m, ctx)
+        if events is None:
+            return rbp_blocked(campaign, m, ctx)
+        pos, grade, _ = events
+        gain = np.maximum(gain_values(grade, m), 0.0)
+        top = float(np.max(gain_values(campaign.grade_levels, m), initial=0.0))
+        relevance = gain / top if top > 1.0 else gain
+        weight = np.where(pos < d, powers(p, d)[np.minimum(pos, d)], 0.0)
+        return (1.0 - p) * seqsum(relevance * weight)
+    compact = relevant_ranks(campaign, relevance_level(m, ctx), ctx)
+    if compact is None:
+        return rbp_blocked(campaign, m, ctx)
+    weights = (1.0 - p) * p ** np.arange(d)
+    rank = compact[0]
+    return seqsum(np.where(rank <= d, weights[np.minimum(rank, d) - 1], 0.0))
+
+
 @block_kernel
-def rbp(b: Block, m: Measure) -> np.ndarray:
+def rbp_blocked(b: Block, m: Measure) -> np.ndarray:
     """RBP(p) = (1 - p) * sum_i r_i * p^(i-1) (Moffat & Zobel 2008), whole ranking or
     the top k; r_i = rel_i (binary, at ``rel``) or, with ``graded=true`` (trec_eval
     ``rbp``), the gain of the document over the largest gain of the qrels' grades.

@@ -21,11 +21,12 @@ from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecNa
 INFAP_EPSILON = 0.00001
 
 
-def _unjudged(b: Block) -> np.ndarray:
-    """[R, Tc, D] retrieved documents without a judgment (not in the qrels, or a
-    negative grade); padding excluded."""
-    valid = np.arange(b.depth)[None, None, :] < b.length[:, :, None]
-    return valid & (b.grades < 0)
+def _unjudged(b: Block, depth: int | None = None) -> np.ndarray:
+    """[R, Tc, depth] retrieved documents without a judgment (not in the qrels, or a
+    negative grade) in the top ``depth`` ranks (default: all); padding excluded."""
+    d = b.depth if depth is None else depth
+    valid = np.arange(d)[None, None, :] < b.length[:, :, None]
+    return valid & (b.grades[:, :, :d] < 0)
 
 
 def inferred_ap(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
@@ -80,7 +81,7 @@ def unjudged_at(b: Block, m: Measure) -> np.ndarray:
     """unj@k = (unjudged documents in the top k) / k (ranks past the ranking count as
     judged; trec_eval unj_k)."""
     k = m.cutoff
-    unjudged: np.ndarray = _unjudged(b)[:, :, : b.upto(k)].sum(axis=2) / k
+    unjudged: np.ndarray = _unjudged(b, b.upto(k)).sum(axis=2) / k
     return unjudged
 
 
