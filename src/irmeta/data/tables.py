@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 import pyarrow as pa
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def is_frame(obj: Any) -> bool:
+def is_frame(obj: Any) -> TypeGuard[pd.DataFrame]:
     """Whether ``obj`` is a pandas DataFrame, without importing pandas (when pandas is not
     imported yet, nothing can be a DataFrame): the evaluation of files never loads it."""
     pandas = sys.modules.get("pandas")
@@ -49,7 +49,8 @@ def numpy_view(arr: pa.Array) -> np.ndarray:
         dtype = np.dtype(np.float64 if arr.type == pa.float64() else str(arr.type))
         return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr),
                              offset=arr.offset * dtype.itemsize)
-    return arr.to_numpy(zero_copy_only=False)
+    converted: np.ndarray = arr.to_numpy(zero_copy_only=False)
+    return converted
 
 
 #: grades are stored as int16 in the campaign (-32768 marks an unjudged document)
