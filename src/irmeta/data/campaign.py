@@ -482,16 +482,26 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
 def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     """Whether some topic row of ``fp[T, D]`` holds a fingerprint twice (padding, which
     is 0, is masked by sorting it to a sentinel first)."""
-    step = max(1, (1 << 22) // max(1, fp.shape[1]))
+    step = max(1, (1 << 20) // max(1, fp.shape[1]))
     ranks = np.arange(fp.shape[1])
-    for t0 in range(0, fp.shape[0], step):
-        block = fp[t0:t0 + step].copy()
-        pad = ranks[None, :] >= length[t0:t0 + step, None]
-        block[pad] = np.arange(pad.sum(), dtype=np.uint64) ^ np.uint64(0xFFFFFFFFFFFFFFFF)
-        block.sort(axis=1)
-        if np.any(block[:, 1:] == block[:, :-1]):
-            return True
-    return False
+
+    def any_in(starts: range) -> bool:
+        for t0 in starts:
+            block = fp[t0:t0 + step].copy()
+            pad = ranks[None, :] >= length[t0:t0 + step, None]
+            block[pad] = np.arange(pad.sum(), dtype=np.uint64) ^ np.uint64(0xFFFFFFFFFFFFFFFF)
+            block.sort(axis=1)
+            if np.any(block[:, 1:] == block[:, :-1]):
+                return True
+        return False
+
+    blocks = range(0, fp.shape[0], step)
+    if len(blocks) < 4:
+        return any_in(blocks)
+    # two threads: NumPy's sort releases the GIL (values do not depend on the split)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return any(pool.map(any_in, (blocks[0::2], blocks[1::2])))
 
 
 @dataclass
