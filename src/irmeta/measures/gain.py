@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from irmeta.data.campaign import Campaign
+from irmeta.measures import kernel
 from irmeta.measures.classic import (
     ALL_TREC,
     GAINS,
@@ -146,8 +147,43 @@ def ndcg_rel_blocked(b: Block, m: Measure) -> np.ndarray:
     return np.where(total > 0, value, 0.0)
 
 
+def r_ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """Rndcg (see :func:`r_ndcg_blocked`) on the judged retrieved documents only: the DCG
+    of a prefix is the DCG at the last judged document inside it. Dense when the
+    ``[R, T, W, K]`` comparison (W ideal positions, K judged documents) would pass a
+    topic block of cells."""
+    sparse = _sparse_gains(campaign, m, ctx)
+    if sparse is None:
+        return r_ndcg_blocked(campaign, m, ctx)
+    pos, _, dcg_judged = sparse
+    ideal = _Ideal(campaign, m)
+    R, T, K = pos.shape
+    W = ideal.ideal.shape[1]
+    if R * T * W * K > kernel.CELLS_PER_BLOCK:
+        return r_ndcg_blocked(campaign, m, ctx)
+    padded = np.concatenate([ideal.ideal, np.zeros((T, 1))], axis=1)     # I_1..I_W+1
+    b = np.arange(2, W + 2)[None, :]                                     # b = 2..W+1
+    drop = (padded[:, 1:] != padded[:, :-1]) & (b <= ideal.m[:, None] + 1)  # [T, W]
+    prefix = np.broadcast_to(b - 1, drop.shape)
+    idcg = ideal.idcg[np.arange(T)[:, None], prefix]                     # IDCG_(b-1)
+    inside = (pos[:, :, None, :] < prefix[None, :, :, None]).sum(axis=3)  # [R, T, W]
+    dcg = np.take_along_axis(np.concatenate([np.zeros((R, T, 1)), dcg_judged], axis=2),
+                             inside, axis=2)                             # DCG_min(b-1, n)
+    dcg_n = dcg_judged[:, :, -1]
+    n = campaign.length
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = seqsum(np.where(drop[None], dcg / idcg[None], 0.0))
+        idcg_m = ideal.idcg[np.arange(T), ideal.m][None, :]
+        extra = (n > ideal.m[None, :] + 1) & (idcg_m > 0)
+        total = np.where(extra, total + dcg_n / idcg_m, total)
+        count = drop.sum(axis=1)[None, :] + extra
+        value = total / count
+    level = relevance_level(m, ctx)
+    return np.where(campaign.num_rel(level)[None, :] > 0, value, 0.0)
+
+
 @block_kernel
-def r_ndcg(b: Block, m: Measure) -> np.ndarray:
+def r_ndcg_blocked(b: Block, m: Measure) -> np.ndarray:
     """Rndcg: nDCG averaged over the rank prefixes that end where the ideal gain drops
     (the positions b = 2..m+1 with I_b != I_(b-1), I_(m+1) = 0), each
     DCG_min(b-1,n) / IDCG_(b-1), plus DCG_n / IDCG_m when n > m + 1; 0 when the topic has
