@@ -21,18 +21,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from irmeta import validate
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign, require_common_topics
-from irmeta.data.tables import Run
+from irmeta.data.tables import Run, is_frame
 from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from irmeta.shards.summary import CampaignSummary
 
 GMEAN_FLOOR = 1e-5
@@ -182,6 +183,7 @@ class Results:
         if not isinstance(aggregator, str):
             raise ParameterError(f"Results.aggregate: aggregator must be a string such as "
                                  f"'mean', 'gmean', 'hits' or 'gawm(...)', got {aggregator!r}")
+        import pandas as pd  # on use: evaluating files needs no pandas
         if aggregator == "mean":
             return pd.DataFrame(self.means, index=list(self.runs), columns=self.names)
         if aggregator == "gmean":
@@ -222,6 +224,7 @@ class Results:
         """
         per_topic = validate.flag(per_topic, "per_topic", "Results.to_frame")
         aggregate = validate.flag(aggregate, "aggregate", "Results.to_frame")
+        import pandas as pd
         parts = []
         R, M, T = self.values.shape
         if per_topic:
@@ -273,6 +276,7 @@ class Results:
         v = self.values[:, j]
         if evaluated_only:
             v = np.where(self.evaluated, v, np.nan)
+        import pandas as pd
         return pd.DataFrame(v, index=list(self.runs), columns=list(self.topics))
 
     def matrix(self, measure: str | Measure | int) -> pd.DataFrame:
@@ -306,6 +310,7 @@ class Results:
         """
         j = self._index(measure, "Results.matrix")
         keep = require_campaign(self.campaign, self.rel_level, "campaign topic set")
+        import pandas as pd
         frame = pd.DataFrame(self.values[:, j][:, keep], index=list(self.runs),
                              columns=list(np.asarray(self.topics, dtype=object)[keep]))
         frame.index.name = "run"
@@ -335,7 +340,7 @@ CONTEXT_ARGS = ("complete", "groups", "reference", "prior_runs")
 _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": False,
                  "subtopic_qrels": None}
 #: what ``runs`` may be (one of them, or a list / tuple / dict of them)
-_RUN_KINDS = (str, os.PathLike, pd.DataFrame, Mapping, list, tuple, Run)
+_RUN_KINDS = (str, os.PathLike, Mapping, list, tuple, Run)   # or a DataFrame (is_frame)
 
 
 def _check_context(fn: str, reference: Any, groups: Any,
@@ -474,7 +479,7 @@ def evaluate(qrels: Any, runs: Any = None,
         if qrels is None and subtopic_qrels is None:
             raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
                                  "them from)")
-        if not isinstance(runs, _RUN_KINDS) or isinstance(runs, Campaign):
+        if not (isinstance(runs, _RUN_KINDS) or is_frame(runs)) or isinstance(runs, Campaign):
             raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
                                  f"of those, got {type(runs).__name__}")
         if isinstance(runs, (list, tuple)) and not runs:

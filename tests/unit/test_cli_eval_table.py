@@ -57,6 +57,9 @@ def test_a_non_mean_aggregator_labels_its_values(demo):
     assert {r["topic"] for r in records} == {"gawm"}
     records = json.loads(_eval("-m", "AP", "--format", "json"))
     assert {r["topic"] for r in records} == {"all"}         # the mean keeps trec_eval's label
+    trec = [line.split("\t") for line in _eval("-m", "AP", "--aggregate", "gawm").splitlines()]
+    assert {f[2] for f in trec if f[1].strip() == "AP"} == {"gawm"}
+    assert {f[2] for f in trec if f[1].strip() == "runid"} == {"all"}
 
 
 def _help_examples():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import chain
 
 import click
 
@@ -163,6 +164,13 @@ def _value_text(value: float, integer: bool) -> str:
     return f"{value:6.4f}"
 
 
+def _column_text(values, integer: bool) -> list[str]:
+    """:func:`_value_text` of every value of a column (the same text, one pass)."""
+    if integer:
+        return ["nan" if v != v else str(int(round(v))) for v in values.tolist()]
+    return ["nan" if v != v else f"{v:6.4f}" for v in values.tolist()]
+
+
 def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "mean",
                   summary: bool = True, runid: bool = True) -> None:
     """Print ``results`` in one of the layouts of ``docs/conventions.md``. ``runid``: in
@@ -208,28 +216,36 @@ def _write_trec(results, out, per_topic: bool, aggregator: str, summary: bool = 
     """trec_eval's layout: per-topic lines (``-q``), then the runid line and the summary."""
     import numpy as np
     multi = len(results.runs) > 1
-    table = results.aggregate(aggregator)
+    # the default mean straight from the results (no DataFrame, no pandas import)
+    table = (results.means if aggregator == "mean"
+             else results.aggregate(aggregator).to_numpy())
     defs = [m.definition for m in results.measures]
     integer = [d.integer for d in defs]
     per_topic_ok = [_numeric(m) and d.aggregate in ("mean", "sum")
                     for m, d in zip(results.measures, defs)]
     texts = {j: results.text(j) for j, d in enumerate(defs) if d.text is not None}
+    label = aggregate_label(aggregator)     # "all" for the mean, as trec_eval prints it
     for r, run in enumerate(results.runs):
         prefix = f"{run}\t" if multi else ""
         if per_topic:
-            for t in np.flatnonzero(results.evaluated[r]):
-                topic = results.topics[t]
-                for j, name in enumerate(results.names):
-                    if j in texts:
-                        out.write(f"{prefix}{name:<22s}\t{topic}\t'{texts[j][r][t]}'\n")
-                    elif per_topic_ok[j]:
-                        out.write(f"{prefix}{name:<22s}\t{topic}\t"
-                                  f"{_value_text(results.values[r, j, t], integer[j])}\n")
+            evaluated = np.flatnonzero(results.evaluated[r])
+            topics = [results.topics[t] for t in evaluated]
+            columns = []   # one list of lines per measure, then interleaved topic by topic
+            for j, name in enumerate(results.names):
+                head = f"{prefix}{name:<22s}\t"
+                if j in texts:
+                    columns.append([f"{head}{topic}\t'{texts[j][r][t]}'\n"
+                                    for topic, t in zip(topics, evaluated.tolist())])
+                elif per_topic_ok[j]:
+                    values = _column_text(results.values[r, j, evaluated], integer[j])
+                    columns.append([f"{head}{topic}\t{value}\n"
+                                    for topic, value in zip(topics, values)])
+            out.write("".join(chain.from_iterable(zip(*columns))))
         if not summary:
             continue
         if runid or any(d.name == "runid" for d in defs):
             out.write(f"{prefix}{'runid':<22s}\tall\t{run}\n")
         for j, name in enumerate(results.names):
             if _numeric(results.measures[j]) and defs[j].summary:
-                value = _value_text(table.iloc[r, j], integer[j] and aggregator == "mean")
-                out.write(f"{prefix}{name:<22s}\tall\t{value}\n")
+                value = _value_text(table[r, j], integer[j] and aggregator == "mean")
+                out.write(f"{prefix}{name:<22s}\t{label}\t{value}\n")

@@ -41,11 +41,18 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import combine, fingerprint_strings
-from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id, decode_ids
+from irmeta.data.tables import (
+    MAX_GRADE,
+    Qrels,
+    Run,
+    arrow_ints,
+    decode_id,
+    decode_ids,
+    numpy_view,
+)
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
@@ -197,6 +204,7 @@ class Campaign:
         topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int32)[None, :, None], (R, T, D))
         run_keys = combine(topic_of_cell[valid], self.doc_fp[valid])
         qrels_keys = combine(self.judged.topic, self.judged.fp)
+        import pandas as pd  # lazily: the evaluation path does not need pandas otherwise
         codes, uniques = pd.factorize(np.concatenate([qrels_keys, run_keys]))
         codes = codes.astype(np.int32)
         n_q = len(qrels_keys)
@@ -286,7 +294,7 @@ class Campaign:
         docids, starts = [], np.zeros_like(self.starts)
         for r in range(self.num_runs):
             rows = (self.starts[r][:, None] + np.arange(self.depth)[None, :])[keep[r]]
-            docids.append(self.docids[r].take(pa.array(rows, pa.int64())))
+            docids.append(self.docids[r].take(arrow_ints(rows)))
             starts[r, 1:] = np.cumsum(length[r])[:-1]
         return Campaign(self.runs, self.topics, grades.astype(np.int16), length, doc_fp,
                         self.judged, tuple(docids), starts, self.max_docs, self.sources,
@@ -328,7 +336,7 @@ def _judged_docs(qrels: Qrels, topics: tuple[str, ...]) -> JudgedDocs:
     if len(grades) and (grades.min() < -MAX_GRADE or grades.max() > MAX_GRADE):
         raise InputError(f"relevance grade out of range [-{MAX_GRADE}, {MAX_GRADE}]",
                          path=qrels.source)
-    return JudgedDocs(ptr, grades, fp, qrels.docids.take(pa.array(order, pa.int64())), tidx)
+    return JudgedDocs(ptr, grades, fp, qrels.docids.take(arrow_ints(order)), tidx)
 
 
 def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
@@ -347,34 +355,33 @@ def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
 
 
 class _GradeIndex:
-    """Hash index from (topic, document) fingerprints to qrels grades, built once."""
+    """Index from (topic, document) fingerprints to qrels grades, built once.
+
+    Most retrieved documents are in no qrels topic at all: a bitmap over the low bits of
+    the judged documents' fingerprints sets them aside with one gather, and only the few
+    candidates left are looked up by (topic, fingerprint) key, by binary search in the
+    sorted keys (keys are unique: duplicate judgments are refused before)."""
 
     def __init__(self, judged: JudgedDocs):
-        self.grades = judged.grades
         keys = combine(judged.topic, judged.fp)
-        # Indexes reused for every run: pandas builds each hash engine once and caches it.
-        # Documents are first looked up by fingerprint alone (most retrieved documents are
-        # in no qrels topic at all), then the few candidates by (topic, fingerprint).
-        self.table = pd.Index(keys) if len(keys) else None
-        self.docs = pd.Index(np.unique(judged.fp)) if len(keys) else None
-        if self.table is not None and self.docs is not None:  # build both hash engines
-            self.table.get_indexer(keys[:1])  # now, before runs are looked up from threads
-            self.docs.get_indexer(judged.fp[:1])
+        order = np.argsort(keys, kind="stable")
+        self.keys = keys[order]
+        self.grades = judged.grades[order].astype(np.int16)
+        bits = min(1 << 24, max(1 << 10, 1 << (16 * max(1, len(keys))).bit_length()))
+        self.mask = np.uint64(bits - 1)
+        self.bitmap = np.zeros(bits, dtype=bool)
+        self.bitmap[judged.fp & self.mask] = True
 
     def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
         """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
-        if self.table is None or self.docs is None or len(tidx) == 0:
+        if len(self.keys) == 0 or len(tidx) == 0:
             return out
-        if len(self.docs) * 4 < len(fp):  # few judged documents: prefilter by document
-            cand = np.flatnonzero(self.docs.get_indexer(fp) >= 0)
-            loc = self.table.get_indexer(combine(tidx[cand], fp[cand]))
-            hit = loc >= 0
-            out[cand[hit]] = self.grades[loc[hit]].astype(np.int16)
-            return out
-        loc = self.table.get_indexer(combine(tidx, fp))
-        hit = loc >= 0
-        out[hit] = self.grades[loc[hit]].astype(np.int16)
+        cand = np.flatnonzero(self.bitmap[fp & self.mask])
+        keys = combine(tidx[cand], fp[cand])
+        loc = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        hit = self.keys[loc] == keys
+        out[cand[hit]] = self.grades[loc[hit]]
         return out
 
 
@@ -386,14 +393,16 @@ def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np
     descending, ties by document id descending.
     Files already in that order (the usual case) skip the sort.
     """
-    rows = _presorted_rows(run, tidx)
+    rows, change = _presorted_rows(run, tidx)
     identity = rows is not None and len(rows) == len(tidx)  # every row, in file order
     if rows is None:
         rows = _sorted_rows(run, tidx)
     ts = tidx if identity else tidx[rows]
     sc = run.scores if identity else run.scores[rows]
-    change = ts[1:] != ts[:-1]
-    tie = ~change & (sc[1:] == sc[:-1])
+    if change is None:
+        change = ts[1:] != ts[:-1]
+    tie = sc[1:] == sc[:-1]
+    tie &= ~change
     if tie.any():
         rows, identity = _break_ties(run, rows, tie), False
     if dedupe:
@@ -415,21 +424,25 @@ def _ranks(change: np.ndarray, n: int) -> np.ndarray:
     return ranks
 
 
-def _presorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray | None:
-    """The kept rows in file order if the file is grouped by topic with scores
-    non-increasing inside each group; else None."""
+def _presorted_rows(run: Run, tidx: np.ndarray) -> tuple[np.ndarray | None,
+                                                          np.ndarray | None]:
+    """``(rows, change)``: the kept rows in file order if the file is grouped by topic
+    with scores non-increasing inside each group, and where their topic changes
+    (``change[i]``: row i+1 starts a topic); ``(None, None)`` otherwise."""
     if (tidx >= 0).all():
         rows, t, s = None, tidx, run.scores
     else:
         rows = np.flatnonzero(tidx >= 0)
         t, s = tidx[rows], run.scores[rows]
+    change = t[1:] != t[:-1]
     if len(t):
-        change = t[1:] != t[:-1]
         if np.count_nonzero(change) + 1 != np.count_nonzero(np.bincount(t)):
-            return None  # a topic's lines are not contiguous
-        if np.any(~change & (s[1:] > s[:-1])):
-            return None
-    return np.arange(len(tidx)) if rows is None else rows
+            return None, None  # a topic's lines are not contiguous
+        rising = s[1:] > s[:-1]
+        rising &= ~change
+        if rising.any():
+            return None, None
+    return (np.arange(len(tidx)) if rows is None else rows), change
 
 
 def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
@@ -450,15 +463,16 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
     in_block = np.zeros(len(rows), dtype=bool)
     in_block[:-1] |= tie
     in_block[1:] |= tie
-    block_start = np.r_[True, ~tie]  # True where a new block begins
-    block_id = np.cumsum(block_start) - 1
     pos = np.flatnonzero(in_block)
-    sub = pa.table({"block": pa.array(block_id[pos]),
-                    "docid": run.docids.take(pa.array(rows[pos], pa.int64())),
-                    "i": pa.array(np.arange(len(pos)))})
+    # block number of each tied row: a block begins where the row does not tie the one
+    # above it (counted over the tied rows only, not the whole run)
+    block_id = np.cumsum(np.r_[True, ~tie][pos])
+    sub = pa.table({"block": arrow_ints(block_id),
+                    "docid": run.docids.take(arrow_ints(rows[pos])),
+                    "i": arrow_ints(np.arange(len(pos)))})
     sub = sub.sort_by([("block", "ascending"), ("docid", "descending")])
     new = rows.copy()
-    new[pos] = rows[pos][sub.column("i").to_numpy()]
+    new[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
     return new
 
 
@@ -471,6 +485,7 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
         return rows
     if dedupe:
         # keep the first occurrence in file order of each (topic, document)
+        import pandas as pd
         first = pd.Series(keys).duplicated(keep=False).to_numpy()
         drop = np.zeros(len(rows), dtype=bool)
         frame = pd.DataFrame({"key": keys[first], "row": rows[first], "pos": np.flatnonzero(first)})
@@ -489,16 +504,26 @@ def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
 def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     """Whether some topic row of ``fp[T, D]`` holds a fingerprint twice (padding, which
     is 0, is masked by sorting it to a sentinel first)."""
-    step = max(1, (1 << 22) // max(1, fp.shape[1]))
+    step = max(1, (1 << 20) // max(1, fp.shape[1]))
     ranks = np.arange(fp.shape[1])
-    for t0 in range(0, fp.shape[0], step):
-        block = fp[t0:t0 + step].copy()
-        pad = ranks[None, :] >= length[t0:t0 + step, None]
-        block[pad] = np.arange(pad.sum(), dtype=np.uint64) ^ np.uint64(0xFFFFFFFFFFFFFFFF)
-        block.sort(axis=1)
-        if np.any(block[:, 1:] == block[:, :-1]):
-            return True
-    return False
+
+    def any_in(starts: range) -> bool:
+        for t0 in starts:
+            block = fp[t0:t0 + step].copy()
+            pad = ranks[None, :] >= length[t0:t0 + step, None]
+            block[pad] = np.arange(pad.sum(), dtype=np.uint64) ^ np.uint64(0xFFFFFFFFFFFFFFFF)
+            block.sort(axis=1)
+            if np.any(block[:, 1:] == block[:, :-1]):
+                return True
+        return False
+
+    blocks = range(0, fp.shape[0], step)
+    if len(blocks) < 4:
+        return any_in(blocks)
+    # two threads: NumPy's sort releases the GIL (values do not depend on the split)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return any(pool.map(any_in, (blocks[0::2], blocks[1::2])))
 
 
 @dataclass
@@ -523,7 +548,7 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
         keep = rank < max_docs
         rows, rank, identity = rows[keep], rank[keep], False
     tix = tidx if identity else tidx[rows]
-    docids = run.docids if identity else run.docids.take(pa.array(rows, pa.int64()))
+    docids = run.docids if identity else run.docids.take(arrow_ints(rows))
     # fingerprint only the kept rows (runs often cover many unjudged topics)
     if run._fingerprints is not None:
         fp = run.fingerprints if identity else run.fingerprints[rows]

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import combine
@@ -60,6 +59,7 @@ class SubtopicQrels:
         ndeval counts it), rows in the order of each pair's first line."""
         q = self.qrels
         keys = combine(q.topic_codes.astype(np.int64), q.fingerprints)
+        import pandas as pd
         frame = pd.DataFrame({"key": keys, "grade": q.grades, "row": np.arange(len(q))})
         first = frame.groupby("key", sort=False)["row"].min()
         best = frame.groupby("key", sort=False)["grade"].max()
@@ -113,6 +113,7 @@ def subtopic_table(subtopics: SubtopicQrels, topics: tuple[str, ...]) -> Subtopi
     tidx, fp = tidx[keep], q.fingerprints[keep]
     sub = subtopics.subtopic_codes[keep].astype(np.int64)
     # per-topic subtopic numbers, in order of first appearance
+    import pandas as pd
     local = pd.factorize(tidx * (len(subtopics.subtopic_ids) + 1) + sub)[0]
     first_of_topic = pd.Series(local).groupby(tidx).transform("min").to_numpy()
     local = (local - first_of_topic).astype(np.int64)
@@ -160,6 +161,7 @@ def cell_rows(campaign: Any) -> np.ndarray:
     R, T, D = campaign.grades.shape
     out = np.full((R, T, D), -1, dtype=np.int32)
     if len(table.fp):
+        import pandas as pd
         index = pd.Index(combine(table.topic.astype(np.int64), table.fp))
         valid = campaign.valid
         topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int64)[None, :, None], (R, T, D))

@@ -13,14 +13,45 @@ built (:mod:`irmeta.data.campaign`).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from irmeta.data.fingerprint import fingerprint_strings
 from irmeta.data.lines import LineMap
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def is_frame(obj: Any) -> TypeGuard[pd.DataFrame]:
+    """Whether ``obj`` is a pandas DataFrame, without importing pandas (when pandas is not
+    imported yet, nothing can be a DataFrame): the evaluation of files never loads it."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(obj, pandas.DataFrame)
+
+
+def arrow_ints(values: np.ndarray) -> pa.Array:
+    """An int64 Arrow array over a NumPy array (row numbers for ``take``), built from its
+    buffer: ``pa.array`` on NumPy input imports pandas, which evaluating files never
+    needs (``docs/performance.md``)."""
+    ints = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(ints), [None, pa.py_buffer(ints)])
+
+
+def numpy_view(arr: pa.Array) -> np.ndarray:
+    """A NumPy view (read-only) of an Arrow array of numbers without nulls; any other
+    array is converted by pyarrow (which imports pandas)."""
+    if arr.null_count == 0 and (pa.types.is_integer(arr.type) or arr.type == pa.float64()):
+        dtype = np.dtype(np.float64 if arr.type == pa.float64() else str(arr.type))
+        return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr),
+                             offset=arr.offset * dtype.itemsize)
+    converted: np.ndarray = arr.to_numpy(zero_copy_only=False)
+    return converted
+
 
 #: grades are stored as int16 in the campaign (-32768 marks an unjudged document)
 MAX_GRADE = 32767
@@ -75,6 +106,7 @@ class _Rows:
     def to_frame(self) -> pd.DataFrame:
         """Columns ``query_id, doc_id`` and ``score`` (runs) or ``relevance`` (qrels),
         in input order (the ir_measures / ir_datasets names)."""
+        import pandas as pd
         return pd.DataFrame({
             "query_id": self.topic_ids[self.topic_codes],
             "doc_id": decode_ids(self.docids),

@@ -11,12 +11,10 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pandas as pd
-
 from irmeta.data.campaign import Campaign, build_campaign
-from irmeta.data.tables import Qrels, Run, decode_id
+from irmeta.data.tables import Qrels, Run, decode_id, is_frame
 from irmeta.errors import CampaignError, InputError, ParameterError
-from irmeta.io import frames, trec
+from irmeta.io import trec
 
 PathLike = (str, os.PathLike)
 
@@ -27,7 +25,8 @@ def load_qrels(qrels: object) -> Qrels:
         return qrels
     if isinstance(qrels, PathLike):
         return trec.read_qrels(qrels)
-    if isinstance(qrels, pd.DataFrame):
+    from irmeta.io import frames  # pandas, loaded only for DataFrames and dicts
+    if is_frame(qrels):
         return frames.qrels_from_frame(qrels)
     if isinstance(qrels, Mapping):
         return frames.qrels_from_dict(qrels)
@@ -50,7 +49,7 @@ def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool
     ``{name: {topic: {doc: score}}}`` gives named runs)."""
     items: list[object] = []
     given_names: list[str | None] = []
-    if isinstance(runs, (Run, pd.DataFrame, *PathLike)) or _is_run_dict(runs):
+    if isinstance(runs, (Run, *PathLike)) or is_frame(runs) or _is_run_dict(runs):
         runs = [runs]
     if isinstance(runs, Mapping):
         for key, value in runs.items():
@@ -74,9 +73,11 @@ def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool
         elif isinstance(item, PathLike):
             read = parsed.pop(0)
             got = read if isinstance(read, list) else [read]
-        elif isinstance(item, pd.DataFrame):
+        elif is_frame(item):
+            from irmeta.io import frames
             got = frames.runs_from_frame(item, gname or f"run{i + 1}")
         elif isinstance(item, Mapping):
+            from irmeta.io import frames
             got = [frames.run_from_dict(item, gname or f"run{i + 1}")]
         else:
             raise InputError(f"cannot read a run from {type(item).__name__}",

@@ -37,7 +37,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from irmeta.data.lines import LineMap
-from irmeta.data.tables import MAX_GRADE, Qrels, Run, decode_id
+from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_ints, decode_id, numpy_view
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
 from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, is_canonical
@@ -47,7 +47,9 @@ __all__ = ["read_run", "read_qrels", "read_bytes", "run_name_from_path"]
 RUN_COLUMNS = ["topic", "q0", "docid", "rank", "score", "tag"]
 QRELS_COLUMNS = ["topic", "iteration", "docid", "grade"]
 _ID = pa.dictionary(pa.int32(), pa.binary())
-_RUN_TYPES = {"topic": _ID, "docid": pa.binary(), "score": pa.float64(), "tag": _ID}
+#: the tag is read as plain bytes: one file holds one tag, which a comparison with the first
+#: value checks faster than Arrow builds a dictionary (:func:`_tags`)
+_RUN_TYPES = {"topic": _ID, "docid": pa.binary(), "score": pa.float64(), "tag": pa.binary()}
 _QRELS_TYPES = {"topic": _ID, "docid": pa.binary(), "grade": _ID}
 #: a grade: an integer, optionally written with a zero fraction (``2``, ``-1``, ``+3``, ``2.0``)
 _GRADE = re.compile(rb"[+-]?[0-9]+(\.0*)?")
@@ -93,9 +95,10 @@ def _read_table(source: Source, layout: Layout, names: list[str],
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
     line, and the columns are checked to hold trec_eval tokens (no empty field, no
     whitespace inside one, no comment line). Anything else takes the careful path."""
-    # the first ignored field (Q0, iteration) is checked too; the rank field is not (a
-    # space inside it is the one defect the fast path lets through: docs/conventions.md)
-    checked = dict(types, **{names[1]: _ID})
+    # the first ignored field (Q0, iteration) is checked too, read as bytes (cheaper than a
+    # dictionary); the rank field is not (a space inside it is the one defect the fast path
+    # lets through: docs/conventions.md)
+    checked = {**types, names[1]: types.get(names[1], pa.binary())}
     _check_address_space(source)
     try:
         delim = _first_delimiter(source, layout)
@@ -285,11 +288,44 @@ def _ids(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
     values = col.dictionary.to_pylist()
     ids = np.empty(len(values), dtype=object)
     ids[:] = [decode_id(v) for v in values]
-    codes = col.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    codes = numpy_view(col.indices).astype(np.int32, copy=False)
     if len(set(values)) != len(values):  # chunks unified with repeated entries
         uniq, inverse = np.unique(ids, return_inverse=True)
         return uniq, inverse.astype(np.int32)[codes]
     return ids, codes
+
+
+def _tags(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """A bytes column as (decoded distinct values, int32 codes), like :func:`_ids`; a
+    column holding one value (a run file's tag) is recognised by comparing bytes."""
+    first = _single_value(column)
+    if first is not None:
+        ids = np.empty(1, dtype=object)
+        ids[0] = decode_id(first)
+        return ids, np.zeros(len(column), dtype=np.int32)
+    return _ids(binary_column(column).dictionary_encode())
+
+
+def _single_value(column: pa.Array | pa.ChunkedArray) -> bytes | None:
+    """The one value of a non-empty binary column, or None if it holds several."""
+    first: bytes | None = None
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    for chunk in chunks:
+        if len(chunk) == 0:
+            continue
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[
+            chunk.offset:chunk.offset + len(chunk) + 1]
+        data = chunk.buffers()[2]
+        raw = (np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]
+               if data is not None else np.zeros(0, np.uint8))
+        if first is None:
+            first = raw[:offsets[1] - offsets[0]].tobytes()
+        size = len(first)
+        if len(raw) != size * len(chunk) or np.any(np.diff(offsets) != size):
+            return None
+        if size and not (raw.reshape(-1, size) == np.frombuffer(first, np.uint8)).all():
+            return None
+    return first
 
 
 def binary_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -322,7 +358,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
     source = open_source(path)
     table, lines = _read_table(source, RUN, RUN_COLUMNS, _RUN_TYPES)
     topic_ids, topic_codes = _ids(table.column("topic"))
-    scores = table.column("score").combine_chunks().to_numpy(zero_copy_only=False)
+    scores = numpy_view(table.column("score").combine_chunks())
     scores = np.asarray(scores, dtype=np.float64)
     bad = ~np.isfinite(scores)
     if bad.any():
@@ -331,7 +367,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
                          topic_codes, row, "a finite number")
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
-    tag_ids, tag_codes = _ids(table.column("tag"))
+    tag_ids, tag_codes = _tags(table.column("tag"))
     docids = binary_column(table.column("docid"))
     del table
     base = Run(name or str(tag_ids[tag_codes[0]]), topic_ids, topic_codes, docids, scores,
@@ -353,7 +389,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
 def _subset_run(run: Run, mask: np.ndarray, tag: str) -> Run:
     rows = np.flatnonzero(mask)
     lines = None if run.lines is None else run.lines.subset(rows)
-    return Run(tag, run.topic_ids, run.topic_codes[rows], run.docids.take(pa.array(rows)),
+    return Run(tag, run.topic_ids, run.topic_codes[rows], run.docids.take(arrow_ints(rows)),
                run.scores[rows], source=run.source, tag=tag, lines=lines, spool=run.spool)
 
 
@@ -363,7 +399,7 @@ def _grades(column: pa.Array | pa.ChunkedArray, source: Source, lines: LineMap,
     """Grades from their (few) distinct spellings: integers in [-32767, 32767]."""
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     spellings = col.dictionary.to_pylist()
-    codes = col.indices.to_numpy(zero_copy_only=False)
+    codes = numpy_view(col.indices)
     values = np.zeros(len(spellings), dtype=np.int64)
     for k, text in enumerate(spellings):
         problem = None

@@ -15,10 +15,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from irmeta.data.campaign import Campaign
+from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import MeasureError
 from irmeta.measures import kernel
-from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum
+from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param, TrecName
 
@@ -101,6 +101,51 @@ def relevant_ranks(campaign: Campaign, level: int,
     return ranks
 
 
+#: ``(pos, grade, found)`` of :func:`judged_ranks`
+JudgedRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def judged_ranks(campaign: Campaign, ctx: EvalContext | None) -> JudgedRanks | None:
+    """The retrieved documents that the qrels hold (any grade, negative included), in rank
+    order: ``(pos, grade, found)`` with ``pos[r, t, j]`` the 0-based rank of the (j+1)-th
+    of them (past ``found[r, t]``: the depth D) and ``grade[r, t, j]`` its grade (past it:
+    ``NOT_IN_QRELS``). Kernels whose sums only take terms at judged documents (infAP,
+    bpref, nDCG, ndcg_rel, G) read these few columns instead of the full depth: a term of
+    0 adds nothing to a float sum, so the values are the same bit for bit. Memoised per
+    campaign; None when the ``[R, T, K]`` arrays would exceed two topic blocks of cells
+    (the kernels then work block by block on the dense arrays)."""
+    def build() -> JudgedRanks | None:
+        R, T, D = campaign.grades.shape
+        flat = campaign.grades.reshape(-1)
+        idx = np.flatnonzero(flat != NOT_IN_QRELS)
+        cell, i = np.divmod(idx, D)
+        found = np.bincount(cell, minlength=R * T)
+        K = max(1, int(found.max(initial=0)))
+        if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
+            return None
+        first = np.r_[0, np.cumsum(found)[:-1]]
+        slot = cell * K + (np.arange(len(idx)) - first[cell])
+        pos = np.full(R * T * K, D, dtype=np.int64)
+        grade = np.full(R * T * K, NOT_IN_QRELS, dtype=np.int16)
+        pos[slot] = i
+        grade[slot] = flat[idx]
+        return pos.reshape(R, T, K), grade.reshape(R, T, K), found.reshape(R, T)
+    ranks: JudgedRanks | None = memo(ctx, ("judged_ranks", campaign), build)
+    return ranks
+
+
+def sparse_judged(campaign: Campaign, m: Measure, ctx: EvalContext | None,
+                  level: int | None = None) -> JudgedRanks | None:
+    """:func:`judged_ranks` when a kernel may use them: every document outside the qrels
+    must score 0, i.e. the relevance level is above ``NOT_IN_QRELS`` and no ``gains``
+    mapping names that grade. None: use the dense kernel."""
+    if level is not None and level <= NOT_IN_QRELS:
+        return None
+    if any(grade == NOT_IN_QRELS for grade, _ in (m.get("gains") or ())):
+        return None
+    return judged_ranks(campaign, ctx)
+
+
 # ------------------------------------------------------------------ kernels
 @block_kernel
 def precision(b: Block, m: Measure) -> np.ndarray:
@@ -152,8 +197,21 @@ def reciprocal_rank(b: Block, m: Measure) -> np.ndarray:
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
+def r_precision(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """Rprec (see :func:`r_precision_blocked`), counted on the relevant ranks
+    (:func:`relevant_ranks`)."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return r_precision_blocked(campaign, m, ctx)
+    num_rel = campaign.num_rel(level)
+    upto = np.clip(num_rel, 1, campaign.depth)[None, :, None]
+    hits = (compact[0] <= upto).sum(axis=2).astype(float)
+    return safe_div(hits, num_rel[None, :].astype(float))
+
+
 @block_kernel
-def r_precision(b: Block, m: Measure) -> np.ndarray:
+def r_precision_blocked(b: Block, m: Measure) -> np.ndarray:
     """Rprec = (1/N_R) * sum_{i<=N_R} rel_i (precision at rank N_R; 0 when N_R = 0)."""
     cum = b.cum_rel()
     idx = np.clip(b.num_rel - 1, 0, b.depth - 1)
@@ -168,8 +226,33 @@ def success(b: Block, m: Measure) -> np.ndarray:
     return b.rel[:, :, : b.upto(m.cutoff)].any(axis=2).astype(float)
 
 
+def bpref(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """bpref (see :func:`bpref_blocked`), on the judged retrieved documents only
+    (:func:`judged_ranks`): memoised per level, as bpref and gm_bpref share it."""
+    level = relevance_level(m, ctx)
+    events = sparse_judged(campaign, m, ctx, level)
+    if events is None:
+        return bpref_blocked(campaign, m, ctx)
+    g = events[1]
+
+    def build() -> np.ndarray:
+        nonrel = (g >= 0) & (g < level)
+        above = np.cumsum(nonrel, axis=2, dtype=np.int32)
+        num_rel = campaign.num_rel(level)
+        n_nonrel = campaign.judged.num_judged_nonrel(level)
+        R = num_rel[None, :, None].astype(float)
+        denom = np.minimum(n_nonrel, num_rel)[None, :, None].astype(float)
+        frac = np.zeros(above.shape)
+        np.divide(np.minimum(above, R), denom, out=frac, where=denom > 0)
+        term = np.where(above > 0, 1.0 - frac, 1.0)
+        total = seqsum(np.where((g >= level) & (g >= 0), term, 0.0))
+        return safe_div(total, num_rel[None, :].astype(float))
+    values: np.ndarray = memo(ctx, ("bpref", campaign, level), build)
+    return values.copy()
+
+
 @block_kernel
-def bpref(b: Block, m: Measure) -> np.ndarray:
+def bpref_blocked(b: Block, m: Measure) -> np.ndarray:
     """bpref = (1/N_R) * sum over retrieved relevant d of
     (1 - min(nr_d, N_R) / min(N_N, N_R)), where nr_d = judged non-relevant documents
     ranked above d and N_N = judged non-relevant documents of the topic (a term is 1
@@ -249,7 +332,27 @@ def _ndcg_block(b: Block, m: Measure) -> np.ndarray:
     return safe_div(dcg, idcg[None, :])
 
 
-ndcg = block_kernel(_ndcg_block)
+ndcg_blocked = block_kernel(_ndcg_block)
+
+
+def ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """nDCG@k (see :func:`_ndcg_block`): the DCG summed over the judged retrieved
+    documents only (:func:`judged_ranks`; every other document has gain 0)."""
+    events = sparse_judged(campaign, m, ctx)
+    if events is None:
+        return ndcg_blocked(campaign, m, ctx)
+    pos, grade, _ = events
+    d = window(campaign, m.cutoff)
+    kind = str(m.get("discount", "log2"))
+    discount = _log_discount(d, kind)
+    gain = gain_values(grade, m)
+    dcg = seqsum(np.where(pos < d, gain / discount[np.minimum(pos, d - 1)], 0.0))
+    T = campaign.num_topics
+    most = max_judged(campaign, 0, T)
+    ideal_depth = max(1, most if m.cutoff is None else min(m.cutoff, most))
+    ideal = ideal_gains(campaign, m, 0, T, ideal_depth)
+    idcg = seqsum(ideal / _log_discount(ideal_depth, kind))
+    return safe_div(dcg, idcg[None, :])
 
 
 def powers(p: float, n: int) -> np.ndarray:
@@ -268,8 +371,32 @@ def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
     return relevance
 
 
+def rbp(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """RBP (see :func:`rbp_blocked`) on the documents that can add a term: the judged
+    retrieved ones when graded (:func:`judged_ranks`), the relevant ones when binary
+    (:func:`relevant_ranks`)."""
+    p: float = m["p"]
+    d = window(campaign, m.cutoff)
+    if m["graded"] or m.get("gains"):
+        events = sparse_judged(campaign, m, ctx)
+        if events is None:
+            return rbp_blocked(campaign, m, ctx)
+        pos, grade, _ = events
+        gain = np.maximum(gain_values(grade, m), 0.0)
+        top = float(np.max(gain_values(campaign.grade_levels, m), initial=0.0))
+        relevance = gain / top if top > 1.0 else gain
+        weight = np.where(pos < d, powers(p, d)[np.minimum(pos, d)], 0.0)
+        return (1.0 - p) * seqsum(relevance * weight)
+    compact = relevant_ranks(campaign, relevance_level(m, ctx), ctx)
+    if compact is None:
+        return rbp_blocked(campaign, m, ctx)
+    weights = (1.0 - p) * p ** np.arange(d)
+    rank = compact[0]
+    return seqsum(np.where(rank <= d, weights[np.minimum(rank, d) - 1], 0.0))
+
+
 @block_kernel
-def rbp(b: Block, m: Measure) -> np.ndarray:
+def rbp_blocked(b: Block, m: Measure) -> np.ndarray:
     """RBP(p) = (1 - p) * sum_i r_i * p^(i-1) (Moffat & Zobel 2008), whole ranking or
     the top k; r_i = rel_i (binary, at ``rel``) or, with ``graded=true`` (trec_eval
     ``rbp``), the gain of the document over the largest gain of the qrels' grades.
@@ -364,8 +491,21 @@ def relative_precision(b: Block, m: Measure) -> np.ndarray:
     return safe_div(hits, np.minimum(k, b.num_rel)[None, :].astype(float))
 
 
+def r_precision_multiple(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """Rprec_mult(x) (see :func:`r_precision_multiple_blocked`), counted on the relevant
+    ranks (:func:`relevant_ranks`)."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return r_precision_multiple_blocked(campaign, m, ctx)
+    c = np.floor(m["mult"] * campaign.num_rel(level) + 0.9).astype(np.int64)
+    upto = np.minimum(c, campaign.depth)[None, :, None]
+    hits = (compact[0] <= upto).sum(axis=2).astype(float)
+    return safe_div(hits, c[None, :].astype(float))
+
+
 @block_kernel
-def r_precision_multiple(b: Block, m: Measure) -> np.ndarray:
+def r_precision_multiple_blocked(b: Block, m: Measure) -> np.ndarray:
     """Rprec_mult(x) = P@c with c = floor(x * N_R + 0.9) (0 when c = 0): precision at a
     multiple of the number of relevant documents (trec_eval ``Rprec_mult_x``)."""
     c = np.floor(m["mult"] * b.num_rel + 0.9).astype(np.int64)

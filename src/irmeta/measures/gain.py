@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from irmeta.data.campaign import Campaign
+from irmeta.measures import kernel
 from irmeta.measures.classic import (
     ALL_TREC,
     GAINS,
@@ -21,10 +23,12 @@ from irmeta.measures.classic import (
     gain_values,
     ideal_gains,
     max_judged,
+    relevant_ranks,
+    sparse_judged,
 )
-from irmeta.measures.kernel import safe_div, seqsum
+from irmeta.measures.kernel import relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
-from irmeta.measures.spec import Measure, MeasureDef, TrecName
+from irmeta.measures.spec import EvalContext, Measure, MeasureDef, TrecName
 
 
 def _log2_ranks(n: int) -> np.ndarray:
@@ -70,8 +74,61 @@ def ideal_dcg(b: Block, m: Measure) -> np.ndarray:
     return np.broadcast_to(G.idcg[:, -1][None, :], G.gain.shape[:2]).copy()
 
 
+class _Ideal:
+    """The ideal ranking of every topic: gains ``ideal[T, W]`` (0-padded), the number
+    ``m[T]`` of positive ones and ``IDCG_r`` for r = 0..W (``idcg[T, W + 1]``)."""
+
+    def __init__(self, campaign: Campaign, m: Measure):
+        T = campaign.num_topics
+        width = max(1, max_judged(campaign, 0, T))
+        self.ideal = ideal_gains(campaign, m, 0, T, width)
+        self.m = (self.ideal > 0).sum(axis=1)
+        idcg = np.cumsum(self.ideal / _log2_ranks(width), axis=1)
+        self.idcg = np.concatenate([np.zeros((T, 1)), idcg], axis=1)
+
+    def idcg_at(self, r: np.ndarray) -> np.ndarray:
+        """IDCG at prefix lengths ``r`` (``[R, T, K]``, 0 <= r <= m of the topic)."""
+        values: np.ndarray = self.idcg[np.arange(self.idcg.shape[0])[None, :, None], r]
+        return values
+
+
+def _sparse_gains(campaign: Campaign, m: Measure,
+                  ctx: EvalContext) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(pos, gain, dcg)`` at the judged retrieved documents (:func:`judged_ranks`):
+    0-based rank, gain and DCG up to and at that rank (``[R, T, K]``; past the judged
+    documents: the depth, 0 and DCG_n). None: use the dense kernel."""
+    events = sparse_judged(campaign, m, ctx)
+    if events is None:
+        return None
+    pos, grade, _ = events
+    gain = gain_values(grade, m)
+    logs = _log2_ranks(campaign.depth)
+    dcg = np.cumsum(gain / logs[np.minimum(pos, campaign.depth - 1)], axis=2)
+    return pos, gain, dcg
+
+
+def ndcg_rel(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """ndcg_rel (see :func:`ndcg_rel_blocked`) on the judged retrieved documents only."""
+    sparse = _sparse_gains(campaign, m, ctx)
+    if sparse is None:
+        return ndcg_rel_blocked(campaign, m, ctx)
+    pos, gain, dcg = sparse
+    ideal = _Ideal(campaign, m)
+    m_t = ideal.m[None, :, None]
+    idcg = ideal.idcg_at(np.minimum(pos + 1, m_t))                 # IDCG_min(i, m)
+    positive = gain > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(positive, dcg / idcg, 0.0)
+        total = seqsum(terms)
+        idcg_m = ideal.idcg_at(m_t)[:, :, 0]
+        found = positive.sum(axis=2)
+        total = total + (ideal.m[None, :] - found) * dcg[:, :, -1] / idcg_m
+    value = safe_div(total, np.broadcast_to(ideal.m[None, :], total.shape).astype(float))
+    return np.where(total > 0, value, 0.0)
+
+
 @block_kernel
-def ndcg_rel(b: Block, m: Measure) -> np.ndarray:
+def ndcg_rel_blocked(b: Block, m: Measure) -> np.ndarray:
     """ndcg_rel = (1/m) * (sum over retrieved i with g_i > 0 of DCG_i / IDCG_min(i,m)
     + (m - r) * DCG_n / IDCG_m), r = retrieved documents with g_i > 0: nDCG averaged
     over the ranks of the relevant documents, unretrieved ones at the end; 0 when the
@@ -90,8 +147,43 @@ def ndcg_rel(b: Block, m: Measure) -> np.ndarray:
     return np.where(total > 0, value, 0.0)
 
 
+def r_ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """Rndcg (see :func:`r_ndcg_blocked`) on the judged retrieved documents only: the DCG
+    of a prefix is the DCG at the last judged document inside it. Dense when the
+    ``[R, T, W, K]`` comparison (W ideal positions, K judged documents) would pass a
+    topic block of cells."""
+    sparse = _sparse_gains(campaign, m, ctx)
+    if sparse is None:
+        return r_ndcg_blocked(campaign, m, ctx)
+    pos, _, dcg_judged = sparse
+    ideal = _Ideal(campaign, m)
+    R, T, K = pos.shape
+    W = ideal.ideal.shape[1]
+    if R * T * W * K > kernel.CELLS_PER_BLOCK:
+        return r_ndcg_blocked(campaign, m, ctx)
+    padded = np.concatenate([ideal.ideal, np.zeros((T, 1))], axis=1)     # I_1..I_W+1
+    b = np.arange(2, W + 2)[None, :]                                     # b = 2..W+1
+    drop = (padded[:, 1:] != padded[:, :-1]) & (b <= ideal.m[:, None] + 1)  # [T, W]
+    prefix = np.broadcast_to(b - 1, drop.shape)
+    idcg = ideal.idcg[np.arange(T)[:, None], prefix]                     # IDCG_(b-1)
+    inside = (pos[:, :, None, :] < prefix[None, :, :, None]).sum(axis=3)  # [R, T, W]
+    dcg = np.take_along_axis(np.concatenate([np.zeros((R, T, 1)), dcg_judged], axis=2),
+                             inside, axis=2)                             # DCG_min(b-1, n)
+    dcg_n = dcg_judged[:, :, -1]
+    n = campaign.length
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = seqsum(np.where(drop[None], dcg / idcg[None], 0.0))
+        idcg_m = ideal.idcg[np.arange(T), ideal.m][None, :]
+        extra = (n > ideal.m[None, :] + 1) & (idcg_m > 0)
+        total = np.where(extra, total + dcg_n / idcg_m, total)
+        count = drop.sum(axis=1)[None, :] + extra
+        value = total / count
+    level = relevance_level(m, ctx)
+    return np.where(campaign.num_rel(level)[None, :] > 0, value, 0.0)
+
+
 @block_kernel
-def r_ndcg(b: Block, m: Measure) -> np.ndarray:
+def r_ndcg_blocked(b: Block, m: Measure) -> np.ndarray:
     """Rndcg: nDCG averaged over the rank prefixes that end where the ideal gain drops
     (the positions b = 2..m+1 with I_b != I_(b-1), I_(m+1) = 0), each
     DCG_min(b-1,n) / IDCG_(b-1), plus DCG_n / IDCG_m when n > m + 1; 0 when the topic has
@@ -114,8 +206,27 @@ def r_ndcg(b: Block, m: Measure) -> np.ndarray:
     return np.where(b.num_rel[None, :] > 0, value, 0.0)
 
 
+def g_measure(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """G (see :func:`g_measure_blocked`) on the judged retrieved documents only."""
+    sparse = _sparse_gains(campaign, m, ctx)
+    if sparse is None:
+        return g_measure_blocked(campaign, m, ctx)
+    pos, gain, _ = sparse
+    ideal = _Ideal(campaign, m).ideal
+    D = campaign.depth
+    full = np.zeros((ideal.shape[0], D))
+    w = min(D, ideal.shape[1])
+    full[:, :w] = ideal[:, :w]
+    cost = np.cumsum(np.maximum(full, 1.0), axis=1)                   # C_i, [T, D]
+    spent = np.cumsum(gain, axis=2)                                   # S_i
+    at = cost[np.arange(ideal.shape[0])[None, :, None], np.minimum(pos, D - 1)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(gain != 0, gain / np.log2((2 + at) - spent), 0.0)
+    return safe_div(seqsum(terms), seqsum(ideal)[None, :])
+
+
 @block_kernel
-def g_measure(b: Block, m: Measure) -> np.ndarray:
+def g_measure_blocked(b: Block, m: Measure) -> np.ndarray:
     """G = (sum over retrieved i with g_i != 0 of g_i / log2(2 + C_i - S_i)) / sum_j I_j,
     with S_i = sum_{j<=i} g_j and C_i = sum_{j<=i} max(I_j, 1) (I_j = 0 past m): gain
     discounted by the excess cost over the ideal so far (trec_eval G); 0 when no
@@ -143,8 +254,23 @@ def g_measure(b: Block, m: Measure) -> np.ndarray:
     return safe_div(seqsum(terms), total_ideal[None, :])
 
 
+def bin_g(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """binG (see :func:`bin_g_blocked`) on the relevant ranks (:func:`relevant_ranks`):
+    the j-th relevant document at rank i has i - j non-relevant documents above it."""
+    level = relevance_level(m, ctx)
+    compact = relevant_ranks(campaign, level, ctx)
+    if compact is None:
+        return bin_g_blocked(campaign, m, ctx)
+    rank, _, _ = compact
+    seen = np.arange(1, rank.shape[2] + 1)           # relevant documents up to and at i
+    with np.errstate(divide="ignore"):
+        terms = np.where(rank <= campaign.depth,
+                         1.0 / np.log2((2 + rank.astype(np.int64)) - seen), 0.0)
+    return safe_div(seqsum(terms), campaign.num_rel(level)[None, :].astype(float))
+
+
 @block_kernel
-def bin_g(b: Block, m: Measure) -> np.ndarray:
+def bin_g_blocked(b: Block, m: Measure) -> np.ndarray:
     """binG = (1/N_R) * sum over retrieved relevant i of 1 / log2(2 + nonrelevant above
     i) (trec_eval binG; 0 when none is retrieved)."""
     cum = b.cum_rel()

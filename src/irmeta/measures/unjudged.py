@@ -12,8 +12,8 @@ import numpy as np
 
 from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.classic import ALL_TREC, REL, Block, block_kernel, powers
-from irmeta.measures.kernel import safe_div, seqsum
+from irmeta.measures.classic import ALL_TREC, REL, Block, block_kernel, powers, sparse_judged
+from irmeta.measures.kernel import relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
 
@@ -21,15 +21,40 @@ from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecNa
 INFAP_EPSILON = 0.00001
 
 
-def _unjudged(b: Block) -> np.ndarray:
-    """[R, Tc, D] retrieved documents without a judgment (not in the qrels, or a
-    negative grade); padding excluded."""
-    valid = np.arange(b.depth)[None, None, :] < b.length[:, :, None]
-    return valid & (b.grades < 0)
+def _unjudged(b: Block, depth: int | None = None) -> np.ndarray:
+    """[R, Tc, depth] retrieved documents without a judgment (not in the qrels, or a
+    negative grade) in the top ``depth`` ranks (default: all); padding excluded."""
+    d = b.depth if depth is None else depth
+    valid = np.arange(d)[None, None, :] < b.length[:, :, None]
+    return valid & (b.grades[:, :, :d] < 0)
+
+
+def inferred_ap(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
+    """infAP (see :func:`inferred_ap_blocked`), on the judged retrieved documents only
+    (:func:`~irmeta.measures.classic.judged_ranks`): the counts r, nr and u change only
+    there, and only relevant documents add a term."""
+    level = relevance_level(m, ctx)
+    events = sparse_judged(campaign, m, ctx, level)
+    if events is None:
+        return inferred_ap_blocked(campaign, m, ctx)
+    pos, g, _ = events
+    rel = (g >= level) & (g >= 0)
+    nonrel = (g >= 0) & ~rel
+    pool_unjudged = (g < 0) & (g != NOT_IN_QRELS)
+    r = np.cumsum(rel, axis=2, dtype=np.int64)
+    nr = np.cumsum(nonrel, axis=2, dtype=np.int64)
+    u = np.cumsum(pool_unjudged, axis=2, dtype=np.int64)
+    j = pos.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r - 1 + nr + u) / j)
+                * ((r - 1 + INFAP_EPSILON) / ((r - 1 + nr) + 2 * INFAP_EPSILON)))
+    term[pos == 0] = 1.0
+    total = seqsum(np.where(rel, term, 0.0))
+    return safe_div(total, campaign.num_rel(level)[None, :].astype(float))
 
 
 @block_kernel
-def inferred_ap(b: Block, m: Measure) -> np.ndarray:
+def inferred_ap_blocked(b: Block, m: Measure) -> np.ndarray:
     """infAP (Yilmaz & Aslam 2006, trec_eval infAP): for each relevant document at
     0-based rank j, with r relevant (itself included), nr judged non-relevant and u pool
     unjudged (negative grade) documents at ranks 0..j (documents not in the pool are
@@ -56,7 +81,7 @@ def unjudged_at(b: Block, m: Measure) -> np.ndarray:
     """unj@k = (unjudged documents in the top k) / k (ranks past the ranking count as
     judged; trec_eval unj_k)."""
     k = m.cutoff
-    unjudged: np.ndarray = _unjudged(b)[:, :, : b.upto(k)].sum(axis=2) / k
+    unjudged: np.ndarray = _unjudged(b, b.upto(k)).sum(axis=2) / k
     return unjudged
 
 

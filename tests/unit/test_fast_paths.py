@@ -1,0 +1,68 @@
+"""The fast paths of ``irmeta eval`` (docs/performance.md) give what the simple ones give.
+
+Threaded fingerprints and duplicate checks, the single-tag shortcut of the run reader, and
+the promise that evaluating files never imports pandas. (The sparse kernels are checked
+against the dense ones by tests/unit/test_kernel_blocks.py.)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pyarrow as pa
+
+from irmeta.data import campaign as campaign_module
+from irmeta.data import fingerprint
+from irmeta.io import trec
+
+
+def test_threaded_fingerprints_equal_the_sequential_ones(monkeypatch):
+    ids = pa.array([f"doc{i * 7919 % 100003}".encode() * (1 + i % 3) for i in range(5000)],
+                   type=pa.binary())
+    sequential = fingerprint.fingerprint_strings(ids)            # one chunk
+    monkeypatch.setattr(fingerprint, "_CHUNK", 300)              # 17 chunks, two threads
+    threaded = fingerprint.fingerprint_strings(ids)
+    np.testing.assert_array_equal(threaded, sequential)
+
+
+def test_threaded_duplicate_check_finds_a_duplicate_in_any_block():
+    rng = np.random.default_rng(3)
+    T, D = 40, 1 << 17                       # 5 topic blocks of 8 topics: two threads
+    fp = rng.integers(1, 2**63, size=(T, D), dtype=np.uint64)
+    length = np.full(T, D, dtype=np.int32)
+    length[5] = 10                           # padding is never a duplicate
+    assert not campaign_module._has_duplicates(fp, length)
+    for topic in (0, 17, T - 1):
+        dup = fp.copy()
+        dup[topic, 9] = dup[topic, 3]
+        assert campaign_module._has_duplicates(dup, length)
+
+
+def test_single_tag_shortcut(tmp_path):
+    column = pa.chunked_array([pa.array([b"run1"] * 3), pa.array([b"run1"] * 2)])
+    assert trec._single_value(column) == b"run1"
+    mixed = pa.chunked_array([pa.array([b"run1"] * 3), pa.array([b"run1", b"run2"])])
+    assert trec._single_value(mixed) is None
+    assert trec._single_value(pa.array([b"ab", b"a", b"b"])) is None   # same bytes, split
+    ids, codes = trec._tags(mixed)
+    assert list(ids) == ["run1", "run2"] and codes.tolist() == [0, 0, 0, 0, 1]
+
+
+def test_evaluating_files_does_not_import_pandas():
+    code = (
+        "import sys\n"
+        "from irmeta.demo import demo_paths\n"
+        "from irmeta.cli.main import main\n"
+        "p = demo_paths()\n"
+        "sys.argv = ['irmeta', 'eval', '-q', '-m', 'all_trec', str(p.qrels), str(p.runs[0])]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stderr.write('pandas' in sys.modules and 'PANDAS' or 'NO-PANDAS')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stderr.endswith("NO-PANDAS"), done.stderr[-500:]
