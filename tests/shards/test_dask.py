@@ -83,6 +83,7 @@ def test_a_worker_that_dies_is_replaced_and_the_result_is_complete(tmp_path, cli
     assert (tmp_path / "marker").exists()
 
 
+@pytest.mark.slow
 def test_the_report_and_explain_on_a_local_cluster(tmp_path, client):
     """The report's per-shard hook and explain's rows, pickled to worker processes and
     back: the analysis and the frames of the campaign in memory."""

@@ -22,6 +22,7 @@ from irmeta.cli.main import main
 from irmeta.errors import ParameterError
 from irmeta.report import ReportOptions, analyse_campaign
 from irmeta.shards.parquet import ranking_lengths
+from tests.quick import sampled
 from tests.shards.conftest import write_campaign
 
 GROUPS = {"run0": "a", "run1": "a", "run2": "b", "run3": "c", "run4": "c"}
@@ -65,7 +66,7 @@ def campaign(tmp_path):
     return write_campaign(tmp_path, 31, n_runs=5, n_topics=12, n_docs=30)
 
 
-@pytest.mark.parametrize("size", [1, 5, 100])
+@pytest.mark.parametrize("size", sampled([5, 1, 100], keep=1))
 def test_the_analysis_is_identical_in_shards(campaign, size):
     qrels, runs = campaign
     opts = ReportOptions(**QUICK, gain="RBP(p=0.8)", matrix_measure="P_rare(alpha=0.5)@10")
@@ -79,11 +80,11 @@ def test_the_analysis_is_identical_in_shards(campaign, size):
     assert len(got.innovation.documents) and got.topics.aggregation is not None
 
 
-@pytest.mark.parametrize("options", [
+@pytest.mark.parametrize("options", sampled([
     {"nrg_prior": "earlier", "rel_level": 2, "twist_depth": 20},
     {"prior_runs": ("run1", "run3"), "reference": True},
     {"skip": frozenset({"innovation", "trust"}), "max_docs": 7, "dedupe": True},
-])
+], keep=1))
 def test_options_give_an_identical_analysis(campaign, options):
     qrels, runs = campaign
     options = dict(options)

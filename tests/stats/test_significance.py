@@ -98,6 +98,7 @@ def test_bootstrap_matches_slow_loop(scores):
     assert r.delta == pytest.approx(r.table["delta"].max())
 
 
+@pytest.mark.slow  # statsmodels / ptukey oracles: seconds each
 def test_ptukey_matches_scipy():
     warnings.simplefilter("ignore")
     q = np.array([0.8, 3.9])
@@ -107,6 +108,7 @@ def test_ptukey_matches_scipy():
                                                     abs=1e-8)
 
 
+@pytest.mark.slow  # statsmodels / ptukey oracles: seconds each
 def test_tukey_hsd_two_way_anova(scores):
     statsmodels = pytest.importorskip("statsmodels.formula.api")
     S, n = scores.shape
@@ -142,6 +144,7 @@ def test_randomised_tukey_matches_slow_loop(scores):
         assert r.table["p_value"].iloc[k] == np.mean(np.array(ranges) >= d - 1e-12)
 
 
+@pytest.mark.slow  # statsmodels / ptukey oracles: seconds each
 def test_pairwise_tukey_matches_statsmodels(scores):
     mc = pytest.importorskip("statsmodels.stats.multicomp")
     r = sg.pairwise_tukey(scores, level=0.05)
@@ -158,6 +161,7 @@ def test_pairwise_tukey_matches_statsmodels(scores):
         assert row["ci_low"] == pytest.approx(-ref.confint[0][1], abs=1e-6)
 
 
+@pytest.mark.slow  # imports statsmodels
 @pytest.mark.parametrize("method", ["bonferroni", "holm", "fdr_bh"])
 def test_corrections_match_statsmodels(method):
     mt = pytest.importorskip("statsmodels.stats.multitest")
