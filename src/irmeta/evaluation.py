@@ -461,19 +461,13 @@ def evaluate(qrels: Any, runs: Any = None,
                                  "client) does not read subtopic qrels yet "
                                  "(docs/scaling.md)")
         if plan is not None:
-            unsupported = [k for k, v in (("judged_only", judged_only),
-                                          ("collection_size", collection_size)) if v]
-            if unsupported:
-                raise ParameterError(
-                    f"{fn}: {', '.join(unsupported)} is not supported by a sharded evaluation "
-                    "yet; the campaign is sharded because it exceeds the memory budget or a "
-                    "shard size was given (raise memory_budget to evaluate it in memory; "
-                    "docs/scaling.md)")
             return evaluate_in_shards(qrels, runs, measures, plan, complete=complete,
                                      rel_level=rel_level, max_docs=max_docs, names=names,
                                      float32=float32, dedupe=dedupe, groups=groups,
                                      reference=reference, prior_runs=prior_runs,
-                                     client=client, spill_dir=spill_dir)
+                                     client=client, spill_dir=spill_dir,
+                                     judged_only=judged_only,
+                                     collection_size=collection_size)
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
         if qrels is None and subtopic_qrels is None:
@@ -517,7 +511,8 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
                        reference: Campaign | None = None,
                        prior_runs: Iterable[str] | None = None, client: Any = None,
                        spill_dir: Any = None, progress: bool | None = None,
-                       split_tags: bool = False, warn_dropped: bool = True) -> Results:
+                       split_tags: bool = False, warn_dropped: bool = True,
+                       judged_only: bool = False, collection_size: int = 0) -> Results:
     """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
     (:func:`irmeta.shards.local.sharded_plan`); arguments checked as there. The CLI's
     entry: it also takes ``split_tags``, ``progress`` (a bar over shards: None on a
@@ -531,6 +526,8 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
     complete = validate.flag(complete, "complete", fn)
     rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
     prior_runs = _check_context(fn, reference, groups, prior_runs)
+    judged_only = validate.flag(judged_only, "judged_only", fn)
+    collection_size = validate.integer(collection_size, "collection_size", fn, low=0)
     measures = validate.measure_list(measures, fn)
     out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
                            rel_level=rel_level, max_docs=max_docs, names=names,
@@ -538,7 +535,8 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
                            groups=groups, reference=reference,
                            prior_runs=tuple(prior_runs) if prior_runs is not None else None,
                            client=client, spill_dir=spill_dir, progress=progress,
-                           warn_dropped=warn_dropped)
+                           warn_dropped=warn_dropped, judged_only=judged_only,
+                           collection_size=collection_size)
     summary = out.summary
     if not complete:
         require_common_topics(summary, "evaluate")

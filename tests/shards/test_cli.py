@@ -73,3 +73,14 @@ def test_meta_works_on_sharded_matrices(tmp_path, capsys, campaign):
         assert capsys.readouterr().out == expected
     assert main(["meta", "downsample", "-m", "AP", qrels, *runs, "--shard-topics", "2"]) == 2
     assert "needs the whole campaign in memory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags", [["-J"], ["-N", "5000", "-m", "utility.1,-1,0,1"]])
+def test_trec_eval_options_print_the_same_in_shards(capsys, campaign, flags):
+    """trec_eval's -J (judged documents only) and -N (collection size) shard by shard."""
+    qrels, runs, _ = campaign
+    args = ["eval", "-m", "AP", "-m", "bpref", *flags, qrels, *runs]
+    assert main(args) == 0
+    expected = capsys.readouterr().out
+    assert main([*args, "--shard-topics", "2"]) == 0
+    assert capsys.readouterr().out == expected

@@ -69,12 +69,16 @@ def test_every_measure_is_identical_in_shards(tmp_path, seed):
 @pytest.mark.parametrize("options", [
     {"complete": True}, {"rel_level": 2}, {"max_docs": 5}, {"float32": True},
     {"names": ["a", "b", "c", "d"]}, {"dedupe": True},
+    {"judged_only": True}, {"collection_size": 5000},
 ])
 def test_options_give_identical_values(tmp_path, options):
     qrels, runs = write_campaign(tmp_path, 3)
-    measures = ["AP", "nDCG@10", "P@5", "bpref", "NRG@10", "AP_rare(alpha=1)@10", "num_ret"]
+    measures = ["AP", "nDCG@10", "P@5", "bpref", "NRG@10", "AP_rare(alpha=1)@10", "num_ret",
+                "utility.1,-1,0,1", "infAP", "unj_5"]
     whole = irmeta.evaluate(qrels, runs, measures, **options)
     _same(whole, irmeta.evaluate(qrels, runs, measures, shard_topics=2, **options))
+    if "judged_only" in options or "collection_size" in options:   # the option is read
+        assert not np.array_equal(whole.means, irmeta.evaluate(qrels, runs, measures).means)
 
 
 @pytest.mark.filterwarnings("ignore:.*not in the qrels:UserWarning")

@@ -85,8 +85,7 @@ def evaluate_cli(qrels, runs, measures, options: dict, *, judged_only: bool = Fa
                  collection_size: int = 0):
     """The Results of ``irmeta eval``: in memory as always when the campaign fits, else
     (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
-    shard by shard. ``judged_only`` (-J) and ``collection_size`` (-N) need the in-memory
-    path (a sharded evaluation refuses them, naming the option)."""
+    shard by shard, with ``judged_only`` (-J) and ``collection_size`` (-N) either way."""
     from irmeta.cli.common import load_cli_campaign
     from irmeta.evaluation import evaluate
 
@@ -97,12 +96,8 @@ def evaluate_cli(qrels, runs, measures, options: dict, *, judged_only: bool = Fa
                         rel_level=options["rel_level"], groups=ctx["groups"],
                         reference=ctx["reference"], prior_runs=ctx["prior_runs"],
                         judged_only=judged_only, collection_size=collection_size)
-    if judged_only or collection_size:
-        raise click.UsageError(f"{'-J' if judged_only else '-N'} is not supported by a "
-                               "sharded evaluation yet; the campaign is sharded because it "
-                               "exceeds the memory budget or a shard option was given "
-                               "(raise --memory-budget to evaluate it in memory)")
-    return _evaluate_planned(qrels, runs, measures, plan, options)
+    return _evaluate_planned(qrels, runs, measures, plan, options,
+                             judged_only=judged_only, collection_size=collection_size)
 
 
 def sharded_matrices(qrels, runs, measures, options: dict) -> dict | None:
@@ -122,16 +117,17 @@ def sharded_matrices(qrels, runs, measures, options: dict) -> dict | None:
     return {m: results.matrix(i) for i, m in enumerate(measures)}
 
 
-def _evaluate_planned(qrels, runs, measures, plan, options: dict):
+def _evaluate_planned(qrels, runs, measures, plan, options: dict, **evaluation):
+    """``evaluation``: ``judged_only`` (-J) and ``collection_size`` (-N)."""
     workers, scheduler = options.get("workers"), options.get("scheduler")
     if not (workers or scheduler):
-        return _sharded(qrels, runs, measures, plan, options, None)
+        return _sharded(qrels, runs, measures, plan, options, None, **evaluation)
     from irmeta.shards.dask import connect
     with connect(scheduler, workers) as client:
-        return _sharded(qrels, runs, measures, plan, options, client)
+        return _sharded(qrels, runs, measures, plan, options, client, **evaluation)
 
 
-def _sharded(qrels, runs, measures, plan, options: dict, client):
+def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
     from irmeta.cli.common import split_names
     from irmeta.evaluation import evaluate_in_shards
 
@@ -143,7 +139,7 @@ def _sharded(qrels, runs, measures, plan, options: dict, client):
         float32=options.get("float32", False), dedupe=options.get("dedupe", False),
         split_tags=options.get("split_tags", False), groups=ctx["groups"],
         reference=ctx["reference"], prior_runs=ctx["prior_runs"], client=client,
-        spill_dir=options.get("spill_dir"), warn_dropped=False)
+        spill_dir=options.get("spill_dir"), warn_dropped=False, **evaluation)
     _note_dropped(results.campaign.dropped_topics)
     return results
 

@@ -127,7 +127,8 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
                      complete: bool = False, rel_level: int = 1, max_docs=None, names=None,
                      float32: bool = False, dedupe: bool = False, split_tags: bool = False,
                      groups=None, reference=None, prior_runs=None, client=None,
-                     spill_dir=None, progress=None, warn_dropped: bool = True) -> ShardedValues:
+                     spill_dir=None, progress=None, warn_dropped: bool = True,
+                     judged_only: bool = False, collection_size: int = 0) -> ShardedValues:
     """Evaluate ``measures`` shard by shard (see module doc); arguments as
     :func:`irmeta.evaluate`. ``qrels`` is a Parquet campaign folder when ``runs`` is None.
     ``spill_dir``: where the partitioned files go (default ``TMPDIR``; with a Dask
@@ -137,7 +138,8 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
                       float32=float32, dedupe=dedupe, split_tags=split_tags, client=client,
                       spill_dir=spill_dir, progress=progress) as sharded:
         return sharded.evaluate(ms, rel_level=rel_level, groups=groups, reference=reference,
-                                prior_runs=prior_runs, warn_dropped=warn_dropped)
+                                prior_runs=prior_runs, warn_dropped=warn_dropped,
+                                judged_only=judged_only, collection_size=collection_size)
 
 
 @contextlib.contextmanager
@@ -216,10 +218,12 @@ class ShardedCampaign:
         """The topic ranges ``[t0, t1)`` of the shards, in topic order."""
         return _shards(len(self.dataset.topics), self.size)
 
-    def _common(self, rel_level, groups, prior_runs) -> dict:
+    def _common(self, rel_level, groups, prior_runs, judged_only: bool = False,
+                collection_size: int = 0) -> dict:
         return dict(rel_level=rel_level, max_docs=self.max_docs, dedupe=self.dedupe,
                     groups=dict(groups) if groups else None, prior_runs=prior_runs,
-                    grade_levels=self.grade_levels)
+                    grade_levels=self.grade_levels, judged_only=judged_only,
+                    collection_size=collection_size)
 
     def summary(self, length: np.ndarray | None = None) -> CampaignSummary:
         """The :class:`CampaignSummary` (``length``: the ranking lengths; default
@@ -246,14 +250,16 @@ class ShardedCampaign:
 
     def evaluate(self, ms: list[Measure], *, rel_level: int = 1, groups=None, reference=None,
                  prior_runs=None, warn_dropped: bool = True, extra=None,
-                 extra_args=None) -> ShardedValues:
+                 extra_args=None, judged_only: bool = False,
+                 collection_size: int = 0) -> ShardedValues:
         """Every measure of ``ms`` on every shard, gathered (two passes for best-per-group
         priors); ``extra(campaign, extra_args, reference)`` runs on each shard's campaign
         in the first pass and its pieces come back in :attr:`ShardedValues.extras`, in
-        shard order."""
+        shard order. ``judged_only``, ``collection_size``: as :func:`irmeta.evaluate`."""
         return _evaluate_dataset(self, ms, rel_level=rel_level, groups=groups,
                                  reference=reference, prior_runs=prior_runs,
-                                 warn_dropped=warn_dropped, extra=extra, extra_args=extra_args)
+                                 warn_dropped=warn_dropped, extra=extra, extra_args=extra_args,
+                                 judged_only=judged_only, collection_size=collection_size)
 
     def map(self, fn: Callable, args=None, *, reference=None) -> list:
         """``[fn(campaign, args, reference) for each shard's campaign]``, in shard order,
@@ -311,13 +317,14 @@ def _means(gathered: np.ndarray, bases: dict, offset: int, summary: CampaignSumm
 
 def _evaluate_dataset(sharded: ShardedCampaign, ms: list[Measure], *, rel_level, groups,
                       reference, prior_runs, warn_dropped, extra=None,
-                      extra_args=None) -> ShardedValues:
+                      extra_args=None, judged_only: bool = False,
+                      collection_size: int = 0) -> ShardedValues:
     dataset = sharded.dataset
     T, R = len(dataset.topics), len(dataset.runs)
     bases = _bases(ms)
     first = [m for m in ms if _prior_base(m) is None]
     second = [m for m in ms if _prior_base(m) is not None]
-    common = sharded._common(rel_level, groups, prior_runs)
+    common = sharded._common(rel_level, groups, prior_runs, judged_only, collection_size)
     values = np.empty((R, len(ms), T))
     length = np.zeros((R, T), dtype=np.int32)
     summary = sharded.summary(length)

@@ -56,6 +56,11 @@ class ShardTask:
     #: :attr:`ShardResult.extra`
     extra: Callable[[Any, Any, Any], Any] | None = None
     extra_args: Any = None
+    #: trec_eval -J: the measures read the rankings without their unjudged documents
+    #: (the hook and the returned lengths still see the whole rankings)
+    judged_only: bool = False
+    #: trec_eval -N: documents in the collection (set measures' ``collection_size``)
+    collection_size: int = 0
 
 
 @dataclass
@@ -107,11 +112,15 @@ def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
     ms = parse_names(task.measures)
     ctx = EvalContext(rel_level=task.rel_level, groups=task.groups,
                       reference=reference, prior_runs=task.prior_runs,
-                      campaign_means=task.campaign_means)
-    values = compute_values(campaign, ms, ctx)
+                      campaign_means=task.campaign_means,
+                      collection_size=task.collection_size)
+    # -J: as irmeta.evaluate, the measures read the judged documents only
+    measured = campaign.judged_only() if task.judged_only else campaign
+    values = compute_values(measured, ms, ctx)
     if task.bases:
-        none = EvalContext(rel_level=task.rel_level, prior_runs=(), cache=ctx.cache)
-        values = np.concatenate([values, compute_values(campaign, parse_names(task.bases),
+        none = EvalContext(rel_level=task.rel_level, prior_runs=(), cache=ctx.cache,
+                           collection_size=task.collection_size)
+        values = np.concatenate([values, compute_values(measured, parse_names(task.bases),
                                                         none)], axis=1)
     extra = None if task.extra is None else task.extra(campaign, task.extra_args, reference)
     return ShardResult(task.t0, task.t1, values, campaign.length.copy(), extra)
