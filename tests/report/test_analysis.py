@@ -274,3 +274,37 @@ def test_analyse_campaign_checks_its_inputs(demo_campaign):
         analyse_campaign(demo_campaign, groups={"lexA-bm25": "a"})
     with pytest.raises(ParameterError, match="bootstrap must be an integer in"):
         analyse_campaign(demo_campaign, ReportOptions(bootstrap=0))
+
+
+def test_leaderboard_intervals_from_the_child_equal_in_process(demo_campaign):
+    """The intervals and tests computed in a forked child (background) are the ones
+    computed in this process, also when the trust section is skipped."""
+    sub = demo_campaign.select_runs(list(range(0, 30, 3)))
+    skip = frozenset({"innovation", "nrg", "effort", "topics", "trust"})
+    forked = analyse_campaign(sub, ReportOptions(progress=False, background=2, skip=skip,
+                                                 ci_trials=500)).leaderboard
+    here = analyse_campaign(sub, ReportOptions(progress=False, background=0, skip=skip,
+                                               ci_trials=500)).leaderboard
+    assert forked.uncertainty is not None and "ci_low" in forked.table
+    pd.testing.assert_frame_equal(forked.table, here.table)
+    pd.testing.assert_frame_equal(forked.uncertainty.table, here.uncertainty.table)
+
+
+def test_report_process_does_not_import_scipy_stats():
+    """scipy.stats (about a second to import) is imported by the children that compute
+    the leaderboard's intervals and the trust tests, not by the process writing the page:
+    checked in a fresh interpreter, structurally (no timing)."""
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "import irmeta.report, irmeta.stats\n"
+            "print('scipy.stats' in sys.modules)\n"
+            "from irmeta.demo import load_demo_campaign\n"
+            "c = load_demo_campaign().select_runs([0, 5, 10, 15])\n"
+            "a = irmeta.report.analyse_campaign(c, irmeta.report.ReportOptions(\n"
+            "    progress=False, background=2, bootstrap=20, trials=20, ci_trials=100,\n"
+            "    skip=frozenset({'innovation', 'effort', 'topics'})))\n"
+            "print(a.leaderboard.uncertainty is not None, 'scipy.stats' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "True", "False"]

@@ -425,13 +425,19 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             from irmeta.evaluation import evaluate
             results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                                rel_level=opts.rel_level, complete=True, **context)
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior)
+        # intervals and tests (SciPy) come from a child below: here only the means
+        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
+                            uncertainty=None)
         per_topic = per_topic_results(view, opts, results, board)
-    job = None
-    if "trust" not in opts.skip:
-        with clock.step("trust: start (tests in a child)"):
-            job = Job(trust_tests, trust_matrices(results, columns), opts,
-                      background=bool(opts.background))
+    # children starting at once: the leaderboard's intervals and tests (they import
+    # scipy.stats, a second) and each half of the trust section's tests
+    with clock.step("trust: start (tests in a child)"):
+        fork = bool(opts.background)
+        jobs: list[Job] = [Job(primary_uncertainty, results, opts, background=fork)]
+        if "trust" not in opts.skip:
+            mats = trust_matrices(results, columns)
+            jobs += [Job(trust_tests, mats, opts, (part,), background=fork)
+                     for part in TRUST_PARTS]
     try:
         if not sharded:   # after the trust child starts: it runs beside these
             with clock.step("pieces"), twist_undefined_stated():
@@ -445,14 +451,17 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             with clock.step(name):
                 sections[name] = _ANALYSES[name](source, opts, results, board, groups,
                                                  prior, context)
-        if job is not None:
-            with clock.step("trust: significance and stability"):
-                tests = job.result()
-            job = None
+        with clock.step("trust: significance and stability"):
+            uncertainty = jobs[0].result()
+            tests = None if len(jobs) == 1 else (jobs[1].result()[0], jobs[2].result()[1])
+        jobs = []
+        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
+                            uncertainty=uncertainty)
+        if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
     finally:
-        if job is not None:
-            job.cancel()                                   # an error above: stop the child
+        for job in jobs:
+            job.cancel()                                   # an error above: stop the children
     return CampaignAnalysis(
         options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_k),
         defaults=defaults, per_topic=per_topic,
@@ -583,13 +592,18 @@ def ranks(values: pd.Series) -> pd.Series:
 
 
 # ---------------------------------------------------------------------- leaderboard
+#: ``leaderboard(..., uncertainty=COMPUTE)``: compute the intervals and tests in place
+COMPUTE = "compute"
+
+
 def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                 rare_k: int, opts: ReportOptions | None = None,
-                prior: str = "others") -> Leaderboard:
+                prior: str = "others", uncertainty: Any = COMPUTE) -> Leaderboard:
     """The :class:`Leaderboard` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
-    with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed)."""
-    from irmeta.stats.leaderboard import leaderboard as ranked
+    with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
+    ``uncertainty``: those intervals and tests when already computed
+    (:func:`primary_uncertainty`, None for none), else :data:`COMPUTE`."""
     opts = opts or ReportOptions()
     per_column = {}
     for i, col in enumerate(columns):
@@ -599,12 +613,8 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
     means = pd.DataFrame(per_column)
     rank = means.apply(ranks)
     primary = columns[0].label
-    uncertainty = None
-    matrix = results.matrix(0).dropna(axis=1, how="any")   # paired tests: common topics
-    if matrix.shape[1] >= 2:
-        uncertainty = ranked(matrix, test=opts.test, correction=opts.correction,
-                             level=opts.level, ci_level=opts.ci_level,
-                             trials=opts.ci_trials, seed=opts.seed)
+    if isinstance(uncertainty, str) and uncertainty == COMPUTE:
+        uncertainty = primary_uncertainty(results, opts)
     # the same order as the tests' table: mean descending, campaign order on ties
     order = means[primary].sort_values(ascending=False, kind="stable").index
     table = pd.DataFrame({"run": list(order)}, index=list(order))
@@ -622,6 +632,20 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
                 table[name] = u[name].to_numpy()
     return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k, primary,
                        uncertainty, opts.rel_level, prior)
+
+
+def primary_uncertainty(results, opts: ReportOptions):
+    """The primary measure's (first column's) bootstrap intervals and tests
+    (:func:`irmeta.stats.leaderboard.leaderboard` on the topics every run has a value
+    for), None with fewer than 2 such topics. :func:`analyse` computes them in a forked
+    child (importing ``scipy.stats`` takes about a second) while the parent computes
+    the other sections."""
+    from irmeta.stats.leaderboard import leaderboard as ranked
+    matrix = results.matrix(0).dropna(axis=1, how="any")   # paired tests: common topics
+    if matrix.shape[1] < 2:
+        return None
+    return ranked(matrix, test=opts.test, correction=opts.correction, level=opts.level,
+                  ci_level=opts.ci_level, trials=opts.ci_trials, seed=opts.seed)
 
 
 def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
@@ -897,16 +921,25 @@ def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
     return mats
 
 
-def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
+#: the two independent halves of :func:`trust_tests`
+TRUST_PARTS = ("power", "stability")
+
+
+def trust_tests(mats: dict, opts: ReportOptions,
+                parts: tuple[str, ...] = TRUST_PARTS) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Discriminative power (paired bootstrap) and stability of every measure: the
-    slowest part of the report, run in a forked child by :func:`analyse`."""
+    slowest part of the report. ``parts``: which of the two to compute (the other is an
+    empty frame); :func:`analyse` computes each in its own forked child."""
     from irmeta import stats
+    dp = stab = pd.DataFrame()
     if not mats:  # fewer than 2 topics: the section says why these tests are left out
-        return pd.DataFrame(), pd.DataFrame()
-    dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
-                                  seed=opts.seed, progress_bar=False)
-    stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
-                                 seed=opts.seed, classic=True, progress_bar=False)
+        return dp, stab
+    if "power" in parts:
+        dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
+                                      seed=opts.seed, progress_bar=False)
+    if "stability" in parts:
+        stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
+                                     seed=opts.seed, classic=True, progress_bar=False)
     return dp, stab
 
 

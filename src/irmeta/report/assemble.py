@@ -68,7 +68,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     groups, own_groups, prior, prior_runs = check_inputs(
         campaign, opts, groups, reference, prior_runs, "campaign_report")
     active = [s for s in SECTIONS if s not in opts.skip]
-    bar = _progress(2 + len(active) + ("trust" in active), opts.progress)
+    bar = _progress(3 + len(active), opts.progress)
     clock = StepClock(bar)
     background = opts.background or 0                     # validate() set it
     w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True)

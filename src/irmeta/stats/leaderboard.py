@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from irmeta.constraints import PROBABILITY, SEED, TRIALS, Choice, validated
 from irmeta.errors import ParameterError
@@ -121,6 +120,7 @@ def mean_intervals(scores, *, ci_level: float = 0.95, trials: int = 10000, seed:
     low, high = X[:, 0].copy(), X[:, 0].copy()
     varied = X[~constant]
     if len(varied):
+        from scipy import stats as sps  # here: importing scipy.stats costs a second
         batch = max(1, _BATCH_CELLS // max(1, len(varied) * T))
         res = sps.bootstrap((varied,), np.mean, n_resamples=trials, batch=batch,
                             vectorized=True, axis=-1, confidence_level=ci_level,
