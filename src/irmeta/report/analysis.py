@@ -429,15 +429,14 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
         board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
                             uncertainty=None)
         per_topic = per_topic_results(view, opts, results, board)
-    # children starting at once: the leaderboard's intervals and tests (they import
-    # scipy.stats, a second) and each half of the trust section's tests
+    # two children starting at once: the leaderboard's intervals and tests (they import
+    # scipy.stats, a second) and the trust section's tests
     with clock.step("trust: start (tests in a child)"):
         fork = bool(opts.background)
         jobs: list[Job] = [Job(primary_uncertainty, results, opts, background=fork)]
         if "trust" not in opts.skip:
-            mats = trust_matrices(results, columns)
-            jobs += [Job(trust_tests, mats, opts, (part,), background=fork)
-                     for part in TRUST_PARTS]
+            jobs.append(Job(trust_tests, trust_matrices(results, columns), opts,
+                            background=fork))
     try:
         if not sharded:   # after the trust child starts: it runs beside these
             with clock.step("pieces"), twist_undefined_stated():
@@ -453,7 +452,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                                                  prior, context)
         with clock.step("trust: significance and stability"):
             uncertainty = jobs[0].result()
-            tests = None if len(jobs) == 1 else (jobs[1].result()[0], jobs[2].result()[1])
+            tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
         board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
                             uncertainty=uncertainty)
@@ -921,25 +920,16 @@ def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
     return mats
 
 
-#: the two independent halves of :func:`trust_tests`
-TRUST_PARTS = ("power", "stability")
-
-
-def trust_tests(mats: dict, opts: ReportOptions,
-                parts: tuple[str, ...] = TRUST_PARTS) -> tuple[pd.DataFrame, pd.DataFrame]:
+def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Discriminative power (paired bootstrap) and stability of every measure: the
-    slowest part of the report. ``parts``: which of the two to compute (the other is an
-    empty frame); :func:`analyse` computes each in its own forked child."""
+    slowest part of the report, run in a forked child by :func:`analyse`."""
     from irmeta import stats
-    dp = stab = pd.DataFrame()
     if not mats:  # fewer than 2 topics: the section says why these tests are left out
-        return dp, stab
-    if "power" in parts:
-        dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
-                                      seed=opts.seed, progress_bar=False)
-    if "stability" in parts:
-        stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
-                                     seed=opts.seed, classic=True, progress_bar=False)
+        return pd.DataFrame(), pd.DataFrame()
+    dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
+                                  seed=opts.seed, progress_bar=False)
+    stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
+                                 seed=opts.seed, classic=True, progress_bar=False)
     return dp, stab
 
 
