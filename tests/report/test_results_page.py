@@ -14,6 +14,10 @@ from irmeta.report import ReportOptions, analyse_campaign
 from irmeta.report.analysis import choose_defaults
 from tests.report.conftest import SMALL
 
+#: analyses of the demo campaign's results page
+#: cost seconds each: the full suite runs them (docs/development.md, the quick loop)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def analysis(demo_campaign):

@@ -12,6 +12,10 @@ import irmeta
 from irmeta.effort import archetypes
 from irmeta.stats.stability import fuzziness_stability
 
+#: paper deviations computed on DL21
+#: cost seconds each: the full suite runs them (docs/development.md, the quick loop)
+pytestmark = pytest.mark.slow
+
 # ---------------------------------------------------------------- NRG: seen(i)
 ITEMS = "ABCDEFGHIJ"
 ORDERS = {"R1": "ABCDEFGHIJ", "R2": "EDCBAFGHIJ", "R3": "JIHGFEDCBA"}

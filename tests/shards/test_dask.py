@@ -19,11 +19,10 @@ from irmeta.errors import InputError
 from irmeta.shards.dask import client_map
 from tests.shards.conftest import write_campaign
 
-distributed = pytest.importorskip("distributed")
-
 
 @pytest.fixture(scope="module")
 def client():
+    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:

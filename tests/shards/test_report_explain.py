@@ -25,6 +25,10 @@ from irmeta.shards.parquet import ranking_lengths
 from tests.quick import sampled
 from tests.shards.conftest import write_campaign
 
+#: the report and explain on shards build whole analyses
+#: cost seconds each: the full suite runs them (docs/development.md, the quick loop)
+pytestmark = pytest.mark.slow
+
 GROUPS = {"run0": "a", "run1": "a", "run2": "b", "run3": "c", "run4": "c"}
 QUICK = dict(bootstrap=20, trials=10, ci_trials=50, background=0, rare_k=10,
              alphas=(0.0, 0.5, 1.0))

@@ -13,6 +13,10 @@ from irmeta.cli.main import cli, main
 from irmeta.stats import alpha_sweep, bootstrap_power, pool_downsampling, system_dependence
 from tests.stats.conftest import synthetic_qrels_runs
 
+#: CLI runs of every meta analysis, with figures
+#: cost seconds each: the full suite runs them (docs/development.md, the quick loop)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):

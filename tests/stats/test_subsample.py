@@ -41,6 +41,7 @@ def test_downsampling_nested_stratified(small_campaign):
     assert not np.array_equal(rows[50.0], other[50.0])
 
 
+@pytest.mark.slow
 def test_downsampling_real_campaign(dl21_campaign):
     rows = ss.downsample_rows(dl21_campaign, seed=0)
     _check_pools(dl21_campaign, rows)
