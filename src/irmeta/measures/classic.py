@@ -71,6 +71,30 @@ def block_kernel(fn: BlockKernelFn) -> Kernel:
     return blocked(over_block)
 
 
+#: ``(idx, i, slot, j, K, found)`` of :func:`_selected_columns`
+_Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]
+
+
+def _selected_columns(selected: np.ndarray) -> _Columns | None:
+    """The documents ``selected`` (bool ``[R, T, D]``) as padded columns, in rank order:
+    ``(idx, i, slot, j, K, found)`` with ``idx`` their flat positions, ``i`` their 0-based
+    ranks, ``j`` their order within their (run, topic) cell, ``slot = cell * K + j`` their
+    place in a flat ``[R, T, K]`` array, ``K`` the most in one cell (at least 1) and
+    ``found[cell]`` the count per cell. None when ``R * T * K`` exceeds two topic blocks of
+    cells (the caller then works block by block on the dense arrays)."""
+    R, T, D = selected.shape
+    idx = np.flatnonzero(selected)
+    cell, i = np.divmod(idx, D)
+    found = np.bincount(cell, minlength=R * T)
+    K = max(1, int(found.max(initial=0)))
+    if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
+        return None
+    first = np.r_[0, np.cumsum(found)[:-1]]
+    j = np.arange(len(idx)) - first[cell]
+    slot: np.ndarray = cell * K + j
+    return idx, i, slot, j, K, found
+
+
 #: ``(rank, prec, found)`` of :func:`relevant_ranks`
 RelevantRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -84,18 +108,14 @@ def relevant_ranks(campaign: Campaign, level: int,
     exceed two topic blocks of cells (the kernels then work block by block)."""
     def build() -> RelevantRanks | None:
         R, T, D = campaign.grades.shape
-        idx = np.flatnonzero(campaign.grades >= level)
-        cell, i = np.divmod(idx, D)
-        found = np.bincount(cell, minlength=R * T)
-        K = max(1, int(found.max(initial=0)))
-        if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
+        columns = _selected_columns(campaign.grades >= level)
+        if columns is None:
             return None
-        first = np.r_[0, np.cumsum(found)[:-1]]
-        j = np.arange(len(idx)) - first[cell]
+        idx, i, slot, j, K, found = columns
         rank = np.full(R * T * K, D + 1, dtype=np.int32)
         prec = np.zeros(R * T * K)
-        rank[cell * K + j] = i + 1
-        prec[cell * K + j] = (j + 1) / (i + 1)
+        rank[slot] = i + 1
+        prec[slot] = (j + 1) / (i + 1)
         return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
     ranks: RelevantRanks | None = memo(ctx, ("relevant_ranks", campaign, level), build)
     return ranks
@@ -117,14 +137,10 @@ def judged_ranks(campaign: Campaign, ctx: EvalContext | None) -> JudgedRanks | N
     def build() -> JudgedRanks | None:
         R, T, D = campaign.grades.shape
         flat = campaign.grades.reshape(-1)
-        idx = np.flatnonzero(flat != NOT_IN_QRELS)
-        cell, i = np.divmod(idx, D)
-        found = np.bincount(cell, minlength=R * T)
-        K = max(1, int(found.max(initial=0)))
-        if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
+        columns = _selected_columns(campaign.grades != NOT_IN_QRELS)
+        if columns is None:
             return None
-        first = np.r_[0, np.cumsum(found)[:-1]]
-        slot = cell * K + (np.arange(len(idx)) - first[cell])
+        idx, i, slot, _, K, found = columns
         pos = np.full(R * T * K, D, dtype=np.int64)
         grade = np.full(R * T * K, NOT_IN_QRELS, dtype=np.int16)
         pos[slot] = i
