@@ -478,18 +478,12 @@ def evaluate(qrels: Any, runs: Any = None,
                                  f"of those, got {type(runs).__name__}")
         if isinstance(runs, (list, tuple)) and not runs:
             raise ParameterError(f"{fn}: runs is an empty list")
-        if max_docs is not None:
-            max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
-        float32 = validate.flag(float32, "float32", fn)
-        dedupe = validate.flag(dedupe, "dedupe", fn)
+        max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
         campaign = load_campaign(qrels, runs, names=names, max_docs=max_docs,
                                  float32=float32, dedupe=dedupe, subtopic_qrels=subtopic_qrels)
-    complete = validate.flag(complete, "complete", fn)
-    rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
-    prior_runs = _check_context(fn, reference, groups, prior_runs)
-    judged_only = validate.flag(judged_only, "judged_only", fn)
-    collection_size = validate.integer(collection_size, "collection_size", fn, low=0)
-    measures = validate.measure_list(measures, fn)
+    complete, rel_level, prior_runs, judged_only, collection_size, measures = _checked_options(
+        fn, complete, rel_level, reference, groups, prior_runs, judged_only, collection_size,
+        measures)
     ctx = EvalContext(rel_level=rel_level, groups=dict(groups) if groups else None,
                       reference=reference,
                       prior_runs=tuple(prior_runs) if prior_runs is not None else None,
@@ -501,6 +495,26 @@ def evaluate(qrels: Any, runs: Any = None,
         campaign = campaign.judged_only()
     ms, values = compute(campaign, measures, ctx)
     return Results(campaign, ms, values, evaluated, rel_level, ctx)
+
+
+def _checked_reading(fn: str, max_docs: Any, float32: Any,
+                     dedupe: Any) -> tuple[int | None, bool, bool]:
+    """The reading options of :func:`evaluate`, checked (one place for both paths)."""
+    if max_docs is not None:
+        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    return max_docs, validate.flag(float32, "float32", fn), validate.flag(dedupe, "dedupe", fn)
+
+
+def _checked_options(fn: str, complete: Any, rel_level: Any, reference: Any, groups: Any,
+                     prior_runs: Any, judged_only: Any, collection_size: Any,
+                     measures: Any) -> tuple[bool, int, Any, bool, int, Any]:
+    """The evaluation options of :func:`evaluate`, checked (in memory and in shards)."""
+    return (validate.flag(complete, "complete", fn),
+            validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768),
+            _check_context(fn, reference, groups, prior_runs),
+            validate.flag(judged_only, "judged_only", fn),
+            validate.integer(collection_size, "collection_size", fn, low=0),
+            validate.measure_list(measures, fn))
 
 
 def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
@@ -519,16 +533,10 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
     terminal only) and ``warn_dropped``."""
     from irmeta.shards.local import evaluate_sharded  # noqa: PLC0415 (same layer, on use)
     fn = "evaluate"
-    if max_docs is not None:
-        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
-    float32 = validate.flag(float32, "float32", fn)
-    dedupe = validate.flag(dedupe, "dedupe", fn)
-    complete = validate.flag(complete, "complete", fn)
-    rel_level = validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768)
-    prior_runs = _check_context(fn, reference, groups, prior_runs)
-    judged_only = validate.flag(judged_only, "judged_only", fn)
-    collection_size = validate.integer(collection_size, "collection_size", fn, low=0)
-    measures = validate.measure_list(measures, fn)
+    max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
+    complete, rel_level, prior_runs, judged_only, collection_size, measures = _checked_options(
+        fn, complete, rel_level, reference, groups, prior_runs, judged_only, collection_size,
+        measures)
     out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
                            rel_level=rel_level, max_docs=max_docs, names=names,
                            float32=float32, dedupe=dedupe, split_tags=split_tags,

@@ -84,3 +84,14 @@ def test_trec_eval_options_print_the_same_in_shards(capsys, campaign, flags):
     expected = capsys.readouterr().out
     assert main([*args, "--shard-topics", "2"]) == 0
     assert capsys.readouterr().out == expected
+
+
+def test_a_missing_folder_and_a_folder_a_command_cannot_read(tmp_path, capsys, campaign):
+    qrels, runs, _ = campaign
+    assert main(["eval", str(tmp_path / "nowhere.parquet")]) == 2
+    assert "no such file or Parquet campaign folder" in capsys.readouterr().err
+    folder = str(tmp_path / "c.parquet")
+    assert main(["convert", qrels, *runs, "-o", folder]) == 0
+    capsys.readouterr()
+    assert main(["twist", "archetypes", folder]) == 2
+    assert "is a folder: this command reads QRELS and RUN files" in capsys.readouterr().err

@@ -110,18 +110,24 @@ def test_dl21_is_identical_in_shards(dl21):
     assert sharded.campaign.shards == 5
 
 
+def _same_error(qrels, runs, shard_topics: int) -> str:
+    """The message of the InputError of an in-memory evaluation, checked to be the one of
+    a sharded evaluation too."""
+    with pytest.raises(InputError) as whole:
+        irmeta.evaluate(qrels, runs, ["AP"])
+    with pytest.raises(InputError) as sharded:
+        irmeta.evaluate(qrels, runs, ["AP"], shard_topics=shard_topics)
+    assert str(sharded.value) == str(whole.value)
+    return str(whole.value)
+
+
 def test_a_bad_line_gives_the_message_of_an_in_memory_evaluation(tmp_path):
     qrels, runs = write_campaign(tmp_path, 5)
     path = Path(runs[2])
     lines = path.read_text().splitlines(keepends=True)
     lines.insert(7, "t03 Q0 dx 0 abc run2\n")
     path.write_text("".join(lines))
-    with pytest.raises(InputError) as whole:
-        irmeta.evaluate(qrels, runs, ["AP"])
-    with pytest.raises(InputError) as sharded:
-        irmeta.evaluate(qrels, runs, ["AP"], shard_topics=2)
-    assert str(sharded.value) == str(whole.value)
-    assert ":8" in str(whole.value)
+    assert ":8" in _same_error(qrels, runs, shard_topics=2)
 
 
 def test_a_repeated_document_names_its_file_lines_in_a_shard(tmp_path):
@@ -131,12 +137,7 @@ def test_a_repeated_document_names_its_file_lines_in_a_shard(tmp_path):
     first = next(line for line in lines if not line.startswith("zz"))
     lines.append(first)
     path.write_text("".join(lines))
-    with pytest.raises(InputError) as whole:
-        irmeta.evaluate(qrels, runs, ["AP"])
-    with pytest.raises(InputError) as sharded:
-        irmeta.evaluate(qrels, runs, ["AP"], shard_topics=1)
-    assert str(sharded.value) == str(whole.value)
-    assert "appears twice" in str(whole.value)
+    assert "appears twice" in _same_error(qrels, runs, shard_topics=1)
 
 
 def test_small_campaigns_take_the_in_memory_path(tmp_path):

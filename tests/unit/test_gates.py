@@ -83,13 +83,13 @@ def test_no_test_reads_a_clock():
     assert {k: v for k, v in found.items() if v} == {}
 
 
-def test_clock_scan_finds_a_timed_assertion():
-    # the planted timed test is assembled from pieces, so this file itself holds no clock read
+def test_clock_scan_finds_clock_reads():
+    # the planted lines are assembled from pieces, so this file itself holds no clock read
     clock, bench = "time." + "perf_counter()", "time" + "it." + "time" + "it(f)"
-    check = "ass" + "ert"
-    text = f"t0 = {clock}\nrun()\n{check} {clock} - t0 < 0.5\nx = {bench}"
-    assert _clock_reads(text) == [1, 3, 4]
-    assert _clock_reads("elapsed = stopwatch()  # time.sleep is fine") == []
+    planted = f"start = {clock}\nrun()\nstop = {clock}\nx = {bench}"
+    assert _clock_reads(planted) == [1, 3, 4]
+    pause = "time." + "sleep(1)"            # waiting is not reading a clock
+    assert _clock_reads(f"{pause}\nn = counter()") == []
 
 
 @pytest.mark.slow

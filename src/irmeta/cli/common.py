@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 import click
@@ -99,8 +100,16 @@ def load_cli_campaign(qrels, runs, options: dict):
         qrels, runs = str(paths.qrels), [str(p) for p in paths.runs]
         if not options.get("groups_file"):
             options["groups_file"] = str(paths.groups)
+    if qrels and not runs and qrels != "-" and not os.path.exists(qrels):
+        raise click.UsageError(f"{qrels}: no such file or Parquet campaign folder")
+    if qrels and not runs and os.path.isdir(qrels):
+        # the commands that read a Parquet campaign take it before they get here
+        raise click.UsageError(f"{qrels} is a folder: this command reads QRELS and RUN "
+                               "files (a Parquet campaign folder is read by eval, report, "
+                               "explain and meta)")
     if not qrels or not runs:
-        raise click.UsageError("give a QRELS file and at least one RUN file (or --demo)")
+        raise click.UsageError("give a QRELS file and at least one RUN file, a Parquet "
+                               "campaign folder (irmeta convert), or --demo")
     names = split_names(options["names"]) if options.get("names") is not None else None
     subtopics = options.get("subtopic_qrels")
     adhoc = None if subtopics is not None and _same_file(qrels, subtopics) else qrels
