@@ -16,17 +16,33 @@ import pytest
 
 import irmeta
 from irmeta.errors import InputError
-from irmeta.shards.dask import client_map
+from irmeta.shards.dask import WORKER_MALLOC, client_map
 from tests.shards.conftest import write_campaign
 
 
 @pytest.fixture(scope="module")
 def client():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster, \
-            distributed.Client(cluster) as c:
+    """irmeta's own LocalCluster (what ``--workers 2`` starts)."""
+    pytest.importorskip("distributed")
+    from irmeta.shards.dask import connect
+    with connect(None, 2) as c:
         yield c
+
+
+def _worker_setup() -> tuple:
+    from irmeta.data.threads import thread_budget
+    return (os.environ.get("OMP_NUM_THREADS"), os.environ.get("MALLOC_MMAP_THRESHOLD_"),
+            os.environ.get("MALLOC_TRIM_THRESHOLD_"), thread_budget(2))
+
+
+@pytest.mark.slow
+def test_workers_use_one_thread_and_reuse_their_heap(client):
+    """Dask's OMP_NUM_THREADS=1 stays (so irmeta's helper threads are off in a worker:
+    one thread per worker, no oversubscription) and glibc's mmap threshold is raised
+    (docs/performance.md, "Threads and Dask workers")."""
+    mmap = WORKER_MALLOC["MALLOC_MMAP_THRESHOLD_"]
+    trim = WORKER_MALLOC["MALLOC_TRIM_THRESHOLD_"]
+    assert set(client.run(_worker_setup).values()) == {("1", mmap, trim, 1)}
 
 
 @pytest.mark.slow

@@ -53,6 +53,7 @@ from irmeta.data.tables import (
     decode_ids,
     numpy_view,
 )
+from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError
 
 NOT_IN_QRELS = np.int16(-32768)
@@ -521,9 +522,7 @@ def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     if len(blocks) < 4:
         return any_in(blocks)
     # two threads: NumPy's sort releases the GIL (values do not depend on the split)
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return any(pool.map(any_in, (blocks[0::2], blocks[1::2])))
+    return any(map_threads(any_in, (blocks[0::2], blocks[1::2])))
 
 
 @dataclass
@@ -561,11 +560,7 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
 def _map_runs(fn: Callable[[T], U], runs: list[T]) -> list[U]:
     """``[fn(run) for run in runs]``, two runs at a time when there are several: the
     NumPy, Arrow and pandas work inside releases the GIL for most of its time."""
-    if len(runs) < 2:
-        return [fn(run) for run in runs]
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(fn, runs))
+    return map_threads(fn, runs)
 
 
 def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None,

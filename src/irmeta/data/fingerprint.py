@@ -33,6 +33,8 @@ import hashlib
 import numpy as np
 import pyarrow as pa
 
+from irmeta.data.threads import map_threads
+
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -117,9 +119,7 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
     if len(chunks) < 4:
         fold(chunks)
     else:  # two halves on two threads: Arrow and NumPy release the GIL for this work
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(fold, (chunks[0::2], chunks[1::2])))
+        map_threads(fold, (chunks[0::2], chunks[1::2]))
     long = np.flatnonzero(lengths > LONG_ID)
     if len(long):
         out[long] = [_hash_long(data[starts[i]:starts[i] + lengths[i]].tobytes()) for i in long]

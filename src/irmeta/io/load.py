@@ -13,6 +13,7 @@ from typing import Any
 
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.tables import Qrels, Run, decode_id, is_frame
+from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
 
@@ -131,11 +132,7 @@ def _read_files(paths: list[str | os.PathLike[str]], *, float32: bool,
     def read(path: str | os.PathLike[str]) -> Run | list[Run]:
         return trec.read_run(path, float32=float32, split_tags=split_tags)
 
-    if len(paths) < 2:
-        return [read(p) for p in paths]
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=min(4, len(paths))) as pool:
-        return list(pool.map(read, paths))
+    return map_threads(read, paths, 4)
 
 
 def _resolve_names(runs: list[Run], from_file: list[bool]) -> None:

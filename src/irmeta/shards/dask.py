@@ -60,6 +60,27 @@ def client_map(client) -> Callable:
     return run
 
 
+# glibc malloc in the workers of a LocalCluster irmeta starts. Dask's nanny sets
+# MALLOC_TRIM_THRESHOLD_=65536, and setting any malloc threshold freezes the mmap
+# threshold at 128 KiB: every array of a shard then is a fresh mmap whose pages the
+# kernel zeroes on first touch (4.1 M page faults and 23 s of system time in 55 CPU-s on
+# a 40 M-line campaign). Arrays up to 64 MiB are reused from the heap instead, and free
+# heap above 64 MiB still goes back to the system (benchmarks/RESULTS-shards.md).
+WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(64 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
+
+
+def _local_cluster(distributed, workers: int | None):
+    """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
+    added to Dask's own worker environment (``OMP_NUM_THREADS=1`` and the others stay)."""
+    import dask
+
+    env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    env.update(WORKER_MALLOC)
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
+        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                        processes=True, dashboard_address=":0")
+
+
 @contextlib.contextmanager
 def connect(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
@@ -70,9 +91,7 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
             if scheduler is not None:
                 client = stack.enter_context(distributed.Client(scheduler, timeout="30s"))
             else:
-                cluster = stack.enter_context(distributed.LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    dashboard_address=":0"))
+                cluster = stack.enter_context(_local_cluster(distributed, workers))
                 client = stack.enter_context(distributed.Client(cluster))
         except (OSError, TimeoutError, RuntimeError, ValueError) as exc:
             where = (f"the Dask scheduler at {scheduler}" if scheduler is not None

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from irmeta.data.lines import LineMap
+from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
 from irmeta.io.load import load_qrels
@@ -243,8 +244,4 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
 def _sequential(fn, tasks):
     """Two files at a time, as :func:`irmeta.io.load.load_runs` reads them (Arrow and
     Parquet release the GIL): the pass holds at most two run files."""
-    if len(tasks) < 2:
-        return [fn(t) for t in tasks]
-    from concurrent.futures import ThreadPoolExecutor
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(fn, tasks))
+    return map_threads(fn, tasks)

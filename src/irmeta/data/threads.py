@@ -1,0 +1,39 @@
+"""irmeta's own helper threads, and when it uses none.
+
+A few steps run on two threads (reading run files: up to four), because NumPy and Arrow
+release the GIL for most of their work: fingerprints, the duplicate check, preparing the
+runs of a campaign, reading and partitioning run files. Values never depend on the split.
+
+A process whose CPU budget is one thread does these steps one after another. The budget
+is Arrow's CPU pool, ``pyarrow.cpu_count()``, which follows ``OMP_NUM_THREADS``: Dask's
+nanny sets it to 1 in every worker, so a cluster of one-thread workers, one per core,
+is not oversubscribed by irmeta's helpers (measured in ``benchmarks/RESULTS-shards.md``:
+two workers on two cores then run side by side at full speed), and a user who sets
+``OMP_NUM_THREADS=1`` gets one thread of irmeta's too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+
+def thread_budget(wanted: int) -> int:
+    """``wanted`` helper threads, or 1 when the process's CPU budget is one thread."""
+    import pyarrow as pa
+
+    return 1 if pa.cpu_count() <= 1 else max(1, int(wanted))
+
+
+def map_threads(fn: Callable[[T], U], items: Sequence[T], wanted: int = 2) -> list[U]:
+    """``[fn(x) for x in items]`` in order, on up to ``thread_budget(wanted)`` threads;
+    the first exception (in item order) is raised."""
+    threads = min(thread_budget(wanted), len(items))
+    if threads < 2:
+        return [fn(x) for x in items]
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(fn, items))
