@@ -9,11 +9,18 @@ hard failure, so the trec_eval parity tests can never skip silently in CI
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests import quick
+# Bytecode caches (git-ignored ``__pycache__``) are written even when the environment sets
+# PYTHONDONTWRITEBYTECODE=1, as this project's development VM does: without them every
+# pytest process (each xdist worker) compiles irmeta and re-rewrites the asserts of every
+# test module, about 5 s of its 11 s start (docs/development.md, "The quick loop").
+sys.dont_write_bytecode = False
+
+from tests import quick  # noqa: E402  (after the line above: its module is cached too)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IRMETA_SHARED_DATA", ROOT.parent / "shared" / "data"))

@@ -35,6 +35,7 @@ def test_figures_draw(frame):
     assert len(fig.axes) >= 3
 
 
+@pytest.mark.slow
 def test_ranking_grid_traces_the_leader(frame):
     scores = grid_scores(frame)
     fig, paths = plot_ranking_grid(frame, scores=scores)

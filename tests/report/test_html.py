@@ -126,6 +126,7 @@ def _labelled_figure(style):
     return fig
 
 
+@pytest.mark.slow
 def test_one_draw_save_equals_savefig(tmp_path):
     """style.save draws each file once; the pixels and the SVG are those of matplotlib's
     own savefig (which lays out in a dry draw first), and every label is inside."""
@@ -154,6 +155,7 @@ def test_one_draw_save_equals_savefig(tmp_path):
     assert ink[:, :2].sum() == 0 and ink[:, -2:].sum() == 0     # nothing cut at the edges
 
 
+@pytest.mark.slow
 def test_wide_title_is_not_cut(tmp_path):
     """The constrained layout ignores a title's width; a title wider than the figure
     makes style.save grow the canvas around it (bbox_inches='tight'), in every file."""

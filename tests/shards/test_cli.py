@@ -60,6 +60,7 @@ def test_convert_refuses_a_folder_in_use_and_bad_lines(tmp_path, capsys, campaig
     assert f"{bad}:2" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_meta_works_on_sharded_matrices(tmp_path, capsys, campaign):
     qrels, runs, _ = campaign
     for command in (["correlation", "-m", "AP", "-m", "nDCG@10"],

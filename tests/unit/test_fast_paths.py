@@ -12,13 +12,24 @@ import sys
 
 import numpy as np
 import pyarrow as pa
+import pytest
 
 from irmeta.data import campaign as campaign_module
 from irmeta.data import fingerprint
 from irmeta.io import trec
 
 
-def test_threaded_fingerprints_equal_the_sequential_ones(monkeypatch):
+@pytest.fixture
+def two_cpus():
+    """Arrow's CPU budget of two threads, so the helpers run threaded on any machine
+    (irmeta.data.threads: one thread when pyarrow.cpu_count() is 1)."""
+    before = pa.cpu_count()
+    pa.set_cpu_count(2)
+    yield
+    pa.set_cpu_count(before)
+
+
+def test_threaded_fingerprints_equal_the_sequential_ones(monkeypatch, two_cpus):
     ids = pa.array([f"doc{i * 7919 % 100003}".encode() * (1 + i % 3) for i in range(5000)],
                    type=pa.binary())
     sequential = fingerprint.fingerprint_strings(ids)            # one chunk
@@ -27,7 +38,7 @@ def test_threaded_fingerprints_equal_the_sequential_ones(monkeypatch):
     np.testing.assert_array_equal(threaded, sequential)
 
 
-def test_threaded_duplicate_check_finds_a_duplicate_in_any_block():
+def test_threaded_duplicate_check_finds_a_duplicate_in_any_block(two_cpus):
     rng = np.random.default_rng(3)
     T, D = 40, 1 << 17                       # 5 topic blocks of 8 topics: two threads
     fp = rng.integers(1, 2**63, size=(T, D), dtype=np.uint64)
@@ -50,6 +61,7 @@ def test_single_tag_shortcut(tmp_path):
     assert list(ids) == ["run1", "run2"] and codes.tolist() == [0, 0, 0, 0, 1]
 
 
+@pytest.mark.slow
 def test_evaluating_files_does_not_import_pandas():
     code = (
         "import sys\n"
