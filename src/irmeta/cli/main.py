@@ -141,5 +141,18 @@ def _silence_stdout() -> None:
         pass
 
 
+def run() -> None:
+    """The ``irmeta`` command (console script): :func:`main`, then exit with its status.
+
+    The heap is frozen first (``gc.freeze``), so the interpreter's exit skips its final
+    garbage collection over every object the command made: 0.2-0.6 s of a command that
+    loaded pandas, SciPy or matplotlib. Objects are still freed; only the cycle search is
+    skipped. (In-process callers, the tests among them, call :func:`main`.)"""
+    import gc
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
