@@ -212,6 +212,18 @@ def test_report_files_are_identical_in_shards(campaign, tmp_path):
             assert (tmp_path / "c" / f).read_bytes() == (tmp_path / "a" / f).read_bytes(), f
 
 
+def test_report_progress_option_reaches_the_bar_over_shards(campaign, tmp_path, capsys):
+    """``--progress`` shows the bar over shards (tqdm, "shards"), ``--no-progress`` hides it."""
+    qrels, runs = campaign
+    common = ["--discpower-trials", "20", "--stability-trials", "10", "--rare-cutoff", "10",
+              "--shard-topics", "5", "--skip", "trust"]
+    capsys.readouterr()
+    for flag, shown in (("--progress", True), ("--no-progress", False)):
+        out = str(tmp_path / flag.strip("-") / "r.html")
+        assert main(["report", qrels, *runs, *common, flag, "-o", out]) == 0
+        assert ("shards:" in capsys.readouterr().err) is shown, flag
+
+
 @pytest.mark.slow
 @pytest.mark.shared_data
 def test_dl21_analysis_is_identical_in_shards(dl21):

@@ -221,7 +221,8 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     refuse(click_ctx, ["complete"], other="irmeta report",
            because="the report's means are over the campaign topic set (a topic missing "
                    "from a run already scores an empty ranking)")
-    shards = click_ctx.with_resource(open_cli_shards(qrels, runs, options))  # None: it fits
+    shards = click_ctx.with_resource(         # None: the campaign fits in memory
+        open_cli_shards(qrels, runs, options, progress=progress))
     campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
     opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
                          trials=trials, level=level, test=test,

@@ -178,13 +178,15 @@ def _context(qrels, options: dict, runs) -> dict:
 
 
 @contextlib.contextmanager
-def open_cli_shards(qrels, runs, options: dict) -> Iterator[tuple | None]:
+def open_cli_shards(qrels, runs, options: dict,
+                    progress: bool | None = None) -> Iterator[tuple | None]:
     """``(sharded campaign, ctx)`` of ``irmeta report`` / ``irmeta explain`` when the
     campaign is sharded (it exceeds the memory budget, or ``--shard-topics``,
     ``--workers``, ``--scheduler`` or a Parquet campaign folder was given), with ``ctx``
     as :func:`irmeta.cli.common.load_cli_campaign` returns it; None: the caller loads the
     campaign in memory, as always. Open for the ``with`` block (the spill files and the
-    Dask cluster are released on exit)."""
+    Dask cluster are released on exit). ``progress``: the bar over shards (None: on a
+    terminal; ``irmeta report --progress/--no-progress``)."""
     from irmeta.cli.common import split_names
     from irmeta.data.checks import require_common_topics
     from irmeta.shards.local import open_sharded
@@ -204,7 +206,7 @@ def open_cli_shards(qrels, runs, options: dict) -> Iterator[tuple | None]:
             qrels, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
             names=names, float32=options.get("float32", False),
             dedupe=options.get("dedupe", False), split_tags=options.get("split_tags", False),
-            client=client, spill_dir=options.get("spill_dir")))
+            client=client, spill_dir=options.get("spill_dir"), progress=progress))
         summary = sharded.summary()
         if not options.get("complete"):
             require_common_topics(summary, "")
