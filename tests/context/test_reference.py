@@ -4,6 +4,8 @@ negative grades."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,10 @@ SEEDS = sampled(range(4), keep=1)
 TOL = dict(rtol=1e-12, atol=1e-12)
 
 
+@functools.cache
 def _campaign(seed, **kw):
+    """(qrels, campaign, rankings) of a random campaign, built once per seed (the tests
+    only read them)."""
     qrels, runs = ref.random_campaign(seed, **kw)
     campaign = irmeta.load_campaign(qrels, runs)
     return qrels, campaign, ref.rankings_of(campaign)

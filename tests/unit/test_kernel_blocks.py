@@ -7,6 +7,8 @@ measure that forgets to offset its topic slice, or keeps state across blocks, fa
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -34,14 +36,20 @@ def _every_measure() -> list[str]:
     return [_measure(d.name) for d in registry.all_measures()]
 
 
+@functools.cache
+def _campaign(diversity: bool) -> irmeta.Campaign:
+    """One random campaign per kind, built once (a campaign is immutable)."""
+    if diversity:
+        frame, runs, _ = random_diversity(11, n_runs=4, n_topics=7, n_docs=30)
+        return irmeta.load_campaign(None, runs, subtopic_qrels=frame)
+    qrels, runs = random_campaign(11, n_runs=4, n_topics=7, n_docs=30)
+    return irmeta.load_campaign(qrels, runs)
+
+
 @pytest.mark.parametrize("measure", _every_measure())
 def test_one_topic_per_block_gives_the_same_values(measure, monkeypatch):
-    if registry.get(measure.split("@")[0].split("(")[0]).family == "diversity":
-        frame, runs, _ = random_diversity(11, n_runs=4, n_topics=7, n_docs=30)
-        campaign = irmeta.load_campaign(None, runs, subtopic_qrels=frame)
-    else:
-        qrels, runs = random_campaign(11, n_runs=4, n_topics=7, n_docs=30)
-        campaign = irmeta.load_campaign(qrels, runs)
+    family = registry.get(measure.split("@")[0].split("(")[0]).family
+    campaign = _campaign(family == "diversity")
     whole = irmeta.evaluate(campaign, measures=[measure], complete=True).values
     monkeypatch.setattr(kernel, "CELLS_PER_BLOCK", 1)
     blocked = irmeta.evaluate(campaign, measures=[measure], complete=True).values
