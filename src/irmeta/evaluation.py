@@ -452,14 +452,9 @@ def evaluate(qrels: Any, runs: Any = None,
         campaign = qrels
     else:
         from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
-        plan = None
-        if qrels is not None and subtopic_qrels is None:
-            plan = sharded_plan(qrels, runs, memory_budget=memory_budget,
-                                shard_topics=shard_topics, client=client)
-        elif memory_budget is not None or shard_topics is not None or client is not None:
-            raise ParameterError(f"{fn}: a sharded evaluation (memory_budget, shard_topics, "
-                                 "client) does not read subtopic qrels yet "
-                                 "(docs/scaling.md)")
+        plan = sharded_plan(qrels, runs, memory_budget=memory_budget,
+                            shard_topics=shard_topics, client=client,
+                            subtopic_qrels=subtopic_qrels)
         if plan is not None:
             return evaluate_in_shards(qrels, runs, measures, plan, complete=complete,
                                      rel_level=rel_level, max_docs=max_docs, names=names,
@@ -467,7 +462,8 @@ def evaluate(qrels: Any, runs: Any = None,
                                      reference=reference, prior_runs=prior_runs,
                                      client=client, spill_dir=spill_dir,
                                      judged_only=judged_only,
-                                     collection_size=collection_size)
+                                     collection_size=collection_size,
+                                     subtopic_qrels=subtopic_qrels)
         if runs is None:
             raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
         if qrels is None and subtopic_qrels is None:
@@ -526,7 +522,8 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
                        prior_runs: Iterable[str] | None = None, client: Any = None,
                        spill_dir: Any = None, progress: bool | None = None,
                        split_tags: bool = False, warn_dropped: bool = True,
-                       judged_only: bool = False, collection_size: int = 0) -> Results:
+                       judged_only: bool = False, collection_size: int = 0,
+                       subtopic_qrels: Any = None) -> Results:
     """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
     (:func:`irmeta.shards.local.sharded_plan`); arguments checked as there. The CLI's
     entry: it also takes ``split_tags``, ``progress`` (a bar over shards: None on a
@@ -544,7 +541,7 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
                            prior_runs=tuple(prior_runs) if prior_runs is not None else None,
                            client=client, spill_dir=spill_dir, progress=progress,
                            warn_dropped=warn_dropped, judged_only=judged_only,
-                           collection_size=collection_size)
+                           collection_size=collection_size, subtopic_qrels=subtopic_qrels)
     summary = out.summary
     if not complete:
         require_common_topics(summary, "evaluate")
@@ -557,7 +554,7 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
                 shard_topics: int | None = None, client: Any = None, spill_dir: Any = None,
                 max_docs: int | None = None, names: Sequence[str] | None = None,
                 float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                progress: bool | None = None) -> Iterator[Any]:
+                progress: bool | None = None, subtopic_qrels: Any = None) -> Iterator[Any]:
     """A campaign read shard by shard, open for a ``with`` block: what
     :func:`irmeta.report.campaign_report` / :func:`~irmeta.report.analyse_campaign` and
     :func:`irmeta.explain_documents`, :func:`~irmeta.unique_contributions`,
@@ -568,8 +565,10 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     on exit), or ``qrels`` is a Parquet campaign folder (``irmeta convert``) and ``runs``
     None. Shards hold ``shard_topics`` topics, or as many as fit in ``memory_budget``
     (default: half the available memory; a campaign that fits is one shard); ``client``:
-    a ``dask.distributed`` Client whose workers evaluate the shards. The other arguments
-    say how files are read, as for :func:`evaluate`.
+    a ``dask.distributed`` Client whose workers evaluate the shards.
+    ``subtopic_qrels``: diversity judgments, as for :func:`evaluate` (read once, given to
+    every shard; with ``qrels`` None the qrels are derived from them). The other
+    arguments say how files are read, as for :func:`evaluate`.
 
     Examples
     --------
@@ -590,12 +589,13 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     if max_docs is not None:
         max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
     plan = sharded_plan(qrels, runs, memory_budget=memory_budget, shard_topics=shard_topics,
-                        client=client, force=True)
+                        client=client, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")
     with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
                       float32=validate.flag(float32, "float32", fn),
                       dedupe=validate.flag(dedupe, "dedupe", fn),
                       split_tags=validate.flag(split_tags, "split_tags", fn), client=client,
-                      spill_dir=spill_dir, progress=progress) as sharded:
+                      spill_dir=spill_dir, progress=progress,
+                      subtopic_qrels=subtopic_qrels) as sharded:
         yield sharded

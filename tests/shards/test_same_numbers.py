@@ -39,13 +39,77 @@ def _same(whole, sharded) -> None:
     np.testing.assert_array_equal(whole.evaluated, sharded.evaluated)
 
 
+def _write_diversity(folder: Path, seed: int) -> tuple[str, str, list[str]]:
+    """(subtopic qrels path, ad hoc qrels path, run paths) of a random diversity campaign,
+    run lines in random order."""
+    from tests.oracles.test_diversity_oracle import random_diversity
+    frame, runs, _ = random_diversity(seed, n_runs=4, n_topics=9, n_docs=30)
+    rng = np.random.default_rng(seed)
+    sub = folder / "subtopics.txt"
+    sub.write_text("".join(f"{t} {s} {d} {g}\n" for t, s, d, g in frame.itertuples(index=False)))
+    adhoc = folder / "adhoc.txt"      # other ad hoc judgments than the derived ones
+    adhoc.write_text("".join(f"{t} 0 {d} {int(rng.integers(0, 3))}\n"
+                             for t, d in frame[["query_id", "doc_id"]].drop_duplicates()
+                             .itertuples(index=False)))
+    paths = []
+    for name, topics in runs.items():
+        lines = [f"{t} Q0 {d} 0 {x} {name}\n" for t, docs in topics.items()
+                 for d, x in docs.items()]
+        rng.shuffle(lines)
+        path = folder / f"{name}.txt"
+        path.write_text("".join(lines))
+        paths.append(str(path))
+    return str(sub), str(adhoc), paths
+
+
+DIVERSITY = [m for m in _every_measure()
+             if registry.get(m.split("@")[0].split("(")[0]).family == "diversity"]
+
+
+@pytest.mark.parametrize("seed", sampled([3, 4], keep=1))
+def test_diversity_measures_are_identical_in_shards(tmp_path, seed):
+    """--subtopics shard by shard: read once by the driver, laid out per shard."""
+    sub, adhoc, runs = _write_diversity(tmp_path, seed)
+    measures = DIVERSITY + ["AP", "alpha_nDCG(alpha=0.3)@5"]
+    assert len(DIVERSITY) >= 8
+    for qrels in (None, adhoc):       # qrels derived from the subtopics, or given
+        whole = irmeta.evaluate(qrels, runs, measures, subtopic_qrels=sub, complete=True)
+        for size in (1, 2, 4):
+            sharded = irmeta.evaluate(qrels, runs, measures, subtopic_qrels=sub,
+                                      complete=True, shard_topics=size)
+            assert isinstance(sharded.campaign, CampaignSummary)
+            _same(whole, sharded)
+
+
+def test_cli_subtopics_print_the_same_in_shards(tmp_path, capsys):
+    from irmeta.cli.main import main
+    sub, adhoc, runs = _write_diversity(tmp_path, 5)
+    for qrels in (sub, adhoc):        # the subtopic file given as QRELS too, or ad hoc qrels
+        args = ["eval", qrels, *runs, "--subtopics", sub, "-m", "alpha_nDCG@10",
+                "-m", "ERR_IA@5", "-m", "AP", "-q"]
+        assert main(args) == 0
+        expected = capsys.readouterr().out
+        assert main([*args, "--shard-topics", "2"]) == 0
+        assert capsys.readouterr().out == expected and expected
+
+
+def test_a_subtopic_judged_twice_names_its_lines_in_a_shard(tmp_path):
+    sub = tmp_path / "div.qrels"
+    sub.write_text("1 1 a 1\n2 1 b 1\n3 1 c 1\n3 2 c 1\n3 1 c 0\n")
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 a 1 2.0 r\n2 Q0 b 1 1.0 r\n3 Q0 c 1 1.0 r\n")
+    with pytest.raises(InputError, match="judged twice for subtopic '1'") as err:
+        irmeta.evaluate(None, [str(run)], ["alpha_nDCG@5"], subtopic_qrels=str(sub),
+                        shard_topics=1)
+    assert "div.qrels:5" in str(err.value) and "also on line 3" in str(err.value)
+
+
 @pytest.mark.filterwarnings("ignore:.*not in the qrels:UserWarning")
 @pytest.mark.filterwarnings("ignore:Twist.*undefined:UserWarning")
 @pytest.mark.parametrize("seed", sampled([0, 1], keep=1))
 def test_every_measure_is_identical_in_shards(tmp_path, seed):
     qrels, runs = write_campaign(tmp_path, seed)
-    # the diversity measures need subtopic qrels, which a sharded evaluation does not
-    # read yet (docs/scaling.md)
+    # the diversity measures need subtopic qrels: test_diversity_measures_are_identical...
     measures = [m for m in _every_measure()
                 if registry.get(m.split("@")[0].split("(")[0]).family != "diversity"] + CONTEXT
     kwargs = dict(groups=GROUPS, prior_runs=["run1", "run3"])

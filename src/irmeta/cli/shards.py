@@ -59,11 +59,6 @@ def _plan(qrels, runs, options: dict):
         return None
     if not qrels:
         return None
-    if options.get("subtopics"):
-        if wants_shards(qrels, runs, options) or options.get("memory_budget"):
-            raise click.UsageError("a sharded evaluation does not read --subtopics yet "
-                                   "(docs/scaling.md)")
-        return None
     parquet = not runs and is_parquet_campaign(qrels)
     if not (runs or parquet):
         return None
@@ -71,6 +66,16 @@ def _plan(qrels, runs, options: dict):
                         memory_budget=options.get("memory_budget"),
                         shard_topics=options.get("shard_topics"),
                         force=bool(workers or scheduler))
+
+
+def adhoc_and_subtopics(qrels, options: dict) -> tuple:
+    """``(qrels, subtopic qrels)`` as :func:`irmeta.cli.common.load_cli_campaign` reads
+    them: the subtopic file given as QRELS too means no ad hoc qrels (they are derived)."""
+    from irmeta.cli.common import _same_file
+    subtopics = options.get("subtopic_qrels")
+    if subtopics is not None and qrels and _same_file(str(qrels), str(subtopics)):
+        return None, subtopics
+    return qrels, subtopics
 
 
 def wants_shards(qrels, runs, options: dict) -> bool:
@@ -133,13 +138,15 @@ def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
 
     ctx = _context(qrels, options, None)
     names = split_names(options["names"]) if options.get("names") is not None else None
+    adhoc, subtopics = adhoc_and_subtopics(qrels, options)
     results = evaluate_in_shards(
-        qrels, list(runs) if runs else None, measures, plan, complete=options["complete"],
+        adhoc, list(runs) if runs else None, measures, plan, complete=options["complete"],
         rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
         float32=options.get("float32", False), dedupe=options.get("dedupe", False),
         split_tags=options.get("split_tags", False), groups=ctx["groups"],
         reference=ctx["reference"], prior_runs=ctx["prior_runs"], client=client,
-        spill_dir=options.get("spill_dir"), warn_dropped=False, **evaluation)
+        spill_dir=options.get("spill_dir"), warn_dropped=False, subtopic_qrels=subtopics,
+        **evaluation)
     _note_dropped(results.campaign.dropped_topics)
     return results
 
@@ -202,11 +209,13 @@ def open_cli_shards(qrels, runs, options: dict,
         if workers or scheduler:
             from irmeta.shards.dask import connect
             client = stack.enter_context(connect(scheduler, workers))
+        adhoc, subtopics = adhoc_and_subtopics(qrels, options)
         sharded = stack.enter_context(open_sharded(
-            qrels, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
+            adhoc, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
             names=names, float32=options.get("float32", False),
             dedupe=options.get("dedupe", False), split_tags=options.get("split_tags", False),
-            client=client, spill_dir=options.get("spill_dir"), progress=progress))
+            client=client, spill_dir=options.get("spill_dir"), progress=progress,
+            subtopic_qrels=subtopics))
         summary = sharded.summary()
         if not options.get("complete"):
             require_common_topics(summary, "")

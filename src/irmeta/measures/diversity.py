@@ -102,7 +102,9 @@ class _Subtopics:
     def gains(self, rel: np.ndarray) -> np.ndarray:
         """float [R, Tb, d]: novelty gain sum_s rel * (1 - alpha)^(relevant above)."""
         above = np.cumsum(rel, axis=2) - rel
-        gains: np.ndarray = np.where(rel, (1.0 - self.alpha) ** above, 0.0).sum(axis=3)
+        # in subtopic order: the same sum whatever the table's width (a shard's table is
+        # as wide as its topics need; NumPy's pairwise sum would group the terms by it)
+        gains: np.ndarray = seqsum(np.where(rel, (1.0 - self.alpha) ** above, 0.0), axis=3)
         return gains
 
     def ideal(self) -> np.ndarray:
@@ -160,7 +162,7 @@ def _ideal_sum(ideal: np.ndarray, disc: np.ndarray) -> np.ndarray:
     """[T] sum_{i<=k} ideal_gain_i disc_i (ideal rankings shorter than k padded with 0)."""
     k = len(disc)
     width = min(k, ideal.shape[1])
-    ideal_sum: np.ndarray = np.sum(ideal[:, :width] * disc[:width], axis=1)
+    ideal_sum: np.ndarray = seqsum(ideal[:, :width] * disc[:width], axis=1)  # rank order
     return ideal_sum
 
 
@@ -223,7 +225,7 @@ def _nrbp(campaign: Campaign, measure: Measure, ctx: EvalContext, ideal: bool) -
     if not ideal:
         return out
     gains = sub.ideal()
-    best = np.sum(gains * beta ** np.arange(gains.shape[1]), axis=1) * scale
+    best = seqsum(gains * beta ** np.arange(gains.shape[1]), axis=1) * scale  # rank order
     value = np.where(out != 0, safe_div(out, best[None, :]), 0.0)
     return np.where(sub.actual[None, :] > 0, value, np.nan)
 
@@ -278,7 +280,7 @@ def ap_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
         prec = np.cumsum(rel, axis=2) / np.arange(1, d + 1)[None, None, :, None]
         per_sub = seqsum(np.where(rel, prec, 0.0), axis=2)              # [R, Tb, S]
         n_s = sub.n_rel[t0:t1].astype(float)[None]
-        total = safe_div(per_sub, np.broadcast_to(n_s, per_sub.shape)).sum(axis=2)
+        total = seqsum(safe_div(per_sub, np.broadcast_to(n_s, per_sub.shape)), axis=2)
         return safe_div(total, np.broadcast_to(sub.actual[None, t0:t1], total.shape))
     return _counting(campaign, measure, ctx, fn)
 

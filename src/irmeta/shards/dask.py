@@ -18,6 +18,7 @@ raised with the same message as in one process.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator
 
 from irmeta.errors import ParameterError, ResourceError
@@ -25,6 +26,7 @@ from irmeta.errors import ParameterError, ResourceError
 
 def _distributed():
     try:
+        import dask.config  # noqa: F401 (installed with distributed; _local_cluster uses it)
         import distributed
     except ImportError:
         raise ParameterError("Dask is not installed: pip install 'irmeta[dask]' "
@@ -72,11 +74,10 @@ WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(64 << 20), "MALLOC_MMAP_THRESHOLD
 def _local_cluster(distributed, workers: int | None):
     """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
     added to Dask's own worker environment (``OMP_NUM_THREADS=1`` and the others stay)."""
-    import dask
-
-    env = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
+    env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     env.update(WORKER_MALLOC)
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
+    with config.set({"distributed.nanny.pre-spawn-environ": env}):
         return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                         processes=True, dashboard_address=":0")
 

@@ -71,14 +71,17 @@ def _paths(runs) -> list | None:
 
 
 def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
-                 client=None, force: bool = False) -> planning.ShardPlan | None:
+                 client=None, force: bool = False,
+                 subtopic_qrels=None) -> planning.ShardPlan | None:
     """The shard plan of an evaluation, or None for today's in-memory path (the inputs
     are not files, or they fit in the budget and nothing asks for shards). Reads no file:
-    file sizes only."""
-    parquet = runs is None and is_parquet_campaign(qrels)
+    file sizes only. Without ``qrels``, a subtopic qrels file stands in for them (the
+    qrels are derived from it)."""
+    parquet = runs is None and qrels is not None and is_parquet_campaign(qrels)
     forced = force or client is not None or shard_topics is not None or parquet
     paths = None if parquet else _paths(runs) if runs is not None else None
-    if not parquet and (paths is None or not isinstance(qrels, (str, os.PathLike))):
+    topic_axis = qrels if qrels is not None else subtopic_qrels
+    if not parquet and (paths is None or not isinstance(topic_axis, (str, os.PathLike))):
         if forced:
             raise ParameterError("evaluate: sharded evaluation (shard_topics=, client=) reads "
                                  "files: give qrels and runs as paths, or a Parquet campaign "
@@ -128,7 +131,8 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
                      float32: bool = False, dedupe: bool = False, split_tags: bool = False,
                      groups=None, reference=None, prior_runs=None, client=None,
                      spill_dir=None, progress=None, warn_dropped: bool = True,
-                     judged_only: bool = False, collection_size: int = 0) -> ShardedValues:
+                     judged_only: bool = False, collection_size: int = 0,
+                     subtopic_qrels=None) -> ShardedValues:
     """Evaluate ``measures`` shard by shard (see module doc); arguments as
     :func:`irmeta.evaluate`. ``qrels`` is a Parquet campaign folder when ``runs`` is None.
     ``spill_dir``: where the partitioned files go (default ``TMPDIR``; with a Dask
@@ -136,7 +140,8 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
     ms = parse_measures(measures)
     with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
                       float32=float32, dedupe=dedupe, split_tags=split_tags, client=client,
-                      spill_dir=spill_dir, progress=progress) as sharded:
+                      spill_dir=spill_dir, progress=progress,
+                      subtopic_qrels=subtopic_qrels) as sharded:
         return sharded.evaluate(ms, rel_level=rel_level, groups=groups, reference=reference,
                                 prior_runs=prior_runs, warn_dropped=warn_dropped,
                                 judged_only=judged_only, collection_size=collection_size)
@@ -145,12 +150,17 @@ def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
 @contextlib.contextmanager
 def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=None,
                  float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                 client=None, spill_dir=None, progress=None) -> Iterator[ShardedCampaign]:
+                 client=None, spill_dir=None, progress=None,
+                 subtopic_qrels=None) -> Iterator[ShardedCampaign]:
     """A :class:`ShardedCampaign` open for the duration of the ``with`` block: TREC files
     partitioned into a spill folder (deleted on exit), or a Parquet campaign read in
     place (``runs`` None); arguments as :func:`evaluate_sharded`. What the report and
     ``explain`` use: several passes over the same shards, and the campaign of a few
-    topics built on demand."""
+    topics built on demand.
+
+    ``subtopic_qrels`` (path, DataFrame or SubtopicQrels): diversity judgments, read
+    here once (they are small) and given to every shard. Without ``qrels`` (None), the
+    qrels are derived from them as :func:`irmeta.load_campaign` derives them."""
     workers = 1
     mapper = local_map
     if client is not None:
@@ -158,6 +168,12 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=
         workers = dask_engine.worker_count(client)
         mapper = dask_engine.client_map(client)
     spill = None
+    subtopics = None
+    if subtopic_qrels is not None:
+        from irmeta.io.subtopics import load_subtopic_qrels
+        subtopics = load_subtopic_qrels(subtopic_qrels)
+        if qrels is None:
+            qrels = subtopics.to_qrels()
     try:
         if runs is None:
             dataset = open_campaign(qrels)
@@ -172,7 +188,7 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=
                               (lambda fn, tasks: mapper(fn, tasks, progress=False)))
         size = planning.topics_per_shard(plan, len(dataset.topics), workers)
         yield ShardedCampaign(dataset, size, mapper, max_docs=max_docs, dedupe=dedupe,
-                              progress=progress)
+                              progress=progress, subtopics=subtopics)
     finally:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
@@ -193,8 +209,10 @@ class ShardedCampaign:
     sharded = True
 
     def __init__(self, dataset: ParquetCampaign, size: int, mapper, *, max_docs=None,
-                 dedupe: bool = False, progress=None):
+                 dedupe: bool = False, progress=None, subtopics=None):
         self.dataset = dataset
+        #: the diversity judgments (SubtopicQrels) every shard's campaign gets, or None
+        self.subtopics = subtopics
         self.size = max(1, int(size))
         self.mapper = mapper
         self.max_docs = max_docs
@@ -246,7 +264,8 @@ class ShardedCampaign:
         """The in-memory :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)``
         (every run), built in this process."""
         return shard_campaign(self.dataset, t0, t1, max_docs=self.max_docs,
-                              dedupe=self.dedupe, grade_levels=self.grade_levels)
+                              dedupe=self.dedupe, grade_levels=self.grade_levels,
+                              subtopics=self.subtopics)
 
     def evaluate(self, ms: list[Measure], *, rel_level: int = 1, groups=None, reference=None,
                  prior_runs=None, warn_dropped: bool = True, extra=None,
@@ -266,9 +285,16 @@ class ShardedCampaign:
         on the engine (a Dask task per shard); ``fn`` must be a module-level function."""
         tasks = [ShardTask(self.dataset.path, t0, t1, (), extra=fn, extra_args=args,
                            **self._common(1, None, None)) for t0, t1 in self.shards]
-        shared = {} if reference is None else {"reference": reference}
         return [res.extra for res in self.mapper(evaluate_shard, tasks, progress=self.progress,
-                                                 **shared)]
+                                                 **self.shared(reference))]
+
+    def shared(self, reference=None) -> dict:
+        """What every shard task takes besides its :class:`ShardTask` (Dask scatters it
+        once): the rarity reference campaign and the diversity judgments, when given."""
+        shared = {} if reference is None else {"reference": reference}
+        if self.subtopics is not None:
+            shared["subtopics"] = self.subtopics
+        return shared
 
     def explain_documents(self, run: str, topic: str | None = None, **kwargs):
         """:func:`irmeta.explain.explain_documents` shard by shard."""
@@ -358,8 +384,8 @@ def _run_pass(sharded: ShardedCampaign, measures, bases, common, reference, leng
                        extra_args=extra_args, **common)
              for t0, t1 in sharded.shards]
     out = np.empty((len(dataset.runs), len(names) + len(base_names), len(dataset.topics)))
-    shared = {} if reference is None else {"reference": reference}
-    for res in sharded.mapper(evaluate_shard, tasks, progress=sharded.progress, **shared):
+    for res in sharded.mapper(evaluate_shard, tasks, progress=sharded.progress,
+                              **sharded.shared(reference)):
         out[:, :, res.t0:res.t1] = res.values
         if length is not None:
             length[:, res.t0:res.t1] = res.length

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from irmeta.data.subtopics import subtopic_table
 from irmeta.errors import IrmetaError
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
@@ -89,26 +90,33 @@ def compute_values(campaign, measures: list[Measure], ctx: EvalContext) -> np.nd
 
 
 def shard_campaign(dataset, t0: int, t1: int, *, max_docs: int | None = None,
-                   dedupe: bool = False, grade_levels=None):
+                   dedupe: bool = False, grade_levels=None, subtopics=None):
     """The :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)`` of a Parquet
     campaign (a folder or an opened :class:`~irmeta.shards.parquet.ParquetCampaign`),
     given the whole campaign's ``grade_levels`` (so that no value depends on which
-    topics the shard holds)."""
+    topics the shard holds). ``subtopics``: the campaign's
+    :class:`~irmeta.data.subtopics.SubtopicQrels` (diversity judgments, small: read once
+    by the driver), laid out for the shard's topics as :func:`irmeta.load_campaign` lays
+    them out for all of them."""
     if isinstance(dataset, str):
         dataset = open_campaign(dataset)
     campaign = build_shard(dataset, t0, t1, max_docs=max_docs, dedupe=dedupe)
     if grade_levels is not None:   # the whole campaign's, not this shard's
         campaign.__dict__["grade_levels"] = np.asarray(grade_levels, dtype=np.int64)
+    if subtopics is not None:
+        campaign.subtopics = subtopic_table(subtopics, campaign.topics)
     return campaign
 
 
-def evaluate_shard(task: ShardTask, reference=None) -> ShardResult:
+def evaluate_shard(task: ShardTask, reference=None, subtopics=None) -> ShardResult:
     """Build the shard's campaign from the Parquet campaign and evaluate every measure
     (``reference``: the rarity reference :class:`~irmeta.data.campaign.Campaign`, whose
-    topics are matched by name, so the whole reference serves every shard), then run
-    the task's ``extra`` hook on the same campaign."""
+    topics are matched by name, so the whole reference serves every shard;
+    ``subtopics``: the diversity judgments, see :func:`shard_campaign`; Dask scatters
+    both once), then run the task's ``extra`` hook on the same campaign."""
     campaign = shard_campaign(task.dataset, task.t0, task.t1, max_docs=task.max_docs,
-                              dedupe=task.dedupe, grade_levels=task.grade_levels)
+                              dedupe=task.dedupe, grade_levels=task.grade_levels,
+                              subtopics=subtopics)
     ms = parse_names(task.measures)
     ctx = EvalContext(rel_level=task.rel_level, groups=task.groups,
                       reference=reference, prior_runs=task.prior_runs,
