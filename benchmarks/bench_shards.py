@@ -51,6 +51,10 @@ def measure(args: list[str], src: Path) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(src)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
                       if p and "src" not in p]))
+    # as installed: pip compiles irmeta's bytecode, so a run from the source tree keeps
+    # its caches too (the development VM sets PYTHONDONTWRITEBYTECODE=1, which would make
+    # every process, Dask workers included, compile irmeta again)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [sys.executable, "-c", _WRAPPER, sys.executable, "-c",
            "import sys; from irmeta.cli.main import main; sys.argv[0] = 'irmeta'; main()",
            *args]
@@ -74,9 +78,14 @@ def main() -> None:
     ap.add_argument("--report-big", action="store_true",
                     help="with --report: the 4,000-topic campaign too")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--dask-pairs", type=int, default=0,
+                    help="only: N alternating pairs of --workers 1 / --workers 2 on the "
+                         "4,000-topic campaign (--shard-topics 250), with their ratios")
     opts = ap.parse_args()
     if opts.report:
         return report_main(opts)
+    if opts.dask_pairs:
+        return dask_pairs(opts)
     ms = [a for m in MEASURES for a in ("-m", m)]
     src = ROOT / "src"
     small, big = campaign_args(opts.data / "c10x1k"), campaign_args(opts.data / "c10x4k")
@@ -114,6 +123,19 @@ def main() -> None:
               f"peak RSS={got['rss'] / 2**30:6.2f} GiB", flush=True)
     if opts.json:
         opts.json.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def dask_pairs(opts) -> None:
+    """Issue 13's target: a LocalCluster of 2 workers against 1, alternating, so that the
+    machine's slow minutes fall on both sides."""
+    ms = [a for m in MEASURES for a in ("-m", m)]
+    args = ["eval", *campaign_args(opts.data / "c10x4k"), *ms, "--shard-topics", "250"]
+    for rep in range(opts.dask_pairs):
+        one = measure([*args, "--workers", "1"], ROOT / "src")
+        two = measure([*args, "--workers", "2"], ROOT / "src")
+        print(f"pair {rep + 1}: 1 worker {one['wall']:6.1f} s, 2 workers {two['wall']:6.1f} s, "
+              f"speed-up {one['wall'] / two['wall']:.2f}x (load {os.getloadavg()[0]:.1f})",
+              flush=True)
 
 
 def report_main(opts) -> None:
