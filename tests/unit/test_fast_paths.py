@@ -62,13 +62,17 @@ def test_single_tag_shortcut(tmp_path):
 
 
 @pytest.mark.slow
-def test_evaluating_files_does_not_import_pandas():
+@pytest.mark.parametrize("shards", [[], ["--shard-topics", "7"]])
+def test_evaluating_files_does_not_import_pandas(shards):
+    """In memory, and shard by shard (the partitioning pass, reading shards, gathering:
+    what a Dask driver runs), trec_eval's measures never import pandas."""
     code = (
         "import sys\n"
         "from irmeta.demo import demo_paths\n"
         "from irmeta.cli.main import main\n"
         "p = demo_paths()\n"
-        "sys.argv = ['irmeta', 'eval', '-q', '-m', 'all_trec', str(p.qrels), str(p.runs[0])]\n"
+        "sys.argv = ['irmeta', 'eval', '-q', '-m', 'all_trec', str(p.qrels), str(p.runs[0]),\n"
+        f"            *{shards!r}]\n"
         "try:\n"
         "    main()\n"
         "except SystemExit:\n"
@@ -78,3 +82,18 @@ def test_evaluating_files_does_not_import_pandas():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stderr.endswith("NO-PANDAS"), done.stderr[-500:]
+
+
+def test_arrow_arrays_from_numpy_buffers_equal_pyarrows():
+    from irmeta.data.tables import arrow_array, column_numpy
+    rng = np.random.default_rng(0)
+    for values in (rng.integers(-5, 5, 37).astype(np.int32), rng.random(19),
+                   rng.random(11).astype(np.float32), rng.random(70) < 0.3,
+                   np.zeros(0, dtype=np.int64)):
+        got = arrow_array(values)
+        assert got.equals(pa.array(values)), values.dtype
+        chunked = pa.chunked_array([got, got]) if len(values) and values.dtype != bool else None
+        if chunked is not None:
+            np.testing.assert_array_equal(column_numpy(chunked), np.concatenate([values] * 2))
+    with pytest.raises(TypeError, match="numbers or booleans"):
+        arrow_array(np.array(["a"]))

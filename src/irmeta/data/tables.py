@@ -42,11 +42,32 @@ def arrow_ints(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), len(ints), [None, pa.py_buffer(ints)])
 
 
+def arrow_array(values: np.ndarray) -> pa.Array:
+    """An Arrow array over a NumPy array of integers, floats or booleans, built from its
+    buffer (bit-packed for booleans), without ``pa.array``'s import of pandas."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        bits = np.packbits(values, bitorder="little")
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(bits)])
+    kind = pa.from_numpy_dtype(values.dtype)
+    if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+        raise TypeError(f"arrow_array: numbers or booleans only, got {values.dtype}")
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
+
+
+def column_numpy(column: pa.ChunkedArray | pa.Array) -> np.ndarray:
+    """A NumPy array of a column of numbers without nulls (:func:`numpy_view` of its
+    chunks, combined): ``ChunkedArray.to_numpy`` imports pandas."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    return numpy_view(column)
+
+
 def numpy_view(arr: pa.Array) -> np.ndarray:
     """A NumPy view (read-only) of an Arrow array of numbers without nulls; any other
     array is converted by pyarrow (which imports pandas)."""
-    if arr.null_count == 0 and (pa.types.is_integer(arr.type) or arr.type == pa.float64()):
-        dtype = np.dtype(np.float64 if arr.type == pa.float64() else str(arr.type))
+    if arr.null_count == 0 and (pa.types.is_integer(arr.type) or pa.types.is_floating(arr.type)):
+        dtype = np.dtype(arr.type.to_pandas_dtype())
         return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr),
                              offset=arr.offset * dtype.itemsize)
     converted: np.ndarray = arr.to_numpy(zero_copy_only=False)

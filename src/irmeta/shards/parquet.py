@@ -35,7 +35,7 @@ import pyarrow.parquet as pq
 
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.lines import LineMap
-from irmeta.data.tables import Qrels, Run
+from irmeta.data.tables import Qrels, Run, arrow_array, column_numpy
 from irmeta.errors import InputError
 from irmeta.io.trec import binary_column
 
@@ -150,10 +150,10 @@ def _read_rows(path: str, groups: list[int], t0: int, t1: int,
         table = pa.Table.from_batches([reader.get_batch(g) for g in groups], schema=schema)
     else:
         table = pq.ParquetFile(path).read_row_groups(groups, columns=columns)
-    tix = table.column("topic").to_numpy()
+    tix = column_numpy(table.column("topic"))
     keep = (tix >= t0) & (tix < t1)
     if not keep.all():
-        table = table.filter(pa.array(keep))
+        table = table.filter(arrow_array(keep))
     return table
 
 
@@ -163,14 +163,14 @@ def _codes(table: pa.Table, campaign: "ParquetCampaign", t0: int,
     topic index relative to ``t0``."""
     ids = np.empty(t1 - t0, dtype=object)
     ids[:] = campaign.topics[t0:t1]
-    tix = table.column("topic").to_numpy()
+    tix = column_numpy(table.column("topic"))
     return ids, (np.asarray(tix, dtype=np.int32) - np.int32(t0))
 
 
 def _lines(table: pa.Table, source: str | None = None, exact: bool = True) -> LineMap:
     """Row -> original file line: stored per row, or (``exact`` False) the data row,
     mapped to its line by re-reading ``source`` for blank lines when an error asks."""
-    line = table.column("line").to_numpy()
+    line = column_numpy(table.column("line"))
     rows = np.asarray(line, np.int64) - 1
     if exact or source is None:
         return LineMap(np.zeros(0, np.int64), rows)
@@ -194,7 +194,7 @@ def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:
                        list(QRELS_SCHEMA.names))
     ids, codes = _codes(table, campaign, t0, t1)
     return Qrels(ids, codes, binary_column(table.column("docid")),
-                 table.column("grade").to_numpy().astype(np.int64),
+                 column_numpy(table.column("grade")).astype(np.int64),
                  source=campaign.qrels_source, lines=_lines(table))
 
 
@@ -204,7 +204,7 @@ def read_run_shard(campaign: ParquetCampaign, run: RunEntry, t0: int, t1: int) -
     table = _read_rows(os.path.join(campaign.path, run.file), groups, t0, t1,
                        list(RUN_SCHEMA.names))
     ids, codes = _codes(table, campaign, t0, t1)
-    scores = table.column("score").to_numpy()
+    scores = column_numpy(table.column("score"))
     return Run(run.name, ids, codes, binary_column(table.column("docid")),
                np.asarray(scores, dtype=np.float64), source=run.source, tag=run.tag,
                lines=_lines(table, run.source, run.exact_lines))
@@ -229,8 +229,8 @@ def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:
             table = pa.ipc.open_file(source).read_all().select(["topic", "grade"])
     else:
         table = pq.read_table(path, columns=["topic", "grade"])
-    tix = table.column("topic").to_numpy()
-    return np.asarray(tix, dtype=np.int32), table.column("grade").to_numpy().astype(np.int64)
+    tix = column_numpy(table.column("topic"))
+    return np.asarray(tix, dtype=np.int32), column_numpy(table.column("grade")).astype(np.int64)
 
 
 def _block_columns(path: str, group: int, columns: list[str]) -> pa.Table:
@@ -261,7 +261,7 @@ def ranking_lengths(campaign: ParquetCampaign, *, max_docs: int | None = None,
             table = _block_columns(path, group, columns)
             if dedupe:   # one row per distinct (topic, document)
                 table = table.group_by(columns, use_threads=False).aggregate([])
-            tix = np.asarray(table.column("topic").to_numpy(), dtype=np.int64)
+            tix = np.asarray(column_numpy(table.column("topic")), dtype=np.int64)
             out[r] += np.bincount(tix, minlength=T)
     if max_docs is not None:
         np.minimum(out, max_docs, out=out)

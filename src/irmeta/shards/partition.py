@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from irmeta.data.lines import LineMap
+from irmeta.data.tables import arrow_array, arrow_ints
 from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
@@ -87,7 +88,7 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
     if np.all(block_of_row[1:] >= block_of_row[:-1]):  # already in block order
         ordered = pa.table(columns, schema=schema)
     else:
-        order = pa.array(np.argsort(block_of_row, kind="stable"))
+        order = arrow_ints(np.argsort(block_of_row, kind="stable"))
         ordered = pa.table({name: col.take(order) for name, col in columns.items()},
                            schema=schema)
     groups, group, start = [], 0, 0
@@ -148,10 +149,10 @@ def convert_run_file(task: RunFileTask) -> list[RunEntry]:
         keep = np.flatnonzero(block >= 0)
         file = f"runs/{task.first_index + i:05d}" + (SPILL_SUFFIX if task.spill else ".parquet")
         lines, exact = file_lines(run.lines, len(run), exact=not task.spill)
-        columns = {"topic": pa.array(tix[run.topic_codes[keep]].astype(np.int32)),
-                   "docid": run.docids.take(pa.array(keep)),
-                   "score": pa.array(run.scores[keep]),
-                   "line": pa.array(lines[keep])}
+        columns = {"topic": arrow_array(tix[run.topic_codes[keep]].astype(np.int32)),
+                   "docid": run.docids.take(arrow_ints(keep)),
+                   "score": arrow_array(run.scores[keep]),
+                   "line": arrow_array(lines[keep])}
         if pa.types.is_large_binary(columns["docid"].type):
             columns["docid"] = columns["docid"].cast(pa.binary())
         groups = _write_blocks(os.path.join(task.out_dir, file), RUN_SCHEMA, columns,
@@ -219,11 +220,11 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
                          else block_topics)
     index = {t: i for i, t in enumerate(topics)}
     block, tix = _block_of_rows(q.topic_ids, q.topic_codes, index, blocks)
-    qcols = {"topic": pa.array(tix[q.topic_codes].astype(np.int32)),
+    qcols = {"topic": arrow_array(tix[q.topic_codes].astype(np.int32)),
              "docid": q.docids if not pa.types.is_large_binary(q.docids.type)
              else q.docids.cast(pa.binary()),
-             "grade": pa.array(q.grades.astype(np.int64)),
-             "line": pa.array(file_lines(q.lines, len(q))[0])}
+             "grade": arrow_array(q.grades.astype(np.int64)),
+             "line": arrow_array(file_lines(q.lines, len(q))[0])}
     qfile = "qrels" + (SPILL_SUFFIX if spill else ".parquet")
     qgroups = _write_blocks(str(out / qfile), QRELS_SCHEMA, qcols, block, len(blocks))
     source = q.source
