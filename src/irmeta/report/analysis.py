@@ -209,7 +209,7 @@ class EffortSection:
     """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
     has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
-    is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
+    is that unless ``--depth`` gave another); ``undefined_topics``: analysed
     topics with more relevant documents than ``depth``, where Twist is undefined."""
 
     depth: int
@@ -668,7 +668,7 @@ def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
         rule = ("chosen from the campaign: " + ("binary judgements" if not graded else
                 f"runs deeper than 100 documents ({depth})")
                 + " (as TREC's ad hoc tracks)")
-    twist, twist_rule = (opts.twist_depth, "given (--twist-depth)") if opts.twist_depth \
+    twist, twist_rule = (opts.twist_depth, "given (--depth)") if opts.twist_depth \
         else (depth, "the runs' depth")
     return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
 

@@ -75,7 +75,7 @@ class ReportOptions:
     processes while the next section is computed (0: all in this process; same files;
     ``None``: :func:`default_background`); ``primary``: the measure that ranks the
     leaderboard, the rank changes, the summary and leads the trust section (None: chosen
-    from the campaign by :func:`irmeta.report.analysis.choose_primary`); ``test`` and
+    from the campaign by :func:`irmeta.report.analysis.choose_defaults`); ``test`` and
     ``correction``: the paired test and the multiple-comparison correction of the
     leaderboard's significance markers; ``ci_level`` and ``ci_trials``: the bootstrap
     confidence intervals of the primary measure's means.
