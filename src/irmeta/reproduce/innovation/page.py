@@ -67,7 +67,7 @@ TEXT: dict[str, Any] = {
                "measures with the sample as the only context (rarity over the N runs), and "
                "take Kendall's τ against the full ranking restricted to the sample; mean "
                "over the draws ({s} per N; the paper's 1,000 is the default: about 43 s "
-               "CPU on TREC DL 2021, 63 runs; --samples 100 for a quick look). Each cell "
+               "CPU on TREC DL 2021, 63 runs; --systems-trials 100 for a quick look). Each cell "
                "is a mean of τ over the draws, so it has no single p-value; the draws' "
                "spread is tau_std in the TSV."),
     "table3_paper": "The paper's values (TREC-8, 129 runs, 1000 samples).",
