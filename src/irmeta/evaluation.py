@@ -586,15 +586,13 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     if isinstance(qrels, Campaign):
         raise ParameterError(f"{fn}: the Campaign is already in memory; give file paths or "
                              "a Parquet campaign folder")
-    if max_docs is not None:
-        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
+    max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
     plan = sharded_plan(qrels, runs, memory_budget=memory_budget, shard_topics=shard_topics,
                         client=client, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")
     with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
-                      float32=validate.flag(float32, "float32", fn),
-                      dedupe=validate.flag(dedupe, "dedupe", fn),
+                      float32=float32, dedupe=dedupe,
                       split_tags=validate.flag(split_tags, "split_tags", fn), client=client,
                       spill_dir=spill_dir, progress=progress,
                       subtopic_qrels=subtopic_qrels) as sharded:

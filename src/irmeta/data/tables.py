@@ -38,8 +38,7 @@ def arrow_ints(values: np.ndarray) -> pa.Array:
     """An int64 Arrow array over a NumPy array (row numbers for ``take``), built from its
     buffer: ``pa.array`` on NumPy input imports pandas, which evaluating files never
     needs (``docs/performance.md``)."""
-    ints = np.ascontiguousarray(values, dtype=np.int64)
-    return pa.Array.from_buffers(pa.int64(), len(ints), [None, pa.py_buffer(ints)])
+    return arrow_array(np.asarray(values, dtype=np.int64))
 
 
 def arrow_array(values: np.ndarray) -> pa.Array:

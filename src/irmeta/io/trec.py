@@ -313,7 +313,8 @@ def _single_value(column: pa.Array | pa.ChunkedArray) -> bytes | None:
     for chunk in chunks:
         if len(chunk) == 0:
             continue
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[
+        width = np.int64 if pa.types.is_large_binary(chunk.type) else np.int32
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=width)[
             chunk.offset:chunk.offset + len(chunk) + 1]
         data = chunk.buffers()[2]
         raw = (np.frombuffer(data, dtype=np.uint8)[offsets[0]:offsets[-1]]
