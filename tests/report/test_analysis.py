@@ -22,6 +22,7 @@ from irmeta.report.analysis import (
     TopicsSection,
     TrustSection,
 )
+from tests.fresh import python_output
 from tests.report.conftest import SMALL
 
 #: analyses of whole campaigns cost seconds each: the full suite runs them, not the quick loop
@@ -294,8 +295,6 @@ def test_report_process_does_not_import_scipy_stats():
     """scipy.stats (about a second to import) is imported by the children that compute
     the leaderboard's intervals and the trust tests, not by the process writing the page:
     checked in a fresh interpreter, structurally (no timing)."""
-    import subprocess
-    import sys
     code = ("import sys\n"
             "import irmeta.report, irmeta.stats\n"
             "print('scipy.stats' in sys.modules)\n"
@@ -305,6 +304,5 @@ def test_report_process_does_not_import_scipy_stats():
             "    progress=False, background=2, bootstrap=20, trials=20, ci_trials=100,\n"
             "    skip=frozenset({'innovation', 'effort', 'topics'})))\n"
             "print(a.leaderboard.uncertainty is not None, 'scipy.stats' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = python_output(code).stdout.split()
     assert out == ["False", "True", "False"]

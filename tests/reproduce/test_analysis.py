@@ -12,8 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +26,7 @@ from tests.context import reference as context_reference
 from tests.context.test_nrg_table1 import QRELS as NRG_QRELS
 from tests.context.test_nrg_table1 import RUNS as NRG_RUNS
 from tests.context.test_nrg_table1 import TABLE as NRG_TABLE1
+from tests.fresh import python_output
 from tests.twist import example
 from tests.twist import reference as twist_reference
 from tests.twist.test_example import EXPECTED as TWIST_EXPECTED
@@ -404,7 +403,6 @@ gawm.analyse(irmeta.evaluate(c, measures=["AP"]).matrix(0), progress=False)
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")))
 """
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, check=True)
+    out = python_output(code, cwd=tmp_path, env=env)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
     assert list(tmp_path.iterdir()) == []

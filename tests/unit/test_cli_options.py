@@ -13,6 +13,7 @@ from irmeta import constraints as C
 from irmeta.cli.main import cli
 from irmeta.cli.options import ConstraintChoice, ConstraintType
 from irmeta.cli.tables import TABLE_FORMATS
+from tests.fresh import python_output
 
 
 def _commands():
@@ -317,8 +318,6 @@ def test_subcommand_modules_load_no_computing_library():
     """Declaring options from constraints must not make ``irmeta X --help`` pay for NumPy,
     pandas, SciPy or the report (seconds on a loaded machine): checked in a fresh
     interpreter, structurally (no timing)."""
-    import subprocess
-    import sys
     code = ("import sys\n"
             "for m in ('eval', 'explain', 'twist', 'aggregate', 'meta', 'report', 'reproduce',"
             " 'convert', 'measures'):\n"
@@ -326,6 +325,5 @@ def test_subcommand_modules_load_no_computing_library():
             "heavy = ('numpy', 'pandas', 'scipy', 'matplotlib', 'pyarrow', 'irmeta.report',"
             " 'irmeta.stats')\n"
             "print(sorted(h for h in heavy if h in sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    out = python_output(code).stdout.strip()
     assert out == "[]"

@@ -7,9 +7,6 @@ against the dense ones by tests/unit/test_kernel_blocks.py.)
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -17,6 +14,7 @@ import pytest
 from irmeta.data import campaign as campaign_module
 from irmeta.data import fingerprint
 from irmeta.io import trec
+from tests.fresh import python_output
 
 
 @pytest.fixture
@@ -57,6 +55,9 @@ def test_single_tag_shortcut(tmp_path):
     mixed = pa.chunked_array([pa.array([b"run1"] * 3), pa.array([b"run1", b"run2"])])
     assert trec._single_value(mixed) is None
     assert trec._single_value(pa.array([b"ab", b"a", b"b"])) is None   # same bytes, split
+    wide = pa.array([b"run1"] * 3, type=pa.large_binary())             # 64-bit offsets
+    assert trec._single_value(wide) == b"run1"
+    assert trec._single_value(pa.array([b"run1", b"run2"], type=pa.large_binary())) is None
     ids, codes = trec._tags(mixed)
     assert list(ids) == ["run1", "run2"] and codes.tolist() == [0, 0, 0, 0, 1]
 
@@ -79,8 +80,7 @@ def test_evaluating_files_does_not_import_pandas(shards):
         "    pass\n"
         "sys.stderr.write('pandas' in sys.modules and 'PANDAS' or 'NO-PANDAS')\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+    done = python_output(code)
     assert done.stderr.endswith("NO-PANDAS"), done.stderr[-500:]
 
 

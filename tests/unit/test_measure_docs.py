@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from irmeta.cli.measures import BEGIN, END, measures_command
 from irmeta.measures import registry
 from tests.conftest import ROOT
+from tests.fresh import python_output
 
 
 def _block(text: str, begin: str) -> str:
@@ -42,11 +43,8 @@ def test_listing_shows_trec_eval_names():
 
 @pytest.mark.slow
 def test_table_order_does_not_depend_on_import_order():
-    import subprocess
-    import sys
     code = ("import irmeta.measures.twist, irmeta.measures.nrg\n"
             "from irmeta.measures.registry import all_measures\n"
             "print(','.join(d.name for d in all_measures()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
+    out = python_output(code).stdout.strip()
     assert out == ",".join(d.name for d in registry.all_measures())

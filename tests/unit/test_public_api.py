@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import irmeta
+from tests.fresh import python_output
 
 
 def test_every_public_name_resolves():
@@ -22,8 +20,7 @@ def test_import_does_not_pull_heavy_libraries():
     code = ("import sys, irmeta, irmeta.cli.main; "
             "print(','.join(m for m in ('pandas','matplotlib','scipy','pyarrow') "
             "if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    assert python_output(code).stdout.strip() == ""
 
 
 def _cli_subcommand_problems() -> list[str]:
