@@ -62,10 +62,43 @@ def _plan(qrels, runs, options: dict):
     parquet = not runs and is_parquet_campaign(qrels)
     if not (runs or parquet):
         return None
-    return sharded_plan(qrels, None if parquet else list(runs),
-                        memory_budget=options.get("memory_budget"),
-                        shard_topics=options.get("shard_topics"),
+    return sharded_plan(qrels, None if parquet else list(runs), work_options(options),
                         force=bool(workers or scheduler))
+
+
+def read_options(options: dict, subtopics=None):
+    """The :class:`~irmeta.options.ReadOptions` of a command's campaign options (built
+    once here, passed whole to the shards and the Parquet reader)."""
+    from irmeta.cli.common import split_names
+    from irmeta.options import ReadOptions
+    names = split_names(options["names"]) if options.get("names") is not None else None
+    return ReadOptions.checked("irmeta", max_docs=options.get("max_docs"), names=names,
+                               float32=options.get("float32", False),
+                               dedupe=options.get("dedupe", False),
+                               split_tags=options.get("split_tags", False),
+                               subtopic_qrels=subtopics)
+
+
+def score_options(options: dict, ctx: dict, *, judged_only: bool = False,
+                  collection_size: int = 0):
+    """The :class:`~irmeta.options.ScoreOptions` of a command (``ctx``: groups, reference
+    and prior runs as :func:`_context` reads them)."""
+    from irmeta.options import ScoreOptions
+    return ScoreOptions.checked("irmeta", complete=options.get("complete", False),
+                                rel_level=options.get("rel_level", 1),
+                                judged_only=judged_only, collection_size=collection_size,
+                                groups=ctx["groups"], reference=ctx["reference"],
+                                prior_runs=ctx["prior_runs"])
+
+
+def work_options(options: dict, client=None, progress: bool | None = None,
+                 warn_dropped: bool = True):
+    """The :class:`~irmeta.options.WorkOptions` of a command's shard options."""
+    from irmeta.options import WorkOptions
+    return WorkOptions.checked("irmeta", memory_budget=options.get("memory_budget"),
+                               shard_topics=options.get("shard_topics"), client=client,
+                               spill_dir=options.get("spill_dir"), progress=progress,
+                               warn_dropped=warn_dropped)
 
 
 def adhoc_and_subtopics(qrels, options: dict) -> tuple:
@@ -133,20 +166,14 @@ def _evaluate_planned(qrels, runs, measures, plan, options: dict, **evaluation):
 
 
 def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
-    from irmeta.cli.common import split_names
     from irmeta.evaluation import evaluate_in_shards
 
     ctx = _context(qrels, options, None)
-    names = split_names(options["names"]) if options.get("names") is not None else None
     adhoc, subtopics = adhoc_and_subtopics(qrels, options)
     results = evaluate_in_shards(
-        adhoc, list(runs) if runs else None, measures, plan, complete=options["complete"],
-        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
-        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
-        split_tags=options.get("split_tags", False), groups=ctx["groups"],
-        reference=ctx["reference"], prior_runs=ctx["prior_runs"], client=client,
-        spill_dir=options.get("spill_dir"), warn_dropped=False, subtopic_qrels=subtopics,
-        **evaluation)
+        adhoc, list(runs) if runs else None, measures, plan,
+        read_options(options, subtopics), score_options(options, ctx, **evaluation),
+        work_options(options, client, warn_dropped=False))
     _note_dropped(results.campaign.dropped_topics)
     return results
 
@@ -194,7 +221,6 @@ def open_cli_shards(qrels, runs, options: dict,
     campaign in memory, as always. Open for the ``with`` block (the spill files and the
     Dask cluster are released on exit). ``progress``: the bar over shards (None: on a
     terminal; ``irmeta report --progress/--no-progress``)."""
-    from irmeta.cli.common import split_names
     from irmeta.data.checks import require_common_topics
     from irmeta.shards.local import open_sharded
 
@@ -203,7 +229,6 @@ def open_cli_shards(qrels, runs, options: dict,
         yield None
         return
     workers, scheduler = options.get("workers"), options.get("scheduler")
-    names = split_names(options["names"]) if options.get("names") is not None else None
     with contextlib.ExitStack() as stack:
         client = None
         if workers or scheduler:
@@ -211,11 +236,9 @@ def open_cli_shards(qrels, runs, options: dict,
             client = stack.enter_context(connect(scheduler, workers))
         adhoc, subtopics = adhoc_and_subtopics(qrels, options)
         sharded = stack.enter_context(open_sharded(
-            adhoc, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
-            names=names, float32=options.get("float32", False),
-            dedupe=options.get("dedupe", False), split_tags=options.get("split_tags", False),
-            client=client, spill_dir=options.get("spill_dir"), progress=progress,
-            subtopic_qrels=subtopics))
+            adhoc, list(runs) if runs else None, plan=plan,
+            read=read_options(options, subtopics),
+            work=work_options(options, client, progress)))
         summary = sharded.summary()
         if not options.get("complete"):
             require_common_topics(summary, "")
