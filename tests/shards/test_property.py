@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import irmeta
 from irmeta.cli.main import main
 from irmeta.measures import registry
 from tests.quick import sampled
