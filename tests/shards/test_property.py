@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import irmeta
 from irmeta.cli.main import main
 from irmeta.measures import registry
 from tests.quick import sampled
@@ -47,6 +48,7 @@ OPTION_SETS = {
                          "--prior-runs", "run0,run2"],
     "l2-dedupe": ["-l", "2", "--dedupe"],
 }
+CONTEXT_OPTIONS = ("--groups", "--prior-runs", "--reference-runs")
 #: the option sets the quick loop keeps (the others run in the full suite)
 QUICK = ("J-l2", "M-float32", "subtopics-J")
 
@@ -110,9 +112,12 @@ def _run(capsys, args: list[str]) -> str:
 
 def _outputs(capsys, inputs: list[str], options: list[str], extra: list[str]) -> list[str]:
     """Full-precision values of every measure, then trec_eval's all_trec layout."""
+    # all_trec reads no context: the CLI refuses --groups, --prior-runs, --reference-runs
+    plain = [o for i, o in enumerate(options)
+             if o not in CONTEXT_OPTIONS and (i == 0 or options[i - 1] not in CONTEXT_OPTIONS)]
     return [_run(capsys, ["eval", "-q", "--format", "tsv", *_measures(options), *inputs,
                           *options, *extra]),
-            _run(capsys, ["eval", "-q", "-m", "all_trec", *inputs, *options, *extra])]
+            _run(capsys, ["eval", "-q", "-m", "all_trec", *inputs, *plain, *extra])]
 
 
 def _check(tmp_path, capsys, seed: int, name: str) -> None:
@@ -129,9 +134,7 @@ def _check(tmp_path, capsys, seed: int, name: str) -> None:
             f"{name}, shards of {size} topic(s)"
     folder = tmp_path / f"parquet-{seed}"
     _run(capsys, ["convert", *inputs, "-o", str(folder), "--block-topics", "2"])
-    parquet = [o for o in options if o not in ("--reference-runs", paths["ref"])]
-    if parquet == options:   # (a reference campaign is read from text files, with qrels)
-        assert _outputs(capsys, [str(folder)], options, []) == memory, f"{name}, Parquet"
+    assert _outputs(capsys, [str(folder)], options, []) == memory, f"{name}, Parquet"
 
 
 @pytest.mark.filterwarnings("ignore:.*undefined:UserWarning")
@@ -148,3 +151,60 @@ def test_sharded_output_is_the_in_memory_output(tmp_path, capsys, name):
 @pytest.mark.parametrize("name", list(OPTION_SETS))
 def test_sharded_output_on_more_campaigns(tmp_path, capsys, seed, name):
     _check(tmp_path, capsys, seed, name)
+
+
+#: the option sets of OPTION_SETS as API arguments (``{sub}`` etc.: the campaign's paths)
+API_SETS = {
+    "J": {"judged_only": True},
+    "J-l2": {"judged_only": True, "rel_level": 2},
+    "N-c": {"collection_size": 5000, "complete": True},
+    "M-float32": {"max_docs": 4, "float32": True},
+    "names": {"names": ["A", "B", "C"]},
+    "subtopics-J": {"subtopic_qrels": "{sub}", "judged_only": True},
+    "reference-groups": {"reference": "{ref}", "groups": "{groups}",
+                         "prior_runs": ["run0", "run2"]},
+    "l2-dedupe": {"rel_level": 2},
+}
+
+
+def _api_options(name: str, paths: dict) -> dict:
+    from irmeta.io.load import read_groups
+    options = dict(API_SETS[name], dedupe=True)
+    if "subtopic_qrels" in options:
+        options["subtopic_qrels"] = paths["sub"]
+    if "reference" in options:
+        options["reference"] = irmeta.load_campaign(paths["qrels"], [paths["ref"]],
+                                                    dedupe=True, warn_dropped=False)
+        options["groups"] = read_groups(paths["groups"])
+    return options
+
+
+def _api_measures(options: dict) -> list[str]:
+    return [m for m in _measures(["--subtopics"] if "subtopic_qrels" in options else [])
+            + _measures(["--groups"] if "groups" in options else []) if m != "-m"] + ["relstring"]
+
+
+def _bytes(results) -> tuple:
+    texts = [results.text(j) for j, m in enumerate(results.measures)
+             if m.definition.text is not None]
+    return results.runs, results.values.tobytes(), results.evaluated.tobytes(), texts
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:.*undefined:UserWarning")
+@pytest.mark.filterwarnings("ignore:.*not in the qrels:UserWarning")
+def test_a_local_cluster_gives_the_in_memory_values(tmp_path):
+    """The option sets above through the API on a LocalCluster (2 processes), every
+    measure and relstring, byte for byte."""
+    pytest.importorskip("distributed")
+    from irmeta.shards.dask import connect
+    assert set(API_SETS) == set(OPTION_SETS)
+    paths = write_campaign(tmp_path / "c", 6)
+    inputs = (paths["qrels"], paths["runs"])
+    with connect(None, 2) as client:
+        for name in API_SETS:
+            options = _api_options(name, paths)
+            measures = list(dict.fromkeys(_api_measures(options)))
+            memory = _bytes(irmeta.evaluate(*inputs, measures, **options))
+            assert _bytes(irmeta.evaluate(*inputs, measures, client=client,
+                                          **options)) == memory, name

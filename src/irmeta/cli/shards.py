@@ -66,19 +66,6 @@ def _plan(qrels, runs, options: dict):
                         force=bool(workers or scheduler))
 
 
-def read_options(options: dict, subtopics=None):
-    """The :class:`~irmeta.options.ReadOptions` of a command's campaign options (built
-    once here, passed whole to the shards and the Parquet reader)."""
-    from irmeta.cli.common import split_names
-    from irmeta.options import ReadOptions
-    names = split_names(options["names"]) if options.get("names") is not None else None
-    return ReadOptions.checked("irmeta", max_docs=options.get("max_docs"), names=names,
-                               float32=options.get("float32", False),
-                               dedupe=options.get("dedupe", False),
-                               split_tags=options.get("split_tags", False),
-                               subtopic_qrels=subtopics)
-
-
 def score_options(options: dict, ctx: dict, *, judged_only: bool = False,
                   collection_size: int = 0):
     """The :class:`~irmeta.options.ScoreOptions` of a command (``ctx``: groups, reference
@@ -125,15 +112,14 @@ def evaluate_cli(qrels, runs, measures, options: dict, *, judged_only: bool = Fa
     (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
     shard by shard, with ``judged_only`` (-J) and ``collection_size`` (-N) either way."""
     from irmeta.cli.common import load_cli_campaign
-    from irmeta.evaluation import evaluate
+    from irmeta.evaluation import evaluate_campaign
 
     plan = _plan(qrels, runs, options)
     if plan is None:
         campaign, ctx = load_cli_campaign(qrels, runs, options)
-        return evaluate(campaign, measures=measures, complete=options["complete"],
-                        rel_level=options["rel_level"], groups=ctx["groups"],
-                        reference=ctx["reference"], prior_runs=ctx["prior_runs"],
-                        judged_only=judged_only, collection_size=collection_size)
+        return evaluate_campaign(campaign, measures,
+                                 score_options(options, ctx, judged_only=judged_only,
+                                               collection_size=collection_size))
     return _evaluate_planned(qrels, runs, measures, plan, options,
                              judged_only=judged_only, collection_size=collection_size)
 
@@ -166,6 +152,7 @@ def _evaluate_planned(qrels, runs, measures, plan, options: dict, **evaluation):
 
 
 def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
+    from irmeta.cli.common import read_options
     from irmeta.evaluation import evaluate_in_shards
 
     ctx = _context(qrels, options, None)
@@ -188,20 +175,15 @@ def _context(qrels, options: dict, runs) -> dict:
     """Groups, rarity reference campaign and prior runs of a sharded command (``runs``:
     the campaign's run names, to check the groups file and ``--prior-runs`` against, as
     :func:`irmeta.cli.common.load_cli_campaign` does; None: unchecked)."""
-    from irmeta.cli.common import expand_paths
+    from irmeta.cli.common import load_reference
     from irmeta.errors import CampaignError
-    from irmeta.io.load import load_campaign, read_groups
+    from irmeta.io.load import read_groups
 
     groups = None
     if options.get("groups_file"):
         groups = (read_groups(options["groups_file"]) if runs is None
                   else read_groups(options["groups_file"], runs))
-    reference = None
-    if options.get("reference_runs"):
-        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
-                                  max_docs=options.get("max_docs"),
-                                  float32=options.get("float32", False),
-                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+    reference = load_reference(*adhoc_and_subtopics(qrels, options), options)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
@@ -221,6 +203,7 @@ def open_cli_shards(qrels, runs, options: dict,
     campaign in memory, as always. Open for the ``with`` block (the spill files and the
     Dask cluster are released on exit). ``progress``: the bar over shards (None: on a
     terminal; ``irmeta report --progress/--no-progress``)."""
+    from irmeta.cli.common import read_options
     from irmeta.data.checks import require_common_topics
     from irmeta.shards.local import open_sharded
 
