@@ -183,7 +183,8 @@ def _context(qrels, options: dict, runs) -> dict:
     if options.get("groups_file"):
         groups = (read_groups(options["groups_file"]) if runs is None
                   else read_groups(options["groups_file"], runs))
-    reference = load_reference(*adhoc_and_subtopics(qrels, options), options)
+    adhoc, subtopics = adhoc_and_subtopics(qrels, options)
+    reference = load_reference(adhoc, subtopics, options)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
