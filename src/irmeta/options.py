@@ -12,7 +12,7 @@ Three frozen dataclasses group the options that travel together (issue 23, item 
 
 They are built and checked **once**, at the edge — a public function
 (:func:`irmeta.evaluate`, :func:`irmeta.open_shards`) or the CLI — with :meth:`checked`,
-which names the public function and the argument in its
+which names the public function (none for the CLI, ``fn=""``) and the argument in its
 :class:`~irmeta.errors.ParameterError` (the vocabulary of :mod:`irmeta.constraints`);
 the layers below (:func:`irmeta.evaluation.evaluate_in_shards`,
 :mod:`irmeta.shards.local`, the shard tasks, the Parquet reader) take the objects whole
@@ -201,5 +201,15 @@ def _checked(cls: Any, fn: str, given: dict[str, Any]) -> Any:
     obj = object.__new__(cls)
     for f in fields(cls):
         object.__setattr__(obj, f.name, given.get(f.name, f.default))
-    obj._check(fn)
+    if fn:
+        obj._check(fn)
+        return obj
+    try:   # the CLI: its error line names no function
+        obj._check(_NO_FUNCTION)
+    except ParameterError as exc:
+        raise ParameterError(str(exc).replace(f"{_NO_FUNCTION}: ", "")) from None
     return obj
+
+
+#: stands for the function name in the messages of :meth:`checked` with ``fn=""``
+_NO_FUNCTION = "\x00"

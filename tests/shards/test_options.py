@@ -192,3 +192,11 @@ def test_dl21_parquet_float32(tmp_path):
     sharded = irmeta.evaluate(str(tmp_path / "p"), None, ["nDCG@10"], float32=True)
     assert sharded.means.tobytes() == whole.means.tobytes()
     assert round(float(whole.means[0, 0]), 4) == 0.5521
+
+
+def test_cli_errors_of_the_options_name_no_function(campaign, capsys):
+    paths, _ = campaign
+    assert main(["eval", paths["qrels"], *paths["runs"], "--memory-budget", "huge",
+                 "-m", "AP"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("irmeta: error: memory_budget must be a size"), err

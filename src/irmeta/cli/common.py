@@ -88,7 +88,7 @@ def read_options(options: dict, subtopics=None):
     once here, passed whole to the shards and the Parquet reader)."""
     from irmeta.options import ReadOptions
     names = split_names(options["names"]) if options.get("names") is not None else None
-    return ReadOptions.checked("irmeta", max_docs=options.get("max_docs"), names=names,
+    return ReadOptions.checked("", max_docs=options.get("max_docs"), names=names,
                                float32=options.get("float32", False),
                                dedupe=options.get("dedupe", False),
                                split_tags=options.get("split_tags", False),

@@ -71,7 +71,7 @@ def score_options(options: dict, ctx: dict, *, judged_only: bool = False,
     """The :class:`~irmeta.options.ScoreOptions` of a command (``ctx``: groups, reference
     and prior runs as :func:`_context` reads them)."""
     from irmeta.options import ScoreOptions
-    return ScoreOptions.checked("irmeta", complete=options.get("complete", False),
+    return ScoreOptions.checked("", complete=options.get("complete", False),
                                 rel_level=options.get("rel_level", 1),
                                 judged_only=judged_only, collection_size=collection_size,
                                 groups=ctx["groups"], reference=ctx["reference"],
@@ -82,7 +82,7 @@ def work_options(options: dict, client=None, progress: bool | None = None,
                  warn_dropped: bool = True):
     """The :class:`~irmeta.options.WorkOptions` of a command's shard options."""
     from irmeta.options import WorkOptions
-    return WorkOptions.checked("irmeta", memory_budget=options.get("memory_budget"),
+    return WorkOptions.checked("", memory_budget=options.get("memory_budget"),
                                shard_topics=options.get("shard_topics"), client=client,
                                spill_dir=options.get("spill_dir"), progress=progress,
                                warn_dropped=warn_dropped)
