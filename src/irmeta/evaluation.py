@@ -387,6 +387,9 @@ def evaluate(qrels: Any, runs: Any = None,
     values; ``spill_dir`` holds the partitioned files. The Results then hold a
     :class:`~irmeta.shards.summary.CampaignSummary` instead of the campaign.
 
+    The arguments are checked once, into the frozen option values of
+    :mod:`irmeta.options` (``ReadOptions``, ``ScoreOptions``, ``WorkOptions``) that the
+    in-memory and sharded paths take whole (``docs/scaling.md``).
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
     Without ``complete``, a campaign where no run shares a topic with the qrels is a
@@ -439,10 +442,11 @@ def evaluate(qrels: Any, runs: Any = None,
             raise ParameterError(f"{fn}: {', '.join(used)} only take effect when reading files; "
                                  "the Campaign is already built (pass them to "
                                  "irmeta.load_campaign instead)")
-        if memory_budget is not None or shard_topics is not None or client is not None:
-            raise ParameterError(f"{fn}: memory_budget, shard_topics and client apply to "
-                                 "files (a sharded evaluation reads them shard by shard); "
-                                 "the Campaign is already in memory")
+        if (memory_budget is not None or shard_topics is not None or client is not None
+                or spill_dir is not None):
+            raise ParameterError(f"{fn}: memory_budget, shard_topics, client and spill_dir "
+                                 "apply to files (a sharded evaluation reads them shard by "
+                                 "shard); the Campaign is already in memory")
         score = ScoreOptions.checked(fn, complete=complete, rel_level=rel_level,
                                      judged_only=judged_only, collection_size=collection_size,
                                      groups=groups, reference=reference, prior_runs=prior_runs)

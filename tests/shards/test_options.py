@@ -137,6 +137,10 @@ def test_options_are_checked_once_and_named(tmp_path, campaign):
     with pytest.raises(ParameterError, match="open_shards: spill_dir"):
         with irmeta.open_shards(*args[:2], spill_dir=[tmp_path]):
             pass
+    built = irmeta.load_campaign(paths["qrels"], paths["runs"], dedupe=True,
+                                 warn_dropped=False)
+    with pytest.raises(ParameterError, match="spill_dir apply to files"):
+        irmeta.evaluate(built, measures=["AP"], spill_dir=tmp_path)
     with pytest.raises(ParameterError, match="evaluate: max_docs must be an integer >= 1"):
         irmeta.evaluate(*args, max_docs=0)
     with pytest.raises(ParameterError, match="evaluate: names"):
