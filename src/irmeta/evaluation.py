@@ -30,6 +30,7 @@ from irmeta.errors import ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
+from irmeta.options import ReadOptions, ScoreOptions, WorkOptions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -84,6 +85,10 @@ class Results:
     evaluated: np.ndarray
     rel_level: int = 1
     context: EvalContext | None = None
+    #: ``{measure position: runs x topics strings}`` of the text measures (relstring) of
+    #: a sharded evaluation, gathered from the shards (in memory they are computed from
+    #: the campaign on demand)
+    texts: dict[int, list[list[str]]] | None = None
 
     def __repr__(self) -> str:
         """A summary (never the arrays): ``Results(30 runs [a, b, c, ...] x 2 measures
@@ -143,7 +148,9 @@ class Results:
         m = self.measures[j]
         if m.definition.text is None:
             raise ParameterError(f"Results.text: {m.display} is a number, not a text measure")
-        if not isinstance(self.campaign, Campaign):
+        if self.texts is not None and j in self.texts:
+            return self.texts[j]
+        if not isinstance(self.campaign, Campaign):  # pragma: no cover - shards send texts
             raise ParameterError("Results.text: a sharded evaluation keeps no rankings; "
                                  f"evaluate {m.display} in memory (docs/scaling.md)")
         rows: list[list[str]] = m.definition.text(self.campaign, m,
@@ -343,20 +350,6 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, Mapping, list, tuple, Run)   # or a DataFrame (is_frame)
 
 
-def _check_context(fn: str, reference: Any, groups: Any,
-                   prior_runs: Any) -> list[str] | None:
-    """Check the context of the cross-run measures; returns ``prior_runs`` as a list."""
-    if reference is not None and not isinstance(reference, Campaign):
-        raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
-                             f"got {type(reference).__name__}")
-    if groups is not None and not isinstance(groups, Mapping):
-        raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
-                             f"got {type(groups).__name__}")
-    if prior_runs is None:
-        return None
-    return validate.strings(prior_runs, "prior_runs", fn, allow_empty=True)
-
-
 def evaluate(qrels: Any, runs: Any = None,
              measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
@@ -394,6 +387,9 @@ def evaluate(qrels: Any, runs: Any = None,
     values; ``spill_dir`` holds the partitioned files. The Results then hold a
     :class:`~irmeta.shards.summary.CampaignSummary` instead of the campaign.
 
+    The arguments are checked once, into the frozen option values of
+    :mod:`irmeta.options` (``ReadOptions``, ``ScoreOptions``, ``WorkOptions``) that the
+    in-memory and sharded paths take whole (``docs/scaling.md``).
     Bad arguments raise :class:`~irmeta.errors.ParameterError` (see
     ``docs/conventions.md``, "The Python API: errors").
     Without ``complete``, a campaign where no run shares a topic with the qrels is a
@@ -434,119 +430,87 @@ def evaluate(qrels: Any, runs: Any = None,
     (30, 1, 50)
     """
     fn = "evaluate"
-    given = {"max_docs": max_docs, "names": names, "float32": float32, "dedupe": dedupe,
-             "subtopic_qrels": subtopic_qrels}
     if isinstance(qrels, Campaign):
         if runs is not None:
             raise ParameterError(f"{fn}: runs must be None when qrels is a Campaign "
                                  "(the campaign already holds its runs)")
-        used = [k for k, v in given.items() if v is not _READING_ARGS[k]]
+        used = [k for k, v in (("max_docs", max_docs), ("names", names),
+                               ("float32", float32), ("dedupe", dedupe),
+                               ("subtopic_qrels", subtopic_qrels))
+                if v is not _READING_ARGS[k]]
         if used:
             raise ParameterError(f"{fn}: {', '.join(used)} only take effect when reading files; "
                                  "the Campaign is already built (pass them to "
                                  "irmeta.load_campaign instead)")
-        if memory_budget is not None or shard_topics is not None or client is not None:
-            raise ParameterError(f"{fn}: memory_budget, shard_topics and client apply to "
-                                 "files (a sharded evaluation reads them shard by shard); "
-                                 "the Campaign is already in memory")
-        campaign = qrels
-    else:
-        from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
-        plan = sharded_plan(qrels, runs, memory_budget=memory_budget,
-                            shard_topics=shard_topics, client=client,
-                            subtopic_qrels=subtopic_qrels)
-        if plan is not None:
-            return evaluate_in_shards(qrels, runs, measures, plan, complete=complete,
-                                     rel_level=rel_level, max_docs=max_docs, names=names,
-                                     float32=float32, dedupe=dedupe, groups=groups,
-                                     reference=reference, prior_runs=prior_runs,
-                                     client=client, spill_dir=spill_dir,
-                                     judged_only=judged_only,
-                                     collection_size=collection_size,
-                                     subtopic_qrels=subtopic_qrels)
-        if runs is None:
-            raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
-        if qrels is None and subtopic_qrels is None:
-            raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
-                                 "them from)")
-        if not (isinstance(runs, _RUN_KINDS) or is_frame(runs)) or isinstance(runs, Campaign):
-            raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
-                                 f"of those, got {type(runs).__name__}")
-        if isinstance(runs, (list, tuple)) and not runs:
-            raise ParameterError(f"{fn}: runs is an empty list")
-        max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
-        campaign = load_campaign(qrels, runs, names=names, max_docs=max_docs,
-                                 float32=float32, dedupe=dedupe, subtopic_qrels=subtopic_qrels)
-    complete, rel_level, prior_runs, judged_only, collection_size, measures = _checked_options(
-        fn, complete, rel_level, reference, groups, prior_runs, judged_only, collection_size,
-        measures)
-    ctx = EvalContext(rel_level=rel_level, groups=dict(groups) if groups else None,
-                      reference=reference,
-                      prior_runs=tuple(prior_runs) if prior_runs is not None else None,
-                      collection_size=collection_size)
-    if not complete:
+        if (memory_budget is not None or shard_topics is not None or client is not None
+                or spill_dir is not None):
+            raise ParameterError(f"{fn}: memory_budget, shard_topics, client and spill_dir "
+                                 "apply to files (a sharded evaluation reads them shard by "
+                                 "shard); the Campaign is already in memory")
+        score = ScoreOptions.checked(fn, complete=complete, rel_level=rel_level,
+                                     judged_only=judged_only, collection_size=collection_size,
+                                     groups=groups, reference=reference, prior_runs=prior_runs)
+        return evaluate_campaign(qrels, measures, score, fn)
+    read = ReadOptions.checked(fn, max_docs=max_docs, names=names, float32=float32,
+                               dedupe=dedupe, subtopic_qrels=subtopic_qrels)
+    score = ScoreOptions.checked(fn, complete=complete, rel_level=rel_level,
+                                 judged_only=judged_only, collection_size=collection_size,
+                                 groups=groups, reference=reference, prior_runs=prior_runs)
+    work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
+                               client=client, spill_dir=spill_dir)
+    from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+    plan = sharded_plan(qrels, runs, work, subtopic_qrels=subtopic_qrels)
+    if plan is not None:
+        return evaluate_in_shards(qrels, runs, measures, plan, read, score, work)
+    if runs is None:
+        raise ParameterError(f"{fn}: runs is required unless a Campaign is given")
+    if qrels is None and subtopic_qrels is None:
+        raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
+                             "them from)")
+    if not (isinstance(runs, _RUN_KINDS) or is_frame(runs)) or isinstance(runs, Campaign):
+        raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
+                             f"of those, got {type(runs).__name__}")
+    if isinstance(runs, (list, tuple)) and not runs:
+        raise ParameterError(f"{fn}: runs is an empty list")
+    campaign = load_campaign(qrels, runs, names=read.names, max_docs=read.max_docs,
+                             float32=read.float32, dedupe=read.dedupe,
+                             subtopic_qrels=read.subtopic_qrels)
+    return evaluate_campaign(campaign, measures, score, fn)
+
+
+def evaluate_campaign(campaign: Campaign, measures: Any, score: ScoreOptions,
+                      fn: str = "evaluate") -> Results:
+    """:func:`evaluate` of a campaign in memory, with checked :class:`ScoreOptions`."""
+    measures = validate.measure_list(measures, fn)
+    ctx = EvalContext(rel_level=score.rel_level, groups=score.groups,
+                      reference=score.reference, prior_runs=score.prior_runs,
+                      collection_size=score.collection_size)
+    if not score.complete:
         require_common_topics(campaign, "evaluate")
-    evaluated = np.ones_like(campaign.has_topic) if complete else campaign.has_topic.copy()
-    if judged_only:
+    evaluated = (np.ones_like(campaign.has_topic) if score.complete
+                 else campaign.has_topic.copy())
+    if score.judged_only:
         campaign = campaign.judged_only()
     ms, values = compute(campaign, measures, ctx)
-    return Results(campaign, ms, values, evaluated, rel_level, ctx)
+    return Results(campaign, ms, values, evaluated, score.rel_level, ctx)
 
 
-def _checked_reading(fn: str, max_docs: Any, float32: Any,
-                     dedupe: Any) -> tuple[int | None, bool, bool]:
-    """The reading options of :func:`evaluate`, checked (one place for both paths)."""
-    if max_docs is not None:
-        max_docs = validate.integer(max_docs, "max_docs", fn, low=1)
-    return max_docs, validate.flag(float32, "float32", fn), validate.flag(dedupe, "dedupe", fn)
-
-
-def _checked_options(fn: str, complete: Any, rel_level: Any, reference: Any, groups: Any,
-                     prior_runs: Any, judged_only: Any, collection_size: Any,
-                     measures: Any) -> tuple[bool, int, Any, bool, int, Any]:
-    """The evaluation options of :func:`evaluate`, checked (in memory and in shards)."""
-    return (validate.flag(complete, "complete", fn),
-            validate.integer(rel_level, "rel_level", fn, low=-32768, high=32768),
-            _check_context(fn, reference, groups, prior_runs),
-            validate.flag(judged_only, "judged_only", fn),
-            validate.integer(collection_size, "collection_size", fn, low=0),
-            validate.measure_list(measures, fn))
-
-
-def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any, *,
-                       complete: bool = False, rel_level: int = 1,
-                       max_docs: int | None = None, names: Sequence[str] | None = None,
-                       float32: bool = False, dedupe: bool = False,
-                       groups: Mapping[str, str] | None = None,
-                       reference: Campaign | None = None,
-                       prior_runs: Iterable[str] | None = None, client: Any = None,
-                       spill_dir: Any = None, progress: bool | None = None,
-                       split_tags: bool = False, warn_dropped: bool = True,
-                       judged_only: bool = False, collection_size: int = 0,
-                       subtopic_qrels: Any = None) -> Results:
+def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any,
+                       read: ReadOptions | None = None, score: ScoreOptions | None = None,
+                       work: WorkOptions | None = None) -> Results:
     """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
-    (:func:`irmeta.shards.local.sharded_plan`); arguments checked as there. The CLI's
-    entry: it also takes ``split_tags``, ``progress`` (a bar over shards: None on a
-    terminal only) and ``warn_dropped``."""
+    (:func:`irmeta.shards.local.sharded_plan`) and the options objects of
+    :mod:`irmeta.options`, checked where they were built (:func:`evaluate`, the CLI)."""
     from irmeta.shards.local import evaluate_sharded  # noqa: PLC0415 (same layer, on use)
-    fn = "evaluate"
-    max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
-    complete, rel_level, prior_runs, judged_only, collection_size, measures = _checked_options(
-        fn, complete, rel_level, reference, groups, prior_runs, judged_only, collection_size,
-        measures)
-    out = evaluate_sharded(qrels, runs, measures, plan=plan, complete=complete,
-                           rel_level=rel_level, max_docs=max_docs, names=names,
-                           float32=float32, dedupe=dedupe, split_tags=split_tags,
-                           groups=groups, reference=reference,
-                           prior_runs=tuple(prior_runs) if prior_runs is not None else None,
-                           client=client, spill_dir=spill_dir, progress=progress,
-                           warn_dropped=warn_dropped, judged_only=judged_only,
-                           collection_size=collection_size, subtopic_qrels=subtopic_qrels)
+    score = score or ScoreOptions()
+    out = evaluate_sharded(qrels, runs, validate.measure_list(measures, "evaluate"),
+                           plan=plan, read=read, score=score, work=work)
     summary = out.summary
-    if not complete:
+    if not score.complete:
         require_common_topics(summary, "evaluate")
-    evaluated = np.ones_like(summary.has_topic) if complete else summary.has_topic.copy()
-    return Results(summary, out.measures, out.values, evaluated, rel_level)
+    evaluated = np.ones_like(summary.has_topic) if score.complete else summary.has_topic.copy()
+    return Results(summary, out.measures, out.values, evaluated, score.rel_level,
+                   texts=out.texts)
 
 
 @contextlib.contextmanager
@@ -586,14 +550,13 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     if isinstance(qrels, Campaign):
         raise ParameterError(f"{fn}: the Campaign is already in memory; give file paths or "
                              "a Parquet campaign folder")
-    max_docs, float32, dedupe = _checked_reading(fn, max_docs, float32, dedupe)
-    plan = sharded_plan(qrels, runs, memory_budget=memory_budget, shard_topics=shard_topics,
-                        client=client, force=True, subtopic_qrels=subtopic_qrels)
+    read = ReadOptions.checked(fn, max_docs=max_docs, names=names, float32=float32,
+                               dedupe=dedupe, split_tags=split_tags,
+                               subtopic_qrels=subtopic_qrels)
+    work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
+                               client=client, spill_dir=spill_dir, progress=progress)
+    plan = sharded_plan(qrels, runs, work, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")
-    with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
-                      float32=float32, dedupe=dedupe,
-                      split_tags=validate.flag(split_tags, "split_tags", fn), client=client,
-                      spill_dir=spill_dir, progress=progress,
-                      subtopic_qrels=subtopic_qrels) as sharded:
+    with open_sharded(qrels, runs, plan=plan, read=read, work=work) as sharded:
         yield sharded

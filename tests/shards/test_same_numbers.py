@@ -18,6 +18,7 @@ import pytest
 import irmeta
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.measures import registry
+from irmeta.options import WorkOptions
 from irmeta.shards import plan as planning
 from irmeta.shards.local import sharded_plan
 from irmeta.shards.summary import CampaignSummary
@@ -207,7 +208,7 @@ def test_a_repeated_document_names_its_file_lines_in_a_shard(tmp_path):
 def test_small_campaigns_take_the_in_memory_path(tmp_path):
     qrels, runs = write_campaign(tmp_path, 7)
     assert sharded_plan(qrels, runs) is None
-    assert sharded_plan(qrels, runs, memory_budget="1M") is None   # ~70 KB estimated
+    assert sharded_plan(qrels, runs, WorkOptions(memory_budget="1M")) is None  # ~70 KB
     plan = planning.plan(runs, budget=10_000)
     assert plan.sharded and plan.shard_topics == 0 and plan.estimated_bytes > 10_000
     assert planning.topics_per_shard(plan, 1000) >= 1

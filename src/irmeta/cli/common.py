@@ -83,6 +83,35 @@ def refuse_unused_context(ctx, measures) -> None:
            because="only the rarity measures (P_rare, AP_rare) read a reference set")
 
 
+def read_options(options: dict, subtopics=None):
+    """The :class:`~irmeta.options.ReadOptions` of a command's campaign options (built
+    once here, passed whole to the shards and the Parquet reader)."""
+    from irmeta.options import ReadOptions
+    names = split_names(options["names"]) if options.get("names") is not None else None
+    return ReadOptions.checked("", max_docs=options.get("max_docs"), names=names,
+                               float32=options.get("float32", False),
+                               dedupe=options.get("dedupe", False),
+                               split_tags=options.get("split_tags", False),
+                               subtopic_qrels=subtopics)
+
+
+def load_reference(adhoc, subtopics, options: dict):
+    """The rarity reference campaign of ``--reference-runs`` (None without it), read with
+    the campaign's own read-time options and judgments (a Parquet campaign's qrels when
+    ``adhoc`` is its folder), in memory and in shards alike."""
+    if not options.get("reference_runs"):
+        return None
+    from irmeta.io.load import load_campaign
+    from irmeta.shards.parquet import is_parquet_campaign, open_campaign, read_qrels_shard
+    read = read_options(options, subtopics)
+    if adhoc is not None and is_parquet_campaign(adhoc):   # the folder's own qrels
+        folder = open_campaign(adhoc)
+        adhoc = read_qrels_shard(folder, 0, len(folder.topics))
+    return load_campaign(adhoc, expand_paths(options["reference_runs"]),
+                         max_docs=read.max_docs, float32=read.float32, dedupe=read.dedupe,
+                         warn_dropped=False, subtopic_qrels=read.subtopic_qrels)
+
+
 def load_cli_campaign(qrels, runs, options: dict):
     """Build the campaign (and the context of cross-run measures) from CLI options.
 
@@ -110,14 +139,13 @@ def load_cli_campaign(qrels, runs, options: dict):
     if not qrels or not runs:
         raise click.UsageError("give a QRELS file and at least one RUN file, a Parquet "
                                "campaign folder (irmeta convert), or --demo")
-    names = split_names(options["names"]) if options.get("names") is not None else None
     subtopics = options.get("subtopic_qrels")
     adhoc = None if subtopics is not None and _same_file(qrels, subtopics) else qrels
-    campaign = load_campaign(adhoc, list(runs), names=names, max_docs=options.get("max_docs"),
-                             float32=options.get("float32", False),
-                             dedupe=options.get("dedupe", False),
-                             split_tags=options.get("split_tags", False), warn_dropped=False,
-                             subtopic_qrels=subtopics)
+    read = read_options(options, subtopics)
+    campaign = load_campaign(adhoc, list(runs), names=read.names, max_docs=read.max_docs,
+                             float32=read.float32, dedupe=read.dedupe,
+                             split_tags=read.split_tags, warn_dropped=False,
+                             subtopic_qrels=read.subtopic_qrels)
     if not options.get("complete"):
         require_common_topics(campaign, "")
     if campaign.dropped_topics:
@@ -126,13 +154,7 @@ def load_cli_campaign(qrels, runs, options: dict):
                    f"({len(campaign.dropped_topics)} run(s))", err=True)
     groups = (read_groups(options["groups_file"], campaign.runs) if options.get("groups_file")
               else None)
-    reference = None
-    if options.get("reference_runs"):
-        reference = load_campaign(adhoc, expand_paths(options["reference_runs"]),
-                                  max_docs=options.get("max_docs"),
-                                  float32=options.get("float32", False),
-                                  dedupe=options.get("dedupe", False), warn_dropped=False,
-                                  subtopic_qrels=subtopics)
+    reference = load_reference(adhoc, subtopics, options)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())

@@ -62,10 +62,30 @@ def _plan(qrels, runs, options: dict):
     parquet = not runs and is_parquet_campaign(qrels)
     if not (runs or parquet):
         return None
-    return sharded_plan(qrels, None if parquet else list(runs),
-                        memory_budget=options.get("memory_budget"),
-                        shard_topics=options.get("shard_topics"),
+    return sharded_plan(qrels, None if parquet else list(runs), work_options(options),
                         force=bool(workers or scheduler))
+
+
+def score_options(options: dict, ctx: dict, *, judged_only: bool = False,
+                  collection_size: int = 0):
+    """The :class:`~irmeta.options.ScoreOptions` of a command (``ctx``: groups, reference
+    and prior runs as :func:`_context` reads them)."""
+    from irmeta.options import ScoreOptions
+    return ScoreOptions.checked("", complete=options.get("complete", False),
+                                rel_level=options.get("rel_level", 1),
+                                judged_only=judged_only, collection_size=collection_size,
+                                groups=ctx["groups"], reference=ctx["reference"],
+                                prior_runs=ctx["prior_runs"])
+
+
+def work_options(options: dict, client=None, progress: bool | None = None,
+                 warn_dropped: bool = True):
+    """The :class:`~irmeta.options.WorkOptions` of a command's shard options."""
+    from irmeta.options import WorkOptions
+    return WorkOptions.checked("", memory_budget=options.get("memory_budget"),
+                               shard_topics=options.get("shard_topics"), client=client,
+                               spill_dir=options.get("spill_dir"), progress=progress,
+                               warn_dropped=warn_dropped)
 
 
 def adhoc_and_subtopics(qrels, options: dict) -> tuple:
@@ -92,15 +112,14 @@ def evaluate_cli(qrels, runs, measures, options: dict, *, judged_only: bool = Fa
     (or with a Parquet campaign, ``--shard-topics``, ``--workers``, ``--scheduler``)
     shard by shard, with ``judged_only`` (-J) and ``collection_size`` (-N) either way."""
     from irmeta.cli.common import load_cli_campaign
-    from irmeta.evaluation import evaluate
+    from irmeta.evaluation import evaluate_campaign
 
     plan = _plan(qrels, runs, options)
     if plan is None:
         campaign, ctx = load_cli_campaign(qrels, runs, options)
-        return evaluate(campaign, measures=measures, complete=options["complete"],
-                        rel_level=options["rel_level"], groups=ctx["groups"],
-                        reference=ctx["reference"], prior_runs=ctx["prior_runs"],
-                        judged_only=judged_only, collection_size=collection_size)
+        return evaluate_campaign(campaign, measures,
+                                 score_options(options, ctx, judged_only=judged_only,
+                                               collection_size=collection_size))
     return _evaluate_planned(qrels, runs, measures, plan, options,
                              judged_only=judged_only, collection_size=collection_size)
 
@@ -133,20 +152,15 @@ def _evaluate_planned(qrels, runs, measures, plan, options: dict, **evaluation):
 
 
 def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
-    from irmeta.cli.common import split_names
+    from irmeta.cli.common import read_options
     from irmeta.evaluation import evaluate_in_shards
 
     ctx = _context(qrels, options, None)
-    names = split_names(options["names"]) if options.get("names") is not None else None
     adhoc, subtopics = adhoc_and_subtopics(qrels, options)
     results = evaluate_in_shards(
-        adhoc, list(runs) if runs else None, measures, plan, complete=options["complete"],
-        rel_level=options["rel_level"], max_docs=options.get("max_docs"), names=names,
-        float32=options.get("float32", False), dedupe=options.get("dedupe", False),
-        split_tags=options.get("split_tags", False), groups=ctx["groups"],
-        reference=ctx["reference"], prior_runs=ctx["prior_runs"], client=client,
-        spill_dir=options.get("spill_dir"), warn_dropped=False, subtopic_qrels=subtopics,
-        **evaluation)
+        adhoc, list(runs) if runs else None, measures, plan,
+        read_options(options, subtopics), score_options(options, ctx, **evaluation),
+        work_options(options, client, warn_dropped=False))
     _note_dropped(results.campaign.dropped_topics)
     return results
 
@@ -161,20 +175,16 @@ def _context(qrels, options: dict, runs) -> dict:
     """Groups, rarity reference campaign and prior runs of a sharded command (``runs``:
     the campaign's run names, to check the groups file and ``--prior-runs`` against, as
     :func:`irmeta.cli.common.load_cli_campaign` does; None: unchecked)."""
-    from irmeta.cli.common import expand_paths
+    from irmeta.cli.common import load_reference
     from irmeta.errors import CampaignError
-    from irmeta.io.load import load_campaign, read_groups
+    from irmeta.io.load import read_groups
 
     groups = None
     if options.get("groups_file"):
         groups = (read_groups(options["groups_file"]) if runs is None
                   else read_groups(options["groups_file"], runs))
-    reference = None
-    if options.get("reference_runs"):
-        reference = load_campaign(qrels, expand_paths(options["reference_runs"]),
-                                  max_docs=options.get("max_docs"),
-                                  float32=options.get("float32", False),
-                                  dedupe=options.get("dedupe", False), warn_dropped=False)
+    adhoc, subtopics = adhoc_and_subtopics(qrels, options)
+    reference = load_reference(adhoc, subtopics, options)
     prior = None
     if options.get("prior_runs"):
         prior = tuple(p.strip() for p in options["prior_runs"].split(",") if p.strip())
@@ -194,7 +204,7 @@ def open_cli_shards(qrels, runs, options: dict,
     campaign in memory, as always. Open for the ``with`` block (the spill files and the
     Dask cluster are released on exit). ``progress``: the bar over shards (None: on a
     terminal; ``irmeta report --progress/--no-progress``)."""
-    from irmeta.cli.common import split_names
+    from irmeta.cli.common import read_options
     from irmeta.data.checks import require_common_topics
     from irmeta.shards.local import open_sharded
 
@@ -203,7 +213,6 @@ def open_cli_shards(qrels, runs, options: dict,
         yield None
         return
     workers, scheduler = options.get("workers"), options.get("scheduler")
-    names = split_names(options["names"]) if options.get("names") is not None else None
     with contextlib.ExitStack() as stack:
         client = None
         if workers or scheduler:
@@ -211,11 +220,9 @@ def open_cli_shards(qrels, runs, options: dict,
             client = stack.enter_context(connect(scheduler, workers))
         adhoc, subtopics = adhoc_and_subtopics(qrels, options)
         sharded = stack.enter_context(open_sharded(
-            adhoc, list(runs) if runs else None, plan=plan, max_docs=options.get("max_docs"),
-            names=names, float32=options.get("float32", False),
-            dedupe=options.get("dedupe", False), split_tags=options.get("split_tags", False),
-            client=client, spill_dir=options.get("spill_dir"), progress=progress,
-            subtopic_qrels=subtopics))
+            adhoc, list(runs) if runs else None, plan=plan,
+            read=read_options(options, subtopics),
+            work=work_options(options, client, progress)))
         summary = sharded.summary()
         if not options.get("complete"):
             require_common_topics(summary, "")

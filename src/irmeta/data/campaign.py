@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -86,14 +86,6 @@ class JudgedDocs:
         """Judged non-relevant documents (0 <= grade < rel_level) per topic."""
         mask = (self.grades >= 0) & (self.grades < rel_level)
         return np.bincount(self.topic[mask], minlength=len(self.ptr) - 1).astype(np.int64)
-
-    def grade_counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(values, counts)``: the distinct grades present in the qrels (ascending,
-        negative included) and the number of documents per topic and grade, [T, G]."""
-        values, inverse = np.unique(self.grades, return_inverse=True)
-        counts = np.zeros((len(self.ptr) - 1, len(values)), dtype=np.int64)
-        np.add.at(counts, (self.topic, inverse), 1)
-        return values, counts
 
 
 def names_text(names: tuple[str, ...], noun: str, shown: int = 3) -> str:
@@ -163,23 +155,6 @@ class Campaign:
         return np.arange(self.depth)[None, None, :] < self.length[:, :, None]
 
     # -------------------------------------------------------------- relevance
-    def relevant(self, rel_level: int = 1) -> np.ndarray:
-        """bool [R, T, D]: the document at each rank is relevant (grade >= rel_level)."""
-        return self.grades >= rel_level
-
-    def gains(self, gain_map: dict[int, float] | None = None) -> np.ndarray:
-        """float64 [R, T, D]: gain of the document at each rank.
-
-        Default: gain = grade for grades > 0, else 0 (negative grades and unjudged
-        documents give 0). ``gain_map`` maps grades to gains; unmapped grades keep
-        the default.
-        """
-        g = np.where(self.grades > 0, self.grades, 0).astype(np.float64)
-        if gain_map:
-            for grade, gain in gain_map.items():
-                g[self.grades == grade] = gain
-        return g
-
     def num_rel(self, rel_level: int = 1) -> np.ndarray:
         """int64 [T]: relevant documents per topic, from the qrels."""
         return self.judged.num_rel(rel_level)
@@ -264,14 +239,26 @@ class Campaign:
         except ValueError:
             raise CampaignError(f"no topic {topic!r} in the qrels") from None
 
+    def _derived(self, keep_grade_levels: bool = True, **changes: Any) -> "Campaign":
+        """This campaign with ``changes`` (field -> new value), every other field kept
+        (:func:`dataclasses.replace`: no positional rebuilding that could drop a field).
+        ``keep_grade_levels``: the derived campaign has the same judgments, so it keeps
+        this one's :attr:`grade_levels` — which a topic shard's campaign was given for
+        the whole campaign (:mod:`irmeta.shards`) and must not recompute from its own
+        qrels."""
+        sub = replace(self, **changes)
+        if keep_grade_levels:
+            sub.__dict__["grade_levels"] = self.grade_levels
+        return sub
+
     def select_runs(self, runs: Iterable[str | int]) -> "Campaign":
         """A campaign with a subset of the runs (names or indices), in the given order."""
         idx = [self.run_index(r) if isinstance(r, str) else int(r) for r in runs]
-        sub = Campaign(tuple(self.runs[i] for i in idx), self.topics, self.grades[idx],
-                       self.length[idx], self.doc_fp[idx], self.judged,
-                       tuple(self.docids[i] for i in idx), self.starts[idx], self.max_docs,
-                       tuple(self.sources[i] for i in idx) if self.sources else (),
-                       self.dropped_topics, self.subtopics)
+        sub = self._derived(runs=tuple(self.runs[i] for i in idx), grades=self.grades[idx],
+                            length=self.length[idx], doc_fp=self.doc_fp[idx],
+                            docids=tuple(self.docids[i] for i in idx),
+                            starts=self.starts[idx],
+                            sources=tuple(self.sources[i] for i in idx) if self.sources else ())
         if "_interned" in self.__dict__:
             dc, jc, ct, n = self._interned
             sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
@@ -297,9 +284,8 @@ class Campaign:
             rows = (self.starts[r][:, None] + np.arange(self.depth)[None, :])[keep[r]]
             docids.append(self.docids[r].take(arrow_ints(rows)))
             starts[r, 1:] = np.cumsum(length[r])[:-1]
-        return Campaign(self.runs, self.topics, grades.astype(np.int16), length, doc_fp,
-                        self.judged, tuple(docids), starts, self.max_docs, self.sources,
-                        self.dropped_topics)
+        return self._derived(grades=grades.astype(np.int16), length=length, doc_fp=doc_fp,
+                             docids=tuple(docids), starts=starts)
 
     def with_qrels(self, qrels: Qrels) -> "Campaign":
         """The same runs judged by other qrels (e.g. a downsampled pool). The topic axis
@@ -310,10 +296,8 @@ class Campaign:
         topic_of_cell = np.broadcast_to(np.arange(T, dtype=np.int32)[None, :, None], (R, T, D))
         grades = np.full((R, T, D), NOT_IN_QRELS, dtype=np.int16)
         grades[valid] = _GradeIndex(judged).lookup(topic_of_cell[valid], self.doc_fp[valid])
-        sub = Campaign(self.runs, self.topics, grades, self.length, self.doc_fp, judged,
-                       self.docids, self.starts, self.max_docs, self.sources,
-                       self.dropped_topics, self.subtopics)
-        return sub
+        # other judgments: their own grade scale (the one field meant to change with them)
+        return self._derived(keep_grade_levels=False, grades=grades, judged=judged)
 
 
 # ===================================================================== building

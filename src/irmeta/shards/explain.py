@@ -37,6 +37,7 @@ from irmeta.explain import (
     unique_counts,
     unique_documents,
 )
+from irmeta.options import ScoreOptions
 from irmeta.shards.shard import measure_names
 
 
@@ -88,8 +89,9 @@ def explain_documents_sharded(sharded: Any, run: str, topic: str | None = None,
     m = _nrg_measure(nrg, k)
     means = None
     if m is not None:
-        means = sharded.campaign_means([m], rel_level=ctx.rel_level, groups=ctx.groups,
-                                       reference=reference, prior_runs=ctx.prior_runs) or None
+        score = ScoreOptions(rel_level=ctx.rel_level, groups=ctx.groups, reference=reference,
+                             prior_runs=ctx.prior_runs)
+        means = sharded.campaign_means([m], score) or None
     args = _DocumentArgs(run, k, depth, ctx.rel_level,
                          None if m is None else measure_names([m])[0], relevant_only,
                          ctx.groups, ctx.prior_runs, means)

@@ -29,7 +29,7 @@ import shutil
 import tempfile
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -38,9 +38,11 @@ from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
+from irmeta.options import ReadOptions, ScoreOptions, WorkOptions
 from irmeta.shards import plan as planning
 from irmeta.shards.parquet import (
     ParquetCampaign,
+    apply_read_options,
     is_parquet_campaign,
     open_campaign,
     ranking_lengths,
@@ -60,6 +62,8 @@ class ShardedValues:
     measures: list[Measure]
     values: np.ndarray         # float64 [R, M, T]
     extras: list = field(default_factory=list)
+    #: ``{measure position: runs x topics strings}`` of the text measures (relstring)
+    texts: dict[int, list[list[str]]] = field(default_factory=dict)
 
 
 def _paths(runs) -> list | None:
@@ -70,15 +74,15 @@ def _paths(runs) -> list | None:
     return None
 
 
-def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
-                 client=None, force: bool = False,
+def sharded_plan(qrels, runs, work: WorkOptions | None = None, *, force: bool = False,
                  subtopic_qrels=None) -> planning.ShardPlan | None:
     """The shard plan of an evaluation, or None for today's in-memory path (the inputs
-    are not files, or they fit in the budget and nothing asks for shards). Reads no file:
-    file sizes only. Without ``qrels``, a subtopic qrels file stands in for them (the
-    qrels are derived from it)."""
+    are not files, or they fit in ``work.memory_budget`` and nothing asks for shards).
+    Reads no file: file sizes only. Without ``qrels``, a subtopic qrels file stands in
+    for them (the qrels are derived from it)."""
+    work = work or WorkOptions()
     parquet = runs is None and qrels is not None and is_parquet_campaign(qrels)
-    forced = force or client is not None or shard_topics is not None or parquet
+    forced = force or work.asks_for_shards or parquet
     paths = None if parquet else _paths(runs) if runs is not None else None
     topic_axis = qrels if qrels is not None else subtopic_qrels
     if not parquet and (paths is None or not isinstance(topic_axis, (str, os.PathLike))):
@@ -87,11 +91,7 @@ def sharded_plan(qrels, runs, *, memory_budget=None, shard_topics=None,
                                  "files: give qrels and runs as paths, or a Parquet campaign "
                                  "folder (irmeta convert)")
         return None
-    budget = None if memory_budget is None else planning.parse_size(memory_budget)
-    if shard_topics is not None:
-        from irmeta import validate
-        shard_topics = validate.integer(shard_topics, "shard_topics", "evaluate", low=1)
-    plan = planning.plan(paths or [], budget, shard_topics, force=forced)
+    plan = planning.plan(paths or [], work.memory_budget, work.shard_topics, force=forced)
     return plan if plan.sharded else None
 
 
@@ -127,68 +127,62 @@ def local_map(fn: Callable, tasks: list, progress=None, **shared) -> list:
 
 
 def evaluate_sharded(qrels, runs, measures, *, plan: planning.ShardPlan,
-                     complete: bool = False, rel_level: int = 1, max_docs=None, names=None,
-                     float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                     groups=None, reference=None, prior_runs=None, client=None,
-                     spill_dir=None, progress=None, warn_dropped: bool = True,
-                     judged_only: bool = False, collection_size: int = 0,
-                     subtopic_qrels=None) -> ShardedValues:
-    """Evaluate ``measures`` shard by shard (see module doc); arguments as
-    :func:`irmeta.evaluate`. ``qrels`` is a Parquet campaign folder when ``runs`` is None.
-    ``spill_dir``: where the partitioned files go (default ``TMPDIR``; with a Dask
-    cluster on several machines, a folder every worker can read)."""
+                     read: ReadOptions | None = None, score: ScoreOptions | None = None,
+                     work: WorkOptions | None = None) -> ShardedValues:
+    """Evaluate ``measures`` shard by shard (see module doc) with the options objects
+    of :mod:`irmeta.options` (built and checked by :func:`irmeta.evaluate`).
+    ``qrels`` is a Parquet campaign folder when ``runs`` is None. ``work.spill_dir``:
+    where the partitioned files go (default ``TMPDIR``; with a Dask cluster on several
+    machines, a folder every worker can read)."""
     ms = parse_measures(measures)
-    with open_sharded(qrels, runs, plan=plan, max_docs=max_docs, names=names,
-                      float32=float32, dedupe=dedupe, split_tags=split_tags, client=client,
-                      spill_dir=spill_dir, progress=progress,
-                      subtopic_qrels=subtopic_qrels) as sharded:
-        return sharded.evaluate(ms, rel_level=rel_level, groups=groups, reference=reference,
-                                prior_runs=prior_runs, warn_dropped=warn_dropped,
-                                judged_only=judged_only, collection_size=collection_size)
+    work = work or WorkOptions()
+    with open_sharded(qrels, runs, plan=plan, read=read, work=work) as sharded:
+        return sharded.evaluate(ms, score, warn_dropped=work.warn_dropped)
 
 
 @contextlib.contextmanager
-def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=None,
-                 float32: bool = False, dedupe: bool = False, split_tags: bool = False,
-                 client=None, spill_dir=None, progress=None,
-                 subtopic_qrels=None) -> Iterator[ShardedCampaign]:
+def open_sharded(qrels, runs, *, plan: planning.ShardPlan, read: ReadOptions | None = None,
+                 work: WorkOptions | None = None) -> Iterator[ShardedCampaign]:
     """A :class:`ShardedCampaign` open for the duration of the ``with`` block: TREC files
     partitioned into a spill folder (deleted on exit), or a Parquet campaign read in
-    place (``runs`` None); arguments as :func:`evaluate_sharded`. What the report and
-    ``explain`` use: several passes over the same shards, and the campaign of a few
-    topics built on demand.
+    place (``runs`` None); ``read`` and ``work`` as :func:`evaluate_sharded`. What the
+    report and ``explain`` use: several passes over the same shards, and the campaign of
+    a few topics built on demand.
 
-    ``subtopic_qrels`` (path, DataFrame or SubtopicQrels): diversity judgments, read
-    here once (they are small) and given to every shard. Without ``qrels`` (None), the
-    qrels are derived from them as :func:`irmeta.load_campaign` derives them."""
+    ``read.subtopic_qrels`` (path, DataFrame or SubtopicQrels): diversity judgments,
+    read here once (they are small) and given to every shard. Without ``qrels`` (None),
+    the qrels are derived from them as :func:`irmeta.load_campaign` derives them."""
+    read = read or ReadOptions()
+    work = work or WorkOptions()
     workers = 1
     mapper = local_map
+    client = work.client
     if client is not None:
         from irmeta.shards import dask as dask_engine
         workers = dask_engine.worker_count(client)
         mapper = dask_engine.client_map(client)
     spill = None
     subtopics = None
-    if subtopic_qrels is not None:
+    if read.subtopic_qrels is not None:
         from irmeta.io.subtopics import load_subtopic_qrels
-        subtopics = load_subtopic_qrels(subtopic_qrels)
+        subtopics = load_subtopic_qrels(read.subtopic_qrels)
         if qrels is None:
             qrels = subtopics.to_qrels()
     try:
         if runs is None:
-            dataset = open_campaign(qrels)
+            dataset = apply_read_options(open_campaign(qrels), read)
         else:
-            parent = None if spill_dir is None else os.fspath(spill_dir)
+            parent = None if work.spill_dir is None else os.fspath(work.spill_dir)
             spill = tempfile.mkdtemp(prefix="irmeta-shards-", dir=parent)
             dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
-                              spill, names=names, float32=float32, split_tags=split_tags,
-                              spill=True,
+                              spill, names=read.names, float32=read.float32,
+                              split_tags=read.split_tags, spill=True,
                               block_topics=lambda T: planning.topics_per_shard(plan, T, workers),
                               mapper=None if client is None else
                               (lambda fn, tasks: mapper(fn, tasks, progress=False)))
         size = planning.topics_per_shard(plan, len(dataset.topics), workers)
-        yield ShardedCampaign(dataset, size, mapper, max_docs=max_docs, dedupe=dedupe,
-                              progress=progress, subtopics=subtopics)
+        yield ShardedCampaign(dataset, size, mapper, read, progress=work.progress,
+                              subtopics=subtopics)
     finally:
         if spill is not None:
             shutil.rmtree(spill, ignore_errors=True)
@@ -197,9 +191,10 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=
 class ShardedCampaign:
     """A campaign evaluated shard by shard: the Parquet campaign (a converted one, or the
     spill folder of TREC files), its shards of ``size`` consecutive topics, the engine
-    that runs them (``mapper``: this process, or Dask) and the options that shape how a
-    shard is read (``max_docs``, ``dedupe``). Opened by :func:`open_sharded` (and
-    :func:`irmeta.open_shards`); valid only inside that ``with`` block.
+    that runs them (``mapper``: this process, or Dask) and the
+    :class:`~irmeta.options.ReadOptions` that shape how a shard is read. Opened by
+    :func:`open_sharded` (and :func:`irmeta.open_shards`); valid only inside that
+    ``with`` block.
 
     Stands in for a :class:`~irmeta.data.campaign.Campaign` where the library knows how
     to work shard by shard: :func:`irmeta.report.analyse_campaign` /
@@ -208,20 +203,24 @@ class ShardedCampaign:
     #: what :mod:`irmeta.explain` recognises a sharded campaign by
     sharded = True
 
-    def __init__(self, dataset: ParquetCampaign, size: int, mapper, *, max_docs=None,
-                 dedupe: bool = False, progress=None, subtopics=None):
+    def __init__(self, dataset: ParquetCampaign, size: int, mapper,
+                 read: ReadOptions | None = None, *, progress=None, subtopics=None):
         self.dataset = dataset
         #: the diversity judgments (SubtopicQrels) every shard's campaign gets, or None
         self.subtopics = subtopics
         self.size = max(1, int(size))
         self.mapper = mapper
-        self.max_docs = max_docs
-        self.dedupe = dedupe
+        #: how a shard is read; the diversity judgments travel apart (``subtopics``)
+        self.read = replace(read or ReadOptions(), subtopic_qrels=None)
         self.progress = progress
         T = len(dataset.topics)
         self.judged = JudgedSummary(*read_judgments(dataset), num_topics=T)
         self.grade_levels = tuple(int(g) for g in np.unique(self.judged.grades))
         self._lengths: np.ndarray | None = None
+
+    @property
+    def max_docs(self) -> int | None:
+        return self.read.max_docs
 
     @property
     def runs(self) -> tuple[str, ...]:
@@ -236,12 +235,13 @@ class ShardedCampaign:
         """The topic ranges ``[t0, t1)`` of the shards, in topic order."""
         return _shards(len(self.dataset.topics), self.size)
 
-    def _common(self, rel_level, groups, prior_runs, judged_only: bool = False,
-                collection_size: int = 0) -> dict:
-        return dict(rel_level=rel_level, max_docs=self.max_docs, dedupe=self.dedupe,
-                    groups=dict(groups) if groups else None, prior_runs=prior_runs,
-                    grade_levels=self.grade_levels, judged_only=judged_only,
-                    collection_size=collection_size)
+    def _task(self, t0: int, t1: int, measures=(), score: ScoreOptions | None = None,
+              **more) -> ShardTask:
+        """The task of shard ``[t0, t1)``: the options whole (without the reference
+        campaign, which :meth:`shared` sends once)."""
+        score = replace(score or ScoreOptions(), reference=None)
+        return ShardTask(self.dataset.path, t0, t1, tuple(measures), read=self.read,
+                         score=score, grade_levels=self.grade_levels, **more)
 
     def summary(self, length: np.ndarray | None = None) -> CampaignSummary:
         """The :class:`CampaignSummary` (``length``: the ranking lengths; default
@@ -256,35 +256,32 @@ class ShardedCampaign:
         """int32 ``[R, T]`` ranking lengths, from the ``topic`` columns alone
         (:func:`~irmeta.shards.parquet.ranking_lengths`; read once)."""
         if self._lengths is None:
-            self._lengths = ranking_lengths(self.dataset, max_docs=self.max_docs,
-                                            dedupe=self.dedupe)
+            self._lengths = ranking_lengths(self.dataset, max_docs=self.read.max_docs,
+                                            dedupe=self.read.dedupe)
         return self._lengths
 
     def campaign(self, t0: int, t1: int):
         """The in-memory :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)``
         (every run), built in this process."""
-        return shard_campaign(self.dataset, t0, t1, max_docs=self.max_docs,
-                              dedupe=self.dedupe, grade_levels=self.grade_levels,
-                              subtopics=self.subtopics)
+        return shard_campaign(self.dataset, t0, t1, self.read,
+                              grade_levels=self.grade_levels, subtopics=self.subtopics)
 
-    def evaluate(self, ms: list[Measure], *, rel_level: int = 1, groups=None, reference=None,
-                 prior_runs=None, warn_dropped: bool = True, extra=None,
-                 extra_args=None, judged_only: bool = False,
-                 collection_size: int = 0) -> ShardedValues:
+    def evaluate(self, ms: list[Measure], score: ScoreOptions | None = None, *,
+                 warn_dropped: bool = True, extra=None, extra_args=None,
+                 **changes) -> ShardedValues:
         """Every measure of ``ms`` on every shard, gathered (two passes for best-per-group
-        priors); ``extra(campaign, extra_args, reference)`` runs on each shard's campaign
-        in the first pass and its pieces come back in :attr:`ShardedValues.extras`, in
-        shard order. ``judged_only``, ``collection_size``: as :func:`irmeta.evaluate`."""
-        return _evaluate_dataset(self, ms, rel_level=rel_level, groups=groups,
-                                 reference=reference, prior_runs=prior_runs,
-                                 warn_dropped=warn_dropped, extra=extra, extra_args=extra_args,
-                                 judged_only=judged_only, collection_size=collection_size)
+        priors), scored with ``score`` (:class:`~irmeta.options.ScoreOptions`; ``changes``:
+        fields of it to replace, e.g. ``rel_level=2``); ``extra(campaign, extra_args,
+        reference)`` runs on each shard's campaign in the first pass and its pieces come
+        back in :attr:`ShardedValues.extras`, in shard order."""
+        score = _score(score, changes)
+        return _evaluate_dataset(self, ms, score, warn_dropped=warn_dropped, extra=extra,
+                                 extra_args=extra_args)
 
     def map(self, fn: Callable, args=None, *, reference=None) -> list:
         """``[fn(campaign, args, reference) for each shard's campaign]``, in shard order,
         on the engine (a Dask task per shard); ``fn`` must be a module-level function."""
-        tasks = [ShardTask(self.dataset.path, t0, t1, (), extra=fn, extra_args=args,
-                           **self._common(1, None, None)) for t0, t1 in self.shards]
+        tasks = [self._task(t0, t1, extra=fn, extra_args=args) for t0, t1 in self.shards]
         return [res.extra for res in self.mapper(evaluate_shard, tasks, progress=self.progress,
                                                  **self.shared(reference))]
 
@@ -311,17 +308,24 @@ class ShardedCampaign:
         from irmeta.shards.explain import unique_documents_sharded
         return unique_documents_sharded(self, k, **kwargs)
 
-    def campaign_means(self, ms: list[Measure], *, rel_level: int = 1, groups=None,
-                       reference=None, prior_runs=None) -> dict[str, np.ndarray]:
+    def campaign_means(self, ms: list[Measure], score: ScoreOptions | None = None,
+                       **changes) -> dict[str, np.ndarray]:
         """``{base name: [R] means}`` that the best-per-group measures of ``ms`` rank runs
-        by (the first pass of :meth:`evaluate`); empty when none has such a prior."""
+        by (the first pass of :meth:`evaluate`); empty when none has such a prior.
+        ``score`` and ``changes`` as :meth:`evaluate`."""
+        score = _score(score, changes)
         bases = _bases(ms)
         if not bases:
             return {}
         length = np.zeros((len(self.runs), len(self.topics)), dtype=np.int32)
-        common = self._common(rel_level, groups, prior_runs)
-        gathered = _run_pass(self, [], list(bases.values()), common, reference, length)
-        return _means(gathered, bases, 0, self.summary(length), rel_level)
+        gathered, _ = _run_pass(self, [], list(bases.values()), score, length)
+        return _means(gathered, bases, 0, self.summary(length), score.rel_level)
+
+
+def _score(score: ScoreOptions | None, changes: dict) -> ScoreOptions:
+    """``score`` (default: the defaults) with ``changes`` replaced (checked again)."""
+    score = score or ScoreOptions()
+    return replace(score, **changes) if changes else score
 
 
 def _bases(ms: list[Measure]) -> dict[str, Measure]:
@@ -341,54 +345,58 @@ def _means(gathered: np.ndarray, bases: dict, offset: int, summary: CampaignSumm
             for k, (name, base) in enumerate(bases.items())}
 
 
-def _evaluate_dataset(sharded: ShardedCampaign, ms: list[Measure], *, rel_level, groups,
-                      reference, prior_runs, warn_dropped, extra=None,
-                      extra_args=None, judged_only: bool = False,
-                      collection_size: int = 0) -> ShardedValues:
+def _evaluate_dataset(sharded: ShardedCampaign, ms: list[Measure], score: ScoreOptions, *,
+                      warn_dropped: bool, extra=None, extra_args=None) -> ShardedValues:
     dataset = sharded.dataset
     T, R = len(dataset.topics), len(dataset.runs)
     bases = _bases(ms)
     first = [m for m in ms if _prior_base(m) is None]
     second = [m for m in ms if _prior_base(m) is not None]
-    common = sharded._common(rel_level, groups, prior_runs, judged_only, collection_size)
     values = np.empty((R, len(ms), T))
     length = np.zeros((R, T), dtype=np.int32)
     summary = sharded.summary(length)
     extras: list = []
-    gathered = _run_pass(sharded, first, list(bases.values()), common, reference, length,
-                         extra, extra_args, extras)
+    gathered, texts = _run_pass(sharded, first, list(bases.values()), score, length,
+                                extra=extra, extra_args=extra_args, extras=extras)
     position = {id(m): j for j, m in enumerate(ms)}
     for j, m in enumerate(first):
         values[:, position[id(m)]] = gathered[:, j]
     if second:
-        means = _means(gathered, bases, len(first), summary, rel_level)
-        again = _run_pass(sharded, second, [], dict(common, campaign_means=means),
-                          reference, None)
+        means = _means(gathered, bases, len(first), summary, score.rel_level)
+        again, _ = _run_pass(sharded, second, [], score, None, campaign_means=means)
         for j, m in enumerate(second):
             values[:, position[id(m)]] = again[:, j]
     if warn_dropped and summary.dropped_topics:
         total = sum(summary.dropped_topics.values())
         warnings.warn(f"{total} topic(s) of {len(summary.dropped_topics)} run(s) are not in "
                       "the qrels and were ignored", stacklevel=5)
-    return ShardedValues(summary, ms, values, extras)
+    return ShardedValues(summary, ms, values, extras,
+                         {position[id(first[j])]: rows for j, rows in texts.items()})
 
 
-def _run_pass(sharded: ShardedCampaign, measures, bases, common, reference, length,
-              extra=None, extra_args=None, extras: list | None = None) -> np.ndarray:
+def _run_pass(sharded: ShardedCampaign, measures, bases, score: ScoreOptions, length, *,
+              extra=None, extra_args=None, extras: list | None = None,
+              campaign_means=None) -> tuple[np.ndarray, dict[int, list[list[str]]]]:
     """One pass over the shards -> gathered values [R, M + B, T] of the measures and the
     best-per-group bases (and the ranking lengths, when ``length`` is given; the
-    ``extra`` hook's pieces appended to ``extras``, in shard order)."""
+    ``extra`` hook's pieces appended to ``extras``, in shard order), and the text
+    measures' strings ``{position in measures: runs x topics}``, topics joined in order."""
     dataset = sharded.dataset
     names, base_names = measure_names(measures), measure_names(bases)
-    tasks = [ShardTask(dataset.path, t0, t1, names, bases=base_names, extra=extra,
-                       extra_args=extra_args, **common)
+    tasks = [sharded._task(t0, t1, names, score, bases=base_names, extra=extra,
+                           extra_args=extra_args, campaign_means=campaign_means)
              for t0, t1 in sharded.shards]
     out = np.empty((len(dataset.runs), len(names) + len(base_names), len(dataset.topics)))
+    texts: dict[int, list[list[str]]] = {}
     for res in sharded.mapper(evaluate_shard, tasks, progress=sharded.progress,
-                              **sharded.shared(reference)):
+                              **sharded.shared(score.reference)):
         out[:, :, res.t0:res.t1] = res.values
+        for j, rows in res.texts.items():   # shards come back in topic order
+            gathered = texts.setdefault(j, [[] for _ in dataset.runs])
+            for r, row in enumerate(rows):
+                gathered[r].extend(row)
         if length is not None:
             length[:, res.t0:res.t1] = res.length
         if extras is not None and extra is not None:
             extras.append(res.extra)
-    return out
+    return out, texts

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -36,8 +36,9 @@ import pyarrow.parquet as pq
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.lines import LineMap
 from irmeta.data.tables import Qrels, Run, arrow_array, column_numpy
-from irmeta.errors import InputError
+from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io.trec import binary_column
+from irmeta.options import ReadOptions
 
 FORMAT = "irmeta-parquet-campaign"
 VERSION = 1
@@ -210,15 +211,45 @@ def read_run_shard(campaign: ParquetCampaign, run: RunEntry, t0: int, t1: int) -
                lines=_lines(table, run.source, run.exact_lines))
 
 
-def build_shard(campaign: ParquetCampaign, t0: int, t1: int, *, max_docs: int | None = None,
-                dedupe: bool = False) -> Campaign:
-    """The in-memory :class:`Campaign` of topics ``[t0, t1)``: every run, those topics.
+def build_shard(campaign: ParquetCampaign, t0: int, t1: int,
+                read: ReadOptions | None = None) -> Campaign:
+    """The in-memory :class:`Campaign` of topics ``[t0, t1)``: every run, those topics,
+    read with ``read`` (:class:`~irmeta.options.ReadOptions`: ``max_docs``, ``dedupe``,
+    ``float32`` and ``names`` applied as the text reader applies them; see
+    :func:`apply_read_options` for the checks done once by the driver).
 
     A run without any row there is kept (all its rankings empty), so every shard has
     the same runs in the same order."""
+    read = read or ReadOptions()
     qrels = read_qrels_shard(campaign, t0, t1)
     runs = [read_run_shard(campaign, r, t0, t1) for r in campaign.runs]
-    return build_campaign(qrels, runs, max_docs=max_docs, dedupe=dedupe, warn_dropped=False)
+    if read.float32 and not campaign.float32:   # as trec.read_run(float32=True) rounds
+        for run in runs:
+            run.scores = run.scores.astype(np.float32).astype(np.float64)
+    if read.names is not None:
+        runs = [run.renamed(name) for run, name in zip(runs, read.names)]
+    return build_campaign(qrels, runs, max_docs=read.max_docs, dedupe=read.dedupe,
+                          warn_dropped=False)
+
+
+def apply_read_options(campaign: ParquetCampaign, read: ReadOptions) -> ParquetCampaign:
+    """The Parquet campaign as ``read`` sees it, checked once before any shard is read:
+    ``names`` rename the runs (one name per run, else a
+    :class:`~irmeta.errors.CampaignError` naming the folder); ``split_tags`` is refused
+    (the runs were split, or not, when the folder was written: ``irmeta convert
+    --split-tags``). ``max_docs``, ``dedupe`` and ``float32`` apply when a shard is built
+    (:func:`build_shard`)."""
+    if read.split_tags:
+        raise ParameterError(f"split_tags applies when run files are read; the runs of the "
+                             f"Parquet campaign {campaign.path} were split (or not) when it "
+                             "was written (irmeta convert --split-tags)")
+    if read.names is None:
+        return campaign
+    if len(read.names) != len(campaign.runs):
+        raise CampaignError(f"{len(read.names)} names given for {len(campaign.runs)} runs "
+                            f"(Parquet campaign {campaign.path})")
+    return replace(campaign, runs=tuple(replace(r, name=n)
+                                        for r, n in zip(campaign.runs, read.names)))
 
 
 def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:

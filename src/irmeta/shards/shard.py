@@ -14,7 +14,7 @@ parse back to the same measures.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ from irmeta.data.subtopics import subtopic_table
 from irmeta.errors import IrmetaError
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
+from irmeta.options import ReadOptions, ScoreOptions
 from irmeta.shards.parquet import build_shard, open_campaign
 
 
@@ -30,22 +31,21 @@ from irmeta.shards.parquet import build_shard, open_campaign
 class ShardTask:
     """Everything a worker needs to evaluate one shard (plain, picklable data).
 
+    ``read`` and ``score``: the evaluation's :class:`~irmeta.options.ReadOptions` and
+    :class:`~irmeta.options.ScoreOptions`, whole (without the diversity judgments and
+    the rarity reference campaign, which are the same for every shard and travel as
+    separate arguments of :func:`evaluate_shard`: Dask scatters them once).
     ``campaign_means``: ``{base measure name: [R] means over the whole campaign topic
     set}`` for best-per-group priors (second pass); ``bases``: the NRG measures (no
     prior) whose gathered values give those means (first pass), computed with an empty
-    prior set as :func:`irmeta.measures.nrg.campaign_means` does. The rarity reference campaign, the
-    same for every shard, is a separate argument of :func:`evaluate_shard` (Dask
-    scatters it once to every worker)."""
+    prior set as :func:`irmeta.measures.nrg.campaign_means` does."""
 
     dataset: str
     t0: int
     t1: int
     measures: tuple[str, ...]
-    rel_level: int = 1
-    max_docs: int | None = None
-    dedupe: bool = False
-    groups: Mapping[str, str] | None = None
-    prior_runs: tuple[str, ...] | None = None
+    read: ReadOptions = field(default_factory=ReadOptions)
+    score: ScoreOptions = field(default_factory=ScoreOptions)
     campaign_means: Mapping[str, np.ndarray] | None = None
     bases: tuple[str, ...] = ()
     #: the distinct qrels grades of the whole campaign (``Campaign.grade_levels``)
@@ -54,25 +54,25 @@ class ShardTask:
     #: shard's campaign after the measures (a module-level function, so that it pickles
     #: by name): what a caller needs of a shard beyond per-topic values (the report's
     #: per-document tables, ``explain``'s rows); its piece comes back in
-    #: :attr:`ShardResult.extra`
+    #: :attr:`ShardResult.extra`. With ``score.judged_only`` (trec_eval -J) the measures
+    #: read the rankings without their unjudged documents; the hook and the returned
+    #: lengths still see the whole rankings.
     extra: Callable[[Any, Any, Any], Any] | None = None
     extra_args: Any = None
-    #: trec_eval -J: the measures read the rankings without their unjudged documents
-    #: (the hook and the returned lengths still see the whole rankings)
-    judged_only: bool = False
-    #: trec_eval -N: documents in the collection (set measures' ``collection_size``)
-    collection_size: int = 0
 
 
 @dataclass
 class ShardResult:
-    """Per-topic values ``[R, M, t1 - t0]`` and ranking lengths ``[R, t1 - t0]``."""
+    """Per-topic values ``[R, M, t1 - t0]`` and ranking lengths ``[R, t1 - t0]``;
+    ``texts``: ``{measure position: runs x topics strings}`` of the text measures
+    (trec_eval ``relstring``), whose values are NaN."""
 
     t0: int
     t1: int
     values: np.ndarray
     length: np.ndarray
     extra: Any = None
+    texts: dict[int, list[list[str]]] = field(default_factory=dict)
 
 
 def parse_names(names) -> list[Measure]:
@@ -82,29 +82,37 @@ def parse_names(names) -> list[Measure]:
 
 def compute_values(campaign, measures: list[Measure], ctx: EvalContext) -> np.ndarray:
     """Kernel values ``[R, M, T]`` of parsed measures on a campaign (the loop of
-    :func:`irmeta.evaluation.compute`, which this layer does not import)."""
+    :func:`irmeta.evaluation.compute`, which this layer does not import): a measure with
+    ``judged_only=true`` (ir_measures' parameter) reads the campaign's judged documents
+    only, as trec_eval ``-J`` would."""
     out = np.empty((campaign.num_runs, len(measures), campaign.num_topics))
+    judged = None
     for j, m in enumerate(measures):
-        out[:, j] = m.definition.kernel(campaign, m, ctx)
+        source = campaign
+        if m.get("judged_only"):
+            judged = campaign.judged_only() if judged is None else judged
+            source = judged
+        out[:, j] = m.definition.kernel(source, m, ctx)
     return out
 
 
-def shard_campaign(dataset, t0: int, t1: int, *, max_docs: int | None = None,
-                   dedupe: bool = False, grade_levels=None, subtopics=None):
+def shard_campaign(dataset, t0: int, t1: int, read: ReadOptions | None = None, *,
+                   grade_levels=None, subtopics=None):
     """The :class:`~irmeta.data.campaign.Campaign` of topics ``[t0, t1)`` of a Parquet
     campaign (a folder or an opened :class:`~irmeta.shards.parquet.ParquetCampaign`),
-    given the whole campaign's ``grade_levels`` (so that no value depends on which
-    topics the shard holds). ``subtopics``: the campaign's
+    read with ``read`` (:class:`~irmeta.options.ReadOptions`), given the whole
+    campaign's ``grade_levels`` (so that no value depends on which topics the shard
+    holds; every campaign derived from it keeps them). ``subtopics``: the campaign's
     :class:`~irmeta.data.subtopics.SubtopicQrels` (diversity judgments, small: read once
     by the driver), laid out for the shard's topics as :func:`irmeta.load_campaign` lays
     them out for all of them."""
     if isinstance(dataset, str):
         dataset = open_campaign(dataset)
-    campaign = build_shard(dataset, t0, t1, max_docs=max_docs, dedupe=dedupe)
+    campaign = build_shard(dataset, t0, t1, read)
+    if subtopics is not None:
+        campaign = replace(campaign, subtopics=subtopic_table(subtopics, campaign.topics))
     if grade_levels is not None:   # the whole campaign's, not this shard's
         campaign.__dict__["grade_levels"] = np.asarray(grade_levels, dtype=np.int64)
-    if subtopics is not None:
-        campaign.subtopics = subtopic_table(subtopics, campaign.topics)
     return campaign
 
 
@@ -114,24 +122,26 @@ def evaluate_shard(task: ShardTask, reference=None, subtopics=None) -> ShardResu
     topics are matched by name, so the whole reference serves every shard;
     ``subtopics``: the diversity judgments, see :func:`shard_campaign`; Dask scatters
     both once), then run the task's ``extra`` hook on the same campaign."""
-    campaign = shard_campaign(task.dataset, task.t0, task.t1, max_docs=task.max_docs,
-                              dedupe=task.dedupe, grade_levels=task.grade_levels,
-                              subtopics=subtopics)
+    campaign = shard_campaign(task.dataset, task.t0, task.t1, task.read,
+                              grade_levels=task.grade_levels, subtopics=subtopics)
     ms = parse_names(task.measures)
-    ctx = EvalContext(rel_level=task.rel_level, groups=task.groups,
-                      reference=reference, prior_runs=task.prior_runs,
+    score = task.score
+    ctx = EvalContext(rel_level=score.rel_level, groups=score.groups,
+                      reference=reference, prior_runs=score.prior_runs,
                       campaign_means=task.campaign_means,
-                      collection_size=task.collection_size)
+                      collection_size=score.collection_size)
     # -J: as irmeta.evaluate, the measures read the judged documents only
-    measured = campaign.judged_only() if task.judged_only else campaign
+    measured = campaign.judged_only() if score.judged_only else campaign
     values = compute_values(measured, ms, ctx)
+    texts = {j: m.definition.text(measured, m, ctx) for j, m in enumerate(ms)
+             if m.definition.text is not None}
     if task.bases:
-        none = EvalContext(rel_level=task.rel_level, prior_runs=(), cache=ctx.cache,
-                           collection_size=task.collection_size)
+        none = EvalContext(rel_level=score.rel_level, prior_runs=(), cache=ctx.cache,
+                           collection_size=score.collection_size)
         values = np.concatenate([values, compute_values(measured, parse_names(task.bases),
                                                         none)], axis=1)
     extra = None if task.extra is None else task.extra(campaign, task.extra_args, reference)
-    return ShardResult(task.t0, task.t1, values, campaign.length.copy(), extra)
+    return ShardResult(task.t0, task.t1, values, campaign.length.copy(), extra, texts)
 
 
 def _portable_name(m: Measure) -> str:
