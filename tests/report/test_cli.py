@@ -105,7 +105,7 @@ def test_short_relative_command_and_zip(tmp_path):
         names = z.namelist()
         assert names[0] == "r.html" and "r_files/leaderboard.tsv" in names
         assert z.read("r.html") == out.read_bytes()
-    assert 'href="r.zip"' in page
+    assert 'href="./r.zip"' in page
     # the runs in another order than the folder's listing: listed one by one
     assert main(["report", str(qrels), *files[::-1], "-o", str(out), "--no-progress",
                  *FAST]) == 0

@@ -67,7 +67,7 @@ def test_table_tsv_full_precision_and_cells(tmp_path, writer):
     assert [c.text for c in t.rows[0]] == ["a", "0.33", "3"]
     assert t.rows[0][1].note == "#1" and t.rows[0][1].sort == pytest.approx(1 / 3)
     assert t.numeric == [False, True, True]
-    assert t.tsv == "r_files/t.tsv"
+    assert t.tsv == "./r_files/t.tsv"
 
 
 def test_render_escapes_and_embeds(tmp_path):

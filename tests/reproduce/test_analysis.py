@@ -3,9 +3,10 @@ TSV): each checked against the paper where our data is the paper's (NRG Table 1,
 Twist worked example), against the library call that computes it, or against a slow
 reference (tests/context/reference.py, tests/twist/reference.py).
 
-The quick loop keeps one fast test per paper (NRG Table 1, the Twist example, GAWM on
-a 7 x 9 matrix, innovation without Figure 1); the slow ones recompute on the demo
-campaign, run a page, or start a fresh interpreter."""
+The quick loop keeps the fast tests on the papers' own examples (NRG Table 1, the Twist
+worked example, GAWM on a 7 x 9 matrix; see also test_analysis_quick.py); the slow ones,
+marked one by one, recompute on the demo campaign, run a page, or start a fresh
+interpreter."""
 
 from __future__ import annotations
 
@@ -30,9 +31,6 @@ from tests.fresh import python_output
 from tests.twist import example
 from tests.twist import reference as twist_reference
 from tests.twist.test_example import EXPECTED as TWIST_EXPECTED
-
-#: the four papers' analyses cost seconds each: the full suite's, not the quick loop's
-pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,6 +121,7 @@ def test_nrg_correlations_and_unique(small):
     assert list(top["base_rank"]) == [int(ranks[r]) for r in top["run"]]
 
 
+@pytest.mark.slow
 def test_nrg_without_groups(small):
     campaign, _ = small
     a = nrg.analyse(campaign, progress=False)
@@ -215,6 +214,7 @@ def test_twist_tables_match_the_library(twist_example):
     assert all(p.rb == 7 for p in a.figure11)
 
 
+@pytest.mark.slow
 def test_twist_without_ndcg_has_no_figure11(small):
     campaign, _ = small
     a = twist.analyse(campaign, twist.TwistParams(gains=("AP",), samples=20, levels=(50,)),
@@ -351,6 +351,7 @@ def test_innovation_figure1_against_slow_reference(innovation_small):
     assert list(a.figure1_ranks["D"]) == sorted(set(f1["D"]))
 
 
+@pytest.mark.slow
 def test_innovation_without_figure1(small):
     campaign, _ = small
     params = innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=2, sizes=(2,))

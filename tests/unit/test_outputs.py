@@ -176,3 +176,43 @@ def test_folder_target_that_is_a_file(tmp_path):
     with pytest.raises(OutputError, match=r"r_files/sub: Not a directory \(.*r_files is a file"):
         StagedFolder(tmp_path / "r_files" / "sub")
     assert _listing(tmp_path) == ["r_files"]
+
+
+# ------------------------------------------ concurrent writers (issue 22, item 9)
+def test_atomic_path_names_are_unique_and_cleaned(tmp_path):
+    """Two writers of one target at once get two temporary names (a fixed name made two
+    reports rename each other's archive away); an error leaves neither behind."""
+    from irmeta.io.output import atomic_path
+    target = tmp_path / "r.zip"
+    with atomic_path(target) as a, atomic_path(target) as b:
+        assert a != b and Path(a).parent == Path(b).parent == tmp_path
+        Path(a).write_text("a")
+        Path(b).write_text("b")
+    assert target.read_text() == "a" and _listing(tmp_path) == ["r.zip"]   # a renamed last
+    with pytest.raises(RuntimeError), atomic_path(target) as c:
+        Path(c).write_text("partial")
+        raise RuntimeError("stop")
+    assert target.read_text() == "a" and _listing(tmp_path) == ["r.zip"]
+
+
+def test_staged_folder_retries_when_another_process_publishes_meanwhile(tmp_path,
+                                                                       monkeypatch):
+    """Another publisher puts its folder at the target between our two renames: ours
+    still goes in, whole, and nothing is left over (before: 'Directory not empty')."""
+    final = tmp_path / "r_files"
+    ours, theirs = StagedFolder(final), StagedFolder(final)
+    (ours.path / "ours.tsv").write_text("ours")
+    (theirs.path / "theirs.tsv").write_text("theirs")
+    real_rename, raced = os.rename, []
+
+    def rename(src, dst):
+        if Path(dst) == final and Path(src) == ours.path and not raced:
+            raced.append(True)
+            real_rename(theirs.path, final)          # the other process wins the race
+        return real_rename(src, dst)
+    monkeypatch.setattr(os, "rename", rename)
+    ours.publish()
+    monkeypatch.undo()
+    theirs.discard()
+    assert raced and _listing(final) == ["ours.tsv"]
+    assert _listing(tmp_path) == ["r_files"]

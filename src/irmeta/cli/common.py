@@ -112,6 +112,42 @@ def load_reference(adhoc, subtopics, options: dict):
                          warn_dropped=False, subtopic_qrels=read.subtopic_qrels)
 
 
+#: the parameters that hold the measures a command computes (-m, --measure, report's
+#: --primary, --gain, --matrix-measure); a command without any computes no diversity measure
+_MEASURE_PARAMS = ("measures", "measure", "primary", "gain", "matrix_measure")
+
+
+def refuse_unused_subtopics(qrels, options: dict) -> None:
+    """Refuse ``--subtopics`` when nothing reads it (docs/cli.md, "Options that do not
+    apply are refused"): no diversity measure among the command's measures. Given as
+    QRELS too, the file is read (the ad hoc qrels are derived from it), so it applies.
+    Measures that do not parse are left to the evaluation, which names them."""
+    from irmeta.cli.options import refuse
+    from irmeta.errors import IrmetaError
+    from irmeta.measures.parse import parse_measures
+
+    subtopics = options.get("subtopic_qrels")
+    ctx = click.get_current_context(silent=True)
+    if subtopics is None or ctx is None or (qrels and _same_file(str(qrels), str(subtopics))):
+        return
+    measures: list[str] = []
+    for name in _MEASURE_PARAMS:
+        value = ctx.params.get(name)
+        measures.extend([value] if isinstance(value, str) else list(value or ()))
+    try:
+        parsed = parse_measures(measures) if measures else []
+    except IrmetaError:
+        return
+    named = [n for n in _MEASURE_PARAMS if n in ctx.params]
+    other = (f"these measures ({', '.join(measures)})" if measures
+             else "no -m measure" if named else f"irmeta {ctx.command_path.split(' ', 1)[-1]}")
+    refuse(ctx, ["subtopic_qrels"], other=other,
+           when=not any(m.definition.family == "diversity" for m in parsed),
+           because="only the diversity measures (alpha_nDCG@k, ERR_IA@k, NRBP, ...) read "
+                   "subtopic qrels; give the file as QRELS too to derive the ad hoc qrels "
+                   "from it (docs/diversity.md)")
+
+
 def load_cli_campaign(qrels, runs, options: dict):
     """Build the campaign (and the context of cross-run measures) from CLI options.
 
@@ -139,6 +175,7 @@ def load_cli_campaign(qrels, runs, options: dict):
     if not qrels or not runs:
         raise click.UsageError("give a QRELS file and at least one RUN file, a Parquet "
                                "campaign folder (irmeta convert), or --demo")
+    refuse_unused_subtopics(qrels, options)
     subtopics = options.get("subtopic_qrels")
     adhoc = None if subtopics is not None and _same_file(qrels, subtopics) else qrels
     read = read_options(options, subtopics)

@@ -91,7 +91,8 @@ def work_options(options: dict, client=None, progress: bool | None = None,
 def adhoc_and_subtopics(qrels, options: dict) -> tuple:
     """``(qrels, subtopic qrels)`` as :func:`irmeta.cli.common.load_cli_campaign` reads
     them: the subtopic file given as QRELS too means no ad hoc qrels (they are derived)."""
-    from irmeta.cli.common import _same_file
+    from irmeta.cli.common import _same_file, refuse_unused_subtopics
+    refuse_unused_subtopics(qrels, options)
     subtopics = options.get("subtopic_qrels")
     if subtopics is not None and qrels and _same_file(str(qrels), str(subtopics)):
         return None, subtopics

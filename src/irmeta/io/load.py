@@ -16,6 +16,7 @@ from irmeta.data.tables import Qrels, Run, decode_id, is_frame
 from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
+from irmeta.io.tokens import unify_line_ends
 
 PathLike = (str, os.PathLike)
 
@@ -226,7 +227,7 @@ def read_groups(path: str | os.PathLike[str], runs: Sequence[str] | None = None)
     """
     raw = trec.read_bytes(path)
     groups: dict[str, str] = {}
-    for lineno, line in enumerate(raw.split(b"\n"), 1):
+    for lineno, line in enumerate(unify_line_ends(raw).split(b"\n"), 1):
         fields = [decode_id(f) for f in line.split()]
         if not fields or fields[0].startswith("#"):
             continue

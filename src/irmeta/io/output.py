@@ -35,8 +35,8 @@ from irmeta.errors import OutputError
 #: a path argument: a string or any ``os.PathLike`` of text
 StrPath = str | os.PathLike[str]
 
-__all__ = ["StagedFolder", "atomic_write", "check_file_target", "check_folder_target",
-           "output_error",
+__all__ = ["StagedFolder", "atomic_path", "atomic_write", "check_file_target",
+           "check_folder_target", "output_error",
            "stdout_errors", "write_errors"]
 
 
@@ -116,6 +116,27 @@ def atomic_write(path: StrPath, mode: str = "w", *, encoding: str | None = "utf-
                     os.fsync(fh.fileno())
             if current is not None:
                 os.chmod(temp, stat.S_IMODE(current.st_mode))
+            os.replace(temp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+
+
+@contextlib.contextmanager
+def atomic_path(path: StrPath) -> Iterator[str]:
+    """A fresh temporary path next to ``path`` for writers that need a file name rather
+    than a file object (``zipfile``, Arrow's Parquet and IPC writers): renamed over
+    ``path`` on a normal exit, deleted on any exception. The name is unique
+    (:func:`_temp_file`), so two processes writing the same target never write into,
+    or rename away, each other's temporary file. Errors are
+    :class:`~irmeta.errors.OutputError`."""
+    target = Path(os.path.realpath(path))
+    with write_errors(path):
+        fd, temp = _temp_file(target)
+        os.close(fd)
+        try:
+            yield temp
             os.replace(temp, target)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -213,22 +234,37 @@ class StagedFolder:
         """Swap the staged folder in for ``final`` (then move ``sidecars``, paths inside
         :attr:`root`, next to it); returns ``final``."""
         check_folder_target(self.final)
-        old = self.root / ".previous"
         with write_errors(self.final):
-            if self.final.exists():
-                os.rename(self.final, old)
-            try:
-                os.rename(self.path, self.final)
-            except BaseException:
-                if old.exists():
-                    os.rename(old, self.final)
-                raise
+            self._swap_in()
         for item in sidecars:
             target = self.final.parent / Path(item).name
             with write_errors(target):
                 os.replace(item, target)
         self.discard()
         return self.final
+
+    def _swap_in(self) -> None:
+        """Rename the staged folder to ``final``, moving a folder already there into the
+        staging folder (deleted with it). Another process publishing the same target
+        at the same moment (two ``irmeta report -o same``) can put its folder at
+        ``final`` between the two renames, or take the one seen there: each such race
+        is retried, and the last publisher's folder stays, whole."""
+        for attempt in range(100):
+            old = self.root / f".previous{attempt}"
+            try:
+                os.rename(self.final, old)
+            except FileNotFoundError:
+                pass                       # nothing there (or another process took it)
+            try:
+                os.rename(self.path, self.final)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    if old.exists() and not self.final.exists():
+                        os.rename(old, self.final)   # put the previous folder back
+                    raise
+                # another process published between the two renames: move it aside too
+        raise OSError(errno.EBUSY, "other processes keep replacing this folder")
 
     def discard(self) -> None:
         """Delete the staging folder (and the previous folder once replaced)."""

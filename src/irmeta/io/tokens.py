@@ -7,12 +7,13 @@ two: it streams the input in blocks and hands Arrow *canonical* lines — fields
 by exactly one delimiter, no empty field, no blank or comment line — so that every field
 Arrow sees is a trec_eval token.
 
-Most blocks are already canonical (one tab or one space between fields, ``\\n`` or
-``\\r\\n`` line ends): a handful of ``memchr``-speed scans prove it and the block passes
-through unchanged. Most untidy blocks become canonical by :func:`squeeze` (a few C-speed
-byte replacements). Any other block is rewritten by :func:`canonical_block`, a vectorised
-NumPy pass that finds the tokens of every line, drops blank and comment lines, checks
-the number of fields, and (for runs) drops fields after the sixth, as trec_eval does.
+Most blocks are already canonical (one tab or one space between fields; ``\\n``,
+``\\r\\n`` or a lone ``\\r`` ends a line, all made ``\\n``): a handful of
+``memchr``-speed scans prove it and the block passes through unchanged. Most untidy blocks
+become canonical by :func:`squeeze` (a few C-speed byte replacements). Any other block is
+rewritten by :func:`canonical_block`, a vectorised NumPy pass that finds the tokens of
+every line, drops blank and comment lines, checks the number of fields, and (for runs)
+drops fields after the sixth, as trec_eval does.
 
 Skipped lines are remembered (:class:`LineMap`), so an error found later in a row still
 names the line an editor shows.
@@ -68,6 +69,22 @@ def is_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
 
 
 _BLANKS = b" \t\x0b\x0c\r"
+
+
+def last_line_end(data: bytes) -> int:
+    """Index of the last line end of ``data`` (``\\n``, or a lone ``\\r``), -1 if none.
+    A ``\\r`` that is the last byte does not count: the next read may start with the
+    ``\\n`` of a ``\\r\\n``."""
+    end = len(data) - 1 if data.endswith(b"\r") else len(data)
+    return max(data.rfind(b"\n", 0, end), data.rfind(b"\r", 0, end))
+
+
+def unify_line_ends(block: bytes) -> bytes:
+    """``\\r\\n`` and a lone ``\\r`` (old Mac line ends) made ``\\n``: a lone ``\\r`` is a
+    line end, as it is for Arrow's parser on the fast path (docs/conventions.md, "Input")."""
+    if b"\r" not in block:
+        return block
+    return block.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
 
 def squeeze(block: bytes, delim: bytes) -> bytes:
@@ -193,7 +210,7 @@ class CanonicalStream(io.RawIOBase):
         return True
 
     def _next_raw(self) -> bytes | None:
-        """The next run of whole lines, ``\\r\\n`` turned into ``\\n``; None at the end."""
+        """The next run of whole lines, every line end made ``\\n``; None at the end."""
         if self._eof:
             return None
         chunks = [self._carry]
@@ -202,11 +219,9 @@ class CanonicalStream(io.RawIOBase):
             if not data:
                 self._eof = True
                 block = b"".join(chunks)
-                if block and not block.endswith(b"\n"):
-                    block += b"\n"
                 break
             chunks.append(data)
-            cut = data.rfind(b"\n")
+            cut = last_line_end(data)
             if cut >= 0:
                 joined = b"".join(chunks)
                 cut = len(joined) - len(data) + cut
@@ -214,8 +229,9 @@ class CanonicalStream(io.RawIOBase):
                 break
         if self._line == 1 and block.startswith(b"\xef\xbb\xbf"):
             block = block[3:]  # a UTF-8 byte-order mark is not data
-        if b"\r" in block and block.count(b"\r") == block.count(b"\r\n"):
-            block = block.replace(b"\r\n", b"\n")
+        block = unify_line_ends(block)
+        if block and not block.endswith(b"\n"):
+            block += b"\n"
         return block if block else None
 
     def raw_blocks(self) -> Iterator[tuple[int, bytes]]:

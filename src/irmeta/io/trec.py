@@ -40,7 +40,15 @@ from irmeta.data.lines import LineMap
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_ints, decode_id, numpy_view
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
-from irmeta.io.tokens import QRELS, RUN, CanonicalStream, Layout, is_canonical
+from irmeta.io.tokens import (
+    QRELS,
+    RUN,
+    CanonicalStream,
+    Layout,
+    is_canonical,
+    last_line_end,
+    unify_line_ends,
+)
 
 __all__ = ["read_run", "read_qrels", "read_bytes", "run_name_from_path"]
 
@@ -134,10 +142,9 @@ def _first_delimiter(source: Source, layout: Layout) -> bytes | None:
             return None  # 64 KiB of blank lines: let the careful path look further
         raise InputError(f"empty {layout.kind} file", path=source.name,
                          expected="at least one line: " + layout.expected.split(": ")[1])
-    head = head[:head.rfind(b"\n") + 1] or head + b"\n"   # whole lines only
+    head = head[:last_line_end(head) + 1] or head + b"\n"   # whole lines only
     head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    if b"\r" in head and head.count(b"\r") == head.count(b"\r\n"):
-        head = head.replace(b"\r\n", b"\n")
+    head = unify_line_ends(head)   # Arrow reads \r\n and a lone \r as line ends too
     for delim in (b"\t", b" "):
         if is_canonical(head, layout.ncols, delim):
             return delim

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from irmeta.data.campaign import Campaign
-from irmeta.errors import IrmetaError
+from irmeta.errors import CampaignError, IrmetaError
 from irmeta.measures import classic
-from irmeta.measures.nrg import PRIORS, prior_plan
+from irmeta.measures.nrg import PRIORS, PriorPlan, prior_plan
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -60,6 +60,20 @@ def _nrg_twin(m: Measure) -> Measure:
     return _declared("NRG", {"base": "nDCG", "prior": m["prior"]}, m.cutoff)
 
 
+def _prior_plan(campaign: Campaign, m: Measure, ctx: EvalContext) -> PriorPlan:
+    """NRG's prior plan for TaSC ``m``; its errors name ``m``, the measure the user wrote,
+    not the NRG twin it is computed through (issue 22, item 9: ``TaSC(prior=list)``
+    without prior runs said ``NRG(prior=list)@5: ...``)."""
+    twin = _nrg_twin(m)
+    try:
+        return prior_plan(campaign, twin, ctx)
+    except CampaignError as exc:
+        text = str(exc)
+        if text.startswith(f"{twin.name}: "):
+            text = f"{m.name}: {text[len(twin.name) + 2:]}"
+        raise CampaignError(text) from None
+
+
 def best_prior_value(values: np.ndarray, member: np.ndarray,
                      exclude: np.ndarray) -> np.ndarray:
     """[R, T]: for every run r, ``max_{j in pool, j != exclude[r]} values[j, t]`` (0 if
@@ -81,7 +95,7 @@ def best_prior_value(values: np.ndarray, member: np.ndarray,
 def tasc(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     """TaSC(prior)@k = (1 - max_{j in P(r)} nDCG@k(j, t)) * nDCG@k(r, t), [R, T]."""
     values = _ndcg(campaign, m, ctx)
-    plan = prior_plan(campaign, _nrg_twin(m), ctx)
+    plan = _prior_plan(campaign, m, ctx)
     if plan.kind == "earlier":
         before = np.zeros(values.shape)
         if len(values) > 1:

@@ -71,7 +71,8 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     bar = _progress(3 + len(active), opts.progress)
     clock = StepClock(bar)
     background = opts.background or 0                     # validate() set it
-    w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True)
+    w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True,
+                     archive=True)
     try:
         with _one_blas_thread(background):
             analysis = analyse(campaign, opts, groups=groups, own_groups=own_groups,
@@ -79,7 +80,7 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                                inputs=inputs, clock=clock)
             with clock.step("render"):
                 path = write_report(analysis, w, command)
-                archive = write_zip(path, w.final_assets)
+                archive = zip_path(path)
     finally:
         bar.close()
         with contextlib.suppress(Exception):
@@ -92,26 +93,6 @@ def campaign_report(campaign: Campaign, output="report.html", *,
 def zip_path(page: Path) -> Path:
     """Where the archive of a page goes: ``<stem>.zip`` next to it."""
     return page.with_suffix(".zip")
-
-
-def write_zip(page: Path, assets: Path) -> Path:
-    """``<stem>.zip`` next to ``page``: the page and every file of ``assets`` under
-    their relative paths, so the page moves with its links intact. Byte-reproducible:
-    names sorted, one fixed timestamp (1980-01-01), fixed permissions. Written to a
-    temporary name and renamed into place."""
-    import zipfile
-    target = zip_path(page)
-    tmp = target.with_name(f".{target.name}.tmp")
-    members = [page] + sorted(p for p in assets.rglob("*") if p.is_file())
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
-        for p in members:
-            info = zipfile.ZipInfo(p.relative_to(page.parent).as_posix(),
-                                   date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, p.read_bytes())
-    os.replace(tmp, target)
-    return target
 
 
 def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | None) -> Path:
@@ -131,7 +112,6 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
                     summary=render.summary(analysis.highlights), version=__version__,
-                    archive=zip_path(w.output).name,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 

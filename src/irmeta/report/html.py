@@ -168,7 +168,8 @@ class ReportWriter:
     """
 
     def __init__(self, output, title: str = "irmeta report", *, formats=("png", "svg"),
-                 dpi: int = 150, background: int = 0, tidy_tsv: bool = False):
+                 dpi: int = 150, background: int = 0, tidy_tsv: bool = False,
+                 archive: bool = False):
         self.output = Path(output)
         if self.output.suffix.lower() not in (".html", ".htm"):
             raise ParameterError(f"ReportWriter: output must end in .html, got {str(output)!r}")
@@ -183,14 +184,16 @@ class ReportWriter:
         self.dpi = dpi
         self.background = int(background) if hasattr(os, "fork") else 0
         self.tidy_tsv = tidy_tsv
+        #: also write ``<output stem>.zip`` (the page and its folder) when publishing
+        self.archive = archive
         self._pending: dict = {}                 # Job -> Figure block it completes
         self.sections: list[Section] = []
         self.files: list[Path] = []
 
     # ------------------------------------------------------------------ blocks
     def _rel(self, path: Path) -> str:
-        """Path of an asset relative to the HTML file."""
-        return f"{self.assets.name}/{path.name}"
+        """Link (``href``) to an asset, relative to the HTML file (:func:`file_href`)."""
+        return file_href(f"{self.assets.name}/{path.name}")
 
     def section(self, id: str, title: str, intro="") -> Section:
         """A new section appended to the report."""
@@ -302,7 +305,8 @@ class ReportWriter:
         if png is None:
             raise ParameterError(f"ReportWriter.figure_from_files: no PNG among {paths}")
         data = base64.b64encode(png.read_bytes()).decode("ascii")
-        rel = [self._rel(p) if p.parent == self.assets else str(p) for p in paths]
+        rel = [self._rel(p) if p.parent == self.assets
+               else file_href(os.path.relpath(p, self.output.parent)) for p in paths]
         return Figure(name, data, rel, caption, alt or name, width)
 
     def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
@@ -339,6 +343,9 @@ class ReportWriter:
         self.wait()
         context = {"subtitle": "", "summary": [], "version": __version__,
                    "command": "", "figure_files": _figure_files(self.formats), **context}
+        if self.archive:
+            context["archive"] = self.output.with_suffix(".zip").name
+            context["archive_href"] = file_href(context["archive"])
         env = environment()
         page = env.get_template(template).render(title=self.title, sections=self.sections,
                                                  assets=self.assets.name, **context)
@@ -346,14 +353,22 @@ class ReportWriter:
         return self.output
 
     def publish(self, page: str) -> None:
-        """Write the HTML ``page`` and swap the staged companion folder in whole: no file
-        of an earlier report at this path survives, and until this point the earlier
-        report is untouched (see :mod:`irmeta.io.output`)."""
+        """Write the HTML ``page`` (and the archive) and swap the staged companion folder
+        in whole: no file of an earlier report at this path survives, and until this point
+        the earlier report is untouched (see :mod:`irmeta.io.output`). The archive is
+        built from the staged files, inside this writer's own staging folder, so a report
+        written to the same path by another process at the same time can neither share
+        its temporary name nor move its files away mid-read (issue 22, item 9)."""
         from irmeta.io.output import write_errors
         staged_page = self._stage.root / self.output.name
+        sidecars = [staged_page]
         with write_errors(self.output):
             staged_page.write_text(page, encoding="utf-8", newline="\n")
-        self._stage.publish(sidecars=[staged_page])
+        if self.archive:
+            target = self._stage.root / self.output.with_suffix(".zip").name
+            with write_errors(self.output.with_suffix(".zip")):
+                sidecars.append(write_archive(staged_page, self.assets, target))
+        self._stage.publish(sidecars=sidecars)
         self.files = [self.final_assets / p.relative_to(self.assets)
                       if p.is_relative_to(self.assets) else p for p in self.files]
         self.assets = self.final_assets
@@ -362,6 +377,33 @@ class ReportWriter:
         """Delete what was written so far, unless published (a failed or interrupted
         report leaves the previous one as it was)."""
         self._stage.discard()
+
+
+def file_href(relative: str) -> str:
+    """The ``href`` of a file the page writes, given its path relative to the page:
+    URL-quoted (``%``, ``:``, ``#``, ``?``, spaces, newlines ... escaped; ``/`` kept) and
+    prefixed with ``./``, so that no output name can make a link a scheme
+    (``-o "javascript:alert(1)%0a.html"`` gave ``href="javascript:alert(1)%0a_files/..."``,
+    which ran script), a host (``//``) or a fragment. Issue 22, item 9."""
+    from urllib.parse import quote
+    return "./" + quote(relative.replace(os.sep, "/"), safe="/")
+
+
+def write_archive(page: Path, assets: Path, target: Path) -> Path:
+    """``target``, a zip of ``page`` and every file of ``assets`` under their paths
+    relative to the page's folder, so the page moves with its links intact.
+    Byte-reproducible: names sorted, one fixed timestamp (1980-01-01), fixed
+    permissions."""
+    import zipfile
+    members = [page] + sorted(p for p in assets.rglob("*") if p.is_file())
+    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
+        for p in members:
+            info = zipfile.ZipInfo(p.relative_to(page.parent).as_posix(),
+                                   date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, p.read_bytes())
+    return target
 
 
 #: non-ASCII characters of the report's column names and what a TSV header says instead

@@ -37,6 +37,7 @@ from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.lines import LineMap
 from irmeta.data.tables import Qrels, Run, arrow_array, column_numpy
 from irmeta.errors import CampaignError, InputError, ParameterError
+from irmeta.io.output import atomic_write
 from irmeta.io.trec import binary_column
 from irmeta.options import ReadOptions
 
@@ -132,10 +133,8 @@ def open_campaign(path) -> ParquetCampaign:
 
 def write_manifest(campaign: ParquetCampaign) -> None:
     """Write ``manifest.json`` last: a folder without it is not a campaign."""
-    target = Path(campaign.path) / MANIFEST
-    tmp = target.with_name(f".{MANIFEST}.tmp")
-    tmp.write_text(json.dumps(campaign.to_json(), indent=1) + "\n")
-    os.replace(tmp, target)
+    with atomic_write(Path(campaign.path) / MANIFEST) as fh:   # a unique temporary name
+        fh.write(json.dumps(campaign.to_json(), indent=1) + "\n")
 
 
 # ------------------------------------------------------------------ reading a shard

@@ -38,6 +38,7 @@ from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
 from irmeta.io.load import load_qrels
+from irmeta.io.output import atomic_path
 from irmeta.shards.parquet import (
     QRELS_SCHEMA,
     RUN_SCHEMA,
@@ -92,12 +93,11 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
         ordered = pa.table({name: col.take(order) for name, col in columns.items()},
                            schema=schema)
     groups, group, start = [], 0, 0
-    tmp = f"{path}.tmp"
     spill = path.endswith(SPILL_SUFFIX)
-    writer = (pa.ipc.new_file(tmp, schema) if spill else
-              pq.ParquetWriter(tmp, schema, compression=compression,
-                               use_dictionary=["topic"], write_statistics=False))
-    with writer:
+    with atomic_path(path) as tmp, \
+            (pa.ipc.new_file(tmp, schema) if spill else
+             pq.ParquetWriter(tmp, schema, compression=compression,
+                              use_dictionary=["topic"], write_statistics=False)) as writer:
         for k in range(num_blocks):
             n = int(sizes[k])
             if n == 0:
@@ -111,7 +111,6 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
             groups.append(group)
             group += 1
             start += n
-    os.replace(tmp, path)
     return groups
 
 

@@ -24,6 +24,13 @@ figures on any campaign, with the tables of the values behind them.
   the prior, the unique contributions to the pool (:func:`irmeta.explain.unique_contributions`).
 * **Figure 4**: ``P_rare(alpha)@k`` (rarity over all runs, the scored one included)
   against ``nDCG@k``.
+* **Figure 5** (the paper's appendix C): ``TaSC(prior=best_per_group)@k`` (task subspace
+  coverage, Arabzadeh et al., SIGIR 2023: ``nDCG@k`` times what the best prior run left
+  uncovered on the topic, :mod:`irmeta.measures.tasc`) against ``nDCG@k``; the prior is
+  the best run of every *other* group, as the paper's caption says (the authors' script
+  keeps the run's own group: docs/paper-deviations.md).
+* The **correlations** of every measure's run means with ``nDCG@k`` (Kendall's tau with
+  its p-value, Pearson's r).
 
 Without a groups file every run is its own group, so ``best_per_group`` is every other
 run (= ``others``); the page says so.

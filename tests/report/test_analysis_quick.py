@@ -1,0 +1,139 @@
+"""Quick tests of :func:`irmeta.report.analyse_campaign` (issue 23, item 5): the largest
+module of the package, analysed on the 5 x 8 campaign of ``tests/report/tiny.py`` whose
+numbers are known by hand, in about a second. The demo-campaign tests of
+``test_analysis.py`` (slow) check the same sections at scale and against the library.
+
+Also the analysis-identity test that, with one render-determinism test
+(``test_assemble.py``), replaces the three-report seed test: the same seed gives the same
+analysis object, field by field; another seed changes the random parts only."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irmeta.report import CampaignAnalysis, ReportOptions, analyse_campaign
+from tests.report import tiny
+from tests.shards.test_report_explain import assert_same
+
+SMALL = dict(progress=False, bootstrap=20, trials=10, ci_trials=50, background=0, rare_k=10,
+             alphas=(0.0, 0.5, 1.0))
+RANDOM = frozenset({"innovation", "nrg", "effort", "topics"})   # left: leaderboard, trust
+
+
+@pytest.fixture(scope="module")
+def campaign():
+    return tiny.campaign()
+
+
+@pytest.fixture(scope="module")
+def analysis(campaign) -> CampaignAnalysis:
+    return analyse_campaign(campaign, ReportOptions(**SMALL))
+
+
+def test_inputs_and_defaults_are_the_campaigns(analysis):
+    i, d = analysis.inputs, analysis.defaults
+    assert (i.runs, i.qrels_topics, i.analysed_topics) == (5, 8, 7)   # t8: nothing relevant
+    assert (i.judged, i.relevant, i.relevant_per_topic, i.depth) == (48, 21, 3.0, 6)
+    # graded judgements, runs of at most 100 documents: nDCG@10; Twist at the runs' depth
+    assert (d.primary, d.graded, d.twist_depth) == ("nDCG@10", True, 6)
+
+
+def test_leaderboard_values_are_the_hand_computed_ones(analysis):
+    lb = analysis.leaderboard
+    t = lb.table
+    assert lb.primary == "nDCG@10" and list(t.index) == list(t["run"])
+    assert sorted(t.index) == sorted(tiny.RUNS) and t["nDCG@10"].is_monotonic_decreasing
+    for run in tiny.RUNS:
+        assert t.loc[run, "AP"] == pytest.approx(tiny.mean(tiny.ap, run), abs=1e-12)
+        assert t.loc[run, "nDCG@10"] == pytest.approx(tiny.mean(tiny.ndcg10, run), abs=1e-12)
+    assert t.loc["ideal", "AP"] == t.loc["ideal", "nDCG@10"] == 1.0
+    # every run retrieves the six judged documents of every topic
+    assert (t["P@10"] == 0.3).all() and (t["R@6"] == 1.0).all() and (t["Judged@10"] == 1).all()
+    assert (t["unique@10"] == 0).all()
+    # competition ranks by definition, and the rank change against the primary measure
+    for label in lb.means.columns:
+        v = t[label].to_numpy()
+        assert list(t[f"rank {label}"]) == [1.0 + np.sum(v > x) for x in v], label
+        if label != "nDCG@10":
+            assert (t[f"delta {label}"] == t["rank nDCG@10"] - t[f"rank {label}"]).all()
+    assert (t["rank P@10"] == 1).all()                          # a five-way tie
+
+
+def test_leaderboard_nan_rules(analysis):
+    """The best run has no p-value against the best, the last none against the next; the
+    intervals hold the mean, and the ideal run's is a point (it is 1 on every topic)."""
+    t = analysis.leaderboard.table
+    assert np.isnan(t["p_vs_best"].iloc[0]) and t["p_vs_best"].iloc[1:].notna().all()
+    assert np.isnan(t["p_vs_next"].iloc[-1]) and t["p_vs_next"].iloc[:-1].notna().all()
+    assert (t["ci_low"] <= t["nDCG@10"]).all() and (t["nDCG@10"] <= t["ci_high"]).all()
+    assert t.loc["ideal", "ci_low"] == t.loc["ideal", "ci_high"] == 1.0
+    h = analysis.highlights
+    assert (h.best_run, h.best_value, h.most_unique) == ("ideal", 1.0, None)
+
+
+def test_per_topic_matrices_cover_the_campaign_topic_set(analysis, campaign):
+    mats = analysis.per_topic.matrices
+    assert "nDCG@10" in mats and "Twist@6" in mats
+    for name, m in mats.items():
+        assert m.shape == (5, 7) and "t8" not in list(m.columns), name
+    np.testing.assert_allclose(mats["AP"].loc["r1"],
+                               [tiny.ap("r1", t) for t in tiny.TOPICS[:7]], atol=1e-12)
+
+
+def test_trust_tau_is_nan_for_a_constant_measure(analysis):
+    """Kendall's tau with a measure that has one value for every run is undefined: NaN
+    (not 0, not an error), except with itself."""
+    tau = analysis.trust.tau
+    assert list(tau.index) == list(tau.columns) and np.allclose(np.diag(tau), 1.0)
+    for constant in ("P@10", "R@6", "Judged@10", "unique@10"):
+        others = tau.loc[constant].drop(constant)
+        assert others.isna().all(), constant
+    assert tau.loc["AP", "bpref"] == pytest.approx(1.0)          # the same order here
+    assert np.allclose(tau.to_numpy(), tau.to_numpy().T, equal_nan=True)
+    assert analysis.trust.pairs == 10 and analysis.trust.analysed_topics == 7
+
+
+def test_innovation_nrg_effort_topics_sections(analysis):
+    inn = analysis.innovation
+    assert inn.runs_with_unique == 0 and len(inn.documents) == 0 and inn.num_runs == 5
+    assert (inn.unique["unique"] == 0).all()
+    assert set(analysis.nrg.table["run"]) == set(tiny.RUNS)
+    # the ideal ranking's CRP curve is the ideal archetype on every topic
+    arche = analysis.effort.findings.archetypes
+    assert arche.loc["ideal", "ideal"] == 100.0 and arche.loc["ideal", "total"] == 7
+    assert arche.loc["all runs", "total"] == 35 and analysis.effort.undefined_topics == 0
+    agg = analysis.topics.aggregation
+    assert analysis.topics.measure == "AP" and agg.matrix.shape == (5, 7)
+    np.testing.assert_allclose(agg.map.loc[tiny.RUNS],
+                               [tiny.mean(tiny.ap, r) for r in tiny.RUNS], atol=1e-12)
+
+
+def test_skipped_sections_are_none(campaign):
+    a = analyse_campaign(campaign, ReportOptions(**SMALL, skip=RANDOM | {"trust"}))
+    assert all(getattr(a, s) is None for s in ("innovation", "nrg", "effort", "topics",
+                                                "trust"))
+    assert a.leaderboard.table.shape[0] == 5
+
+
+def test_the_same_seed_gives_the_same_analysis(campaign):
+    """The analysis-identity test: the same options give equal analyses, field by field
+    (frames exactly, NaN == NaN); another seed changes the bootstrap and the trials."""
+    opts = ReportOptions(**SMALL, skip=RANDOM, seed=3)
+    a, b = (analyse_campaign(campaign, opts) for _ in range(2))
+    assert_same(a, b)
+    c = analyse_campaign(campaign, dataclasses.replace(opts, seed=4))
+    pd.testing.assert_frame_equal(a.leaderboard.means, c.leaderboard.means)  # not random
+    assert not a.leaderboard.table["ci_low"].equals(c.leaderboard.table["ci_low"])
+    assert not a.trust.measures.equals(c.trust.measures)
+
+
+def test_assert_same_sees_a_changed_value(campaign, analysis):
+    """The comparison above can fail: one cell changed deep inside is found."""
+    other = analyse_campaign(campaign, ReportOptions(**SMALL))
+    other.leaderboard.table.iloc[2, 1] += 1e-15
+    with pytest.raises(AssertionError, match="leaderboard.table"):
+        assert_same(analysis, other)
