@@ -48,7 +48,8 @@ OPTION_SETS = {
                          "--prior-runs", "run0,run2"],
     "l2-dedupe": ["-l", "2", "--dedupe"],
 }
-CONTEXT_OPTIONS = ("--groups", "--prior-runs", "--reference-runs")
+#: options all_trec reads nothing of (the CLI refuses them with it, docs/cli.md)
+CONTEXT_OPTIONS = ("--groups", "--prior-runs", "--reference-runs", "--subtopics")
 #: the option sets the quick loop keeps (the others run in the full suite)
 QUICK = ("J-l2", "M-float32", "subtopics-J")
 
@@ -113,6 +114,7 @@ def _run(capsys, args: list[str]) -> str:
 def _outputs(capsys, inputs: list[str], options: list[str], extra: list[str]) -> list[str]:
     """Full-precision values of every measure, then trec_eval's all_trec layout."""
     # all_trec reads no context: the CLI refuses --groups, --prior-runs, --reference-runs
+    # and --subtopics with it
     plain = [o for i, o in enumerate(options)
              if o not in CONTEXT_OPTIONS and (i == 0 or options[i - 1] not in CONTEXT_OPTIONS)]
     return [_run(capsys, ["eval", "-q", "--format", "tsv", *_measures(options), *inputs,
