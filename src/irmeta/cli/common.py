@@ -226,3 +226,20 @@ def open_output(path):
     else:
         with atomic_write(path) as fh:
             yield fh
+
+
+def one_measure_option(ctx, param, value):
+    """Click callback of an option that takes exactly one measure (``report --primary``):
+    the string must name one measure with a number per topic
+    (:func:`irmeta.measures.parse.one_measure`), checked before any input is read; a usage
+    error (exit 2) naming the option otherwise."""
+    if value is None:
+        return value
+    from irmeta.errors import MeasureError
+    from irmeta.measures.parse import one_measure
+    option = max(param.opts, key=len)
+    try:
+        one_measure(value, option)
+    except MeasureError as exc:
+        raise click.BadParameter(str(exc).split("\n")[0], ctx=ctx, param=param) from None
+    return value

@@ -518,3 +518,43 @@ class _Parser:
             self.error(f"unterminated {quote}...{quote} string")
         self.pos = end + 1
         return self.text[start:end]
+
+
+def one_measure(text: Any, option: str) -> Measure:
+    """The one measure with a number per topic that ``text`` names, for an option that takes
+    exactly one measure (``report --primary``, ``ReportOptions.primary``).
+
+    A string that expands to several measures (trec_eval's ``P`` is ``P_5`` ... ``P_1000``,
+    ``Rprec_mult``, ``all_trec``), a measure without a number per topic (``relstring``, a
+    string; ``runid``, a name; ``num_q``, a count of topics) is a :class:`MeasureError`
+    that names ``option`` and the string: such a value used to shift every column after it
+    or end in an internal error.
+    """
+    if isinstance(text, Measure):
+        measures = [text]
+    else:
+        if not isinstance(text, str) or not text.strip():
+            raise MeasureError(f"{option} must be one measure string, got {text!r}")
+        measures = parse_measure(text)
+    shown = text.display if isinstance(text, Measure) else text.strip()
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if len(measures) != 1:
+        labels = [m.display for m in measures]
+        listed = (", ".join(labels) if len(labels) <= 3 else
+                  f"{labels[0]} ... {labels[-1]}")
+        usable = [m.display for m in measures if _per_topic(m)] or ["AP"]
+        raise MeasureError(f"{option} {shown} expands to {len(measures)} measures ({listed}); "
+                           f"give one, e.g. {usable[1] if len(usable) > 1 else usable[0]}")
+    m = measures[0]
+    if not _per_topic(m):
+        what = ("a string per topic" if m.definition.text is not None else
+                "a count of topics" if m.definition.name != "runid" else "the run's name")
+        raise MeasureError(f"{option} {shown}: {m.display} is {what}, not a number per topic; "
+                           "give a measure with a value per topic, e.g. AP or nDCG@10")
+    return m
+
+
+def _per_topic(m: Measure) -> bool:
+    """Whether ``m`` has a number per topic (not ``relstring``, ``runid``, ``num_q``)."""
+    return m.definition.text is None and m.definition.aggregate != "count"
