@@ -17,6 +17,7 @@ from irmeta.cli.common import (
     campaign_options,
     check_output_option,
     load_cli_campaign,
+    one_measure_option,
     open_output,
     refuse_unused_context,
 )
@@ -55,6 +56,7 @@ def _common(fn):
                     help="Keep only the best fraction of runs (ceil) by --by first "
                          "(the Twist paper uses 0.75)."),
         click.option("--by", default="AP", show_default=True, metavar="MEASURE",
+                     callback=one_measure_option,
                      help="Measure that ranks runs for --top-fraction."),
         constrained("--seed", constraint=SEED, default=0, show_default=True,
                     help="Seed of every random draw (results reproduce bit for bit)."),
@@ -171,6 +173,7 @@ def meta_command():
               help="Alpha sweep: a measure template with {alpha}, e.g. "
                    "'P_rare(alpha={alpha})@100' (repeatable).")
 @click.option("--baseline", "baselines", multiple=True, metavar="MEASURE",
+              callback=one_measure_option,
               help="Baseline of each --sweep, in order (default: the template at the first "
                    "alpha).")
 @constrained("--alphas", constraint=ListOf(ALPHA), default="0:1:0.1",
