@@ -65,7 +65,7 @@ def aggregate_values(values: np.ndarray, evaluated: np.ndarray, kind: str) -> np
             # at a time; NumPy's SIMD log/exp differ from it in the last bit, and by CPU
             # (3 of 63 DL21 runs). The values are runs x topics: cheap.
             floored = np.maximum(np.where(defined, values, 1.0), GMEAN_FLOOR)
-            logs = np.where(defined, _LIBM_LOG(floored).astype(np.float64), 0.0)
+            logs = np.where(defined, np.asarray(_LIBM_LOG(floored), np.float64), 0.0)
             means = _seqsum(logs) / np.maximum(n, 1)
             out = np.array([math.exp(x) for x in means.tolist()], dtype=np.float64)
         else:

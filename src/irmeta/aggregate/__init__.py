@@ -240,7 +240,7 @@ def _simple(P: np.ndarray, name: str, params: dict) -> np.ndarray:
                 # as trec_eval's gm_map (irmeta.evaluation.aggregate_values): libm's log of
                 # each value, summed in topic order, libm's exp of the mean — NumPy's SIMD
                 # log/exp differ in the last bit, by CPU
-                logs = np.where(defined, _LIBM_LOG(np.where(x > 0, x, 1.0)).astype(float), 0.0)
+                logs = np.where(defined, np.asarray(_LIBM_LOG(np.where(x > 0, x, 1.0)), float), 0.0)
                 total = np.cumsum(logs, axis=1)[:, -1] if logs.shape[1] else np.zeros(len(n))
                 out = np.array([math.exp(v) for v in (total / np.maximum(n, 1)).tolist()])
                 out = np.where((defined & (x <= 0)).any(axis=1), np.where(
