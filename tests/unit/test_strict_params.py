@@ -179,7 +179,10 @@ def test_one_measure_accepts_one_numeric_measure(text):
     ("--baseline", ["meta", "correlation", "--sweep", "P_rare(alpha={alpha})@10",
                     "--baseline", "relstring"]),
     ("--nrg", ["explain", "--run", "STANDARD", "--nrg", "Rprec_mult"]),
-    ("--measure", ["reproduce", "gawm", "-m", "num_q"])])
+    ("--measure", ["reproduce", "gawm", "-m", "num_q"]),
+    ("--measure", ["meta", "correlation", "-m", "AP", "-m", "relstring"]),
+    ("--measure", ["meta", "significance", "-m", "AP", "-m", "P"]),
+    ("--gain", ["twist", "grid", "-g", "runid"])])
 def test_options_taking_one_measure_exit_2_naming_the_option(option, args, capsys, tmp_path):
     base = shared_path("trec_eval_test", "v10.0_HEAD")
     inputs = [str(base / "qrels.test"), str(base / "results.test")]

@@ -50,6 +50,7 @@ def _common(fn):
         click.argument("qrels", required=False),
         click.argument("runs", nargs=-1),
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+                     callback=one_measure_option,
                      help="Measure (repeatable): AP@100, P@100, nDCG, bpref, RBP(p=0.8), "
                           "P_rare(alpha=0.5)@100, Twist@1000, ..."),
         constrained("--top-fraction", constraint=FRACTION, default=None,

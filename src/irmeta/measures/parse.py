@@ -558,3 +558,18 @@ def one_measure(text: Any, option: str) -> Measure:
 def _per_topic(m: Measure) -> bool:
     """Whether ``m`` has a number per topic (not ``relstring``, ``runid``, ``num_q``)."""
     return m.definition.text is None and m.definition.aggregate != "count"
+
+
+def numeric_measures(text: Any, option: str) -> list[Measure]:
+    """The measures ``text`` names, each with a number per topic, for an option that takes
+    measures to compare or plot (``meta -m``, ``twist grid -g``): a string may give several
+    (``P`` is ``P_5`` ... ``P_1000``) but not ``relstring``, ``runid`` or ``num_q``, whose
+    values are NaN or a count (a :class:`MeasureError` naming ``option``)."""
+    measures = [text] if isinstance(text, Measure) else parse_measure(text)
+    for m in measures:
+        if not _per_topic(m):
+            shown = text.display if isinstance(text, Measure) else text.strip()
+            raise MeasureError(f"{option} {shown[:60]}: {m.display} has no number per topic "
+                               "(a string, a run name or a count of topics); give measures "
+                               "with a value per topic, e.g. AP or nDCG@10")
+    return measures
