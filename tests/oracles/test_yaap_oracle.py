@@ -42,4 +42,8 @@ def test_yaap_hand_worked():
     ap = res.values[0, 1, 0]
     assert ap == pytest.approx(5 / 9)
     assert irmeta.parse_measure("yaap")[0].display == "yaap"
+    # -c: a qrels topic missing from the run scores log(1 / (1 + N_R)), as trec_eval 10's
+    # placeholder ranking (one non-relevant document) does
+    full = irmeta.evaluate({**qrels, "3": {"q": 1, "r": 2}}, run, ["yaap"], complete=True)
+    assert full.values[0, 0, 2] == math.log(1 / 3)
     assert "yaap" not in [m.display for m in irmeta.parse_measure("all_trec")]

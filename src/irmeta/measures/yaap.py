@@ -9,7 +9,9 @@ it averages better over topics (extreme values â€” topics with AP near 0 or 1 â€
 per topic, with the relevance level of the evaluation (trec_eval ``-l``; ``rel=``
 overrides it) and ``N_R`` from the qrels; the mean over topics is arithmetic. It is
 monotonic with AP on a topic (``S = AP * N_R``). A topic with no relevant document scores
-``log(1 / 1) = 0``, as in trec_eval. ``S`` is summed in rank order and the logarithm is
+``log(1 / 1) = 0``, as in trec_eval; with ``complete=True`` (``-c``) a topic missing from
+the run scores ``log(1 / (1 + N_R))``, as trec_eval 10's placeholder ranking of one
+non-relevant document does. ``S`` is summed in rank order and the logarithm is
 libm's (``math.log``), so the values are trec_eval's bit for bit. trec_eval lists it
 outside ``all_trec``; ``-m yaap`` asks for it.
 """
@@ -60,6 +62,4 @@ register(MeasureDef(
     "yaap", "Yet Another Average Precision, Robertson's smoothed AP (trec_eval yaap)", yaap,
     (REL,), cutoff="none",
     formula="log((1 + S) / (1 + N_R - S)), S = sum_{rel i} P@i (= AP * N_R)",
-    trec=(TrecName("yaap", 54, nicknames=()),),
-    differs="with -c, a topic missing from the run is scored on an empty ranking "
-            "(log(1 / (1 + N_R))); trec_eval 10 counts it as 0"))
+    trec=(TrecName("yaap", 54, nicknames=()),)))
