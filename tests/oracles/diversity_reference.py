@@ -44,7 +44,8 @@ def ideal_ranking(judgments, level, alpha):
     return out
 
 
-def measures(ranking, judgments, level=1, alpha=0.5, beta=0.5, k=None):
+def measures(ranking, judgments, level=1, alpha=0.5, beta=0.5, k=None, err_alpha=0.5):
+    """``err_alpha``: the alpha of ERR-IA / nERR-IA (ndeval's -alpha; 0.5 by default)."""
     rel = _relevant(judgments, level)
     subtopics = {s for subs in rel.values() for s in subs}
     S = len(subtopics)
@@ -60,11 +61,11 @@ def measures(ranking, judgments, level=1, alpha=0.5, beta=0.5, k=None):
     ii = S * sum((1 - alpha) ** i / math.log2(i + 2) for i in range(kk))
     out["alpha_DCG"] = dcg / ii if S and dcg else 0.0
     out["alpha_nDCG"] = dcg / best if S and dcg else 0.0
-    g_err = _gains(top, rel, 0.5)
+    g_err = _gains(top, rel, err_alpha)
     e = sum(g / (i + 1) for i, g in enumerate(g_err))
-    ideal_err = _gains(ideal_ranking(judgments, level, 0.5), rel, 0.5)
+    ideal_err = _gains(ideal_ranking(judgments, level, err_alpha), rel, err_alpha)
     e_best = sum(g / (i + 1) for i, g in enumerate(ideal_err[:len(ideal_err) if k is None else k]))
-    e_ii = S * sum(0.5 ** i / (i + 1) for i in range(kk))
+    e_ii = S * sum((1 - err_alpha) ** i / (i + 1) for i in range(kk))
     out["ERR_IA"] = e / e_ii if S and e else 0.0
     out["nERR_IA"] = e / e_best if S and e else 0.0
     pairs = sum(len(rel.get(d, ())) for d in top)

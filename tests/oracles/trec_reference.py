@@ -147,3 +147,16 @@ def measures(ranking, judged, level, *, gains=None, cutoff=5, mult=1.0, levels=N
     scale = top_gain if top_gain > 1 else 1.0
     out["rbp"] = (1 - p) * sum(max(gv, 0.0) / scale * p ** i for i, gv in enumerate(g_run))
     return out
+
+
+def yaap(ranking, judged, level):
+    """trec_eval 10's yaap from its definition (Robertson 2012): S = sum over the retrieved
+    relevant documents of (relevant so far) / rank; log((1 + S) / (1 + N_R - S))."""
+    n_rel = sum(1 for g in judged.values() if g >= level)
+    so_far, total = 0, 0.0
+    for i, d in enumerate(ranking):
+        g = judged.get(d)
+        if g is not None and g >= level:
+            so_far += 1
+            total += so_far / (i + 1)
+    return math.log((1.0 + total) / (1.0 + n_rel - total))

@@ -34,6 +34,7 @@ matrix and raise :class:`~irmeta.errors.ParameterError` otherwise.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -61,6 +62,9 @@ from irmeta.aggregate.means import (
 )
 from irmeta.aggregate.topics import run_topics, topic_summary
 from irmeta.errors import ParameterError
+
+#: the C library's log, one value at a time
+_LIBM_LOG = np.frompyfunc(math.log, 1, 1)
 
 __all__ = [
     "AGGREGATORS", "AXIOMS", "MEAN_FUNCTIONS", "GAWMResult", "HITSResult", "aggregate_matrix",
@@ -233,8 +237,12 @@ def _simple(P: np.ndarray, name: str, params: dict) -> np.ndarray:
         else:
             x = np.maximum(np.where(defined, P, 1.0), params["floor"])
             if name == "gmean":
-                out = np.exp(np.where(defined, np.log(np.where(x > 0, x, 1.0)), 0.0).sum(axis=1)
-                             / n)
+                # as trec_eval's gm_map (irmeta.evaluation.aggregate_values): libm's log of
+                # each value, summed in topic order, libm's exp of the mean — NumPy's SIMD
+                # log/exp differ in the last bit, by CPU
+                logs = np.where(defined, np.asarray(_LIBM_LOG(np.where(x > 0, x, 1.0)), float), 0.0)
+                total = np.cumsum(logs, axis=1)[:, -1] if logs.shape[1] else np.zeros(len(n))
+                out = np.array([math.exp(v) for v in (total / np.maximum(n, 1)).tolist()])
                 out = np.where((defined & (x <= 0)).any(axis=1), np.where(
                     (defined & (x < 0)).any(axis=1), np.nan, 0.0), out)
             else:

@@ -16,6 +16,7 @@ from irmeta.cli.common import (
     campaign_options,
     check_output_option,
     load_cli_campaign,
+    one_measure_option,
     open_output,
     refuse_unused_context,
 )
@@ -75,7 +76,7 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
 @click.command("aggregate", cls=Command, context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
-@click.option("-m", "--measure", default="AP", metavar="MEASURE",
+@click.option("-m", "--measure", default="AP", metavar="MEASURE", callback=one_measure_option,
               help="Measure whose systems x topics matrix is aggregated (campaign input).")
 @click.option("--matrix", "matrix_path", type=click.Path(dir_okay=False), default=None,
               help="Read the score matrix from FILE (long `run topic value` or wide CSV; "

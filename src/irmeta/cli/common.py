@@ -285,3 +285,47 @@ def open_output(path):
     else:
         with atomic_write(path) as fh:
             yield fh
+
+
+def one_measure_option(ctx, param, value, keep: tuple[str, ...] = ()):
+    """Click callback of an option that takes exactly one measure (``report --primary``,
+    ``aggregate -m``, ``meta --by``, ...; repeated options: each value): the string must name
+    one measure with a number per topic (:func:`irmeta.measures.parse.one_measure`), checked
+    before any input is read; a usage error (exit 2) naming the option otherwise. Values in
+    ``keep`` (``none`` of ``explain --nrg``) pass as they are."""
+    if value is None:
+        return value
+    from irmeta.errors import MeasureError
+    from irmeta.measures.parse import one_measure
+    option = max(param.opts, key=len)
+    for item in (value if isinstance(value, tuple) else (value,)):
+        if isinstance(item, str) and item.strip().lower() in keep:
+            continue
+        try:
+            one_measure(item, option)
+        except MeasureError as exc:
+            raise click.BadParameter(str(exc).split("\n")[0], ctx=ctx, param=param) from None
+    return value
+
+
+def one_measure_or_none_option(ctx, param, value):
+    """:func:`one_measure_option` that also lets ``none`` through (``explain --nrg none``)."""
+    return one_measure_option(ctx, param, value, keep=("none",))
+
+
+def numeric_measures_option(ctx, param, value):
+    """Click callback of a repeatable option of measures to compare (``meta -m``, ``twist
+    grid -g``): each string may give several measures, each with a number per topic
+    (:func:`irmeta.measures.parse.numeric_measures`); a usage error naming the option
+    otherwise (``relstring`` and ``runid`` gave a column of NaN)."""
+    if not value:
+        return value
+    from irmeta.errors import MeasureError
+    from irmeta.measures.parse import numeric_measures
+    option = max(param.opts, key=len)
+    for item in (value if isinstance(value, tuple) else (value,)):
+        try:
+            numeric_measures(item, option)
+        except MeasureError as exc:
+            raise click.BadParameter(str(exc).split("\n")[0], ctx=ctx, param=param) from None
+    return value

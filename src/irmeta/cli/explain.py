@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    load_cli_campaign,
+    one_measure_or_none_option,
+    open_output,
+)
 from irmeta.cli.options import Command, constrained, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
@@ -24,6 +30,7 @@ from irmeta.constraints import CUTOFF, DEPTH
 @constrained("--depth", constraint=DEPTH, default=None,
              help="Rarity depth (default: K), as the measures' depth= parameter (with --run).")
 @click.option("--nrg", "nrg", default="NRG", metavar="MEASURE",
+              callback=one_measure_or_none_option,
               help="NRG measure whose prior product and residual gain are shown, e.g. "
                    "'NRG(base=nDCG)@10' or 'NRG(prior=best_per_group)@10'; 'none' to skip "
                    "(with --run).")

@@ -17,6 +17,7 @@ from irmeta.cli.common import (
     campaign_options,
     check_output_option,
     load_cli_campaign,
+    one_measure_option,
     open_output,
     refuse_unused_context,
 )
@@ -49,12 +50,14 @@ def _common(fn):
         click.argument("qrels", required=False),
         click.argument("runs", nargs=-1),
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+                     callback=one_measure_option,
                      help="Measure (repeatable): AP@100, P@100, nDCG, bpref, RBP(p=0.8), "
                           "P_rare(alpha=0.5)@100, Twist@1000, ..."),
         constrained("--top-fraction", constraint=FRACTION, default=None,
                     help="Keep only the best fraction of runs (ceil) by --by first "
                          "(the Twist paper uses 0.75)."),
         click.option("--by", default="AP", show_default=True, metavar="MEASURE",
+                     callback=one_measure_option,
                      help="Measure that ranks runs for --top-fraction."),
         constrained("--seed", constraint=SEED, default=0, show_default=True,
                     help="Seed of every random draw (results reproduce bit for bit)."),
@@ -171,6 +174,7 @@ def meta_command():
               help="Alpha sweep: a measure template with {alpha}, e.g. "
                    "'P_rare(alpha={alpha})@100' (repeatable).")
 @click.option("--baseline", "baselines", multiple=True, metavar="MEASURE",
+              callback=one_measure_option,
               help="Baseline of each --sweep, in order (default: the template at the first "
                    "alpha).")
 @constrained("--alphas", constraint=ListOf(ALPHA), default="0:1:0.1",

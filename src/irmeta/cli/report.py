@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from irmeta.cli.common import campaign_options, load_cli_campaign
+from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
 from irmeta.cli.options import Command, constrained, constrained_choice, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.constraints import (
@@ -185,7 +185,7 @@ def _option(*decls: str, field: str, **kwargs):
          help="NRG prior set; auto = best_per_group with --groups, else others.")
 @_option("--depth", field="twist_depth", default=None,
          help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
-@click.option("--primary", default=None, metavar="MEASURE",
+@click.option("--primary", default=None, metavar="MEASURE", callback=one_measure_option,
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
                    "rank changes and the summary (default: nDCG@10 for graded qrels and "
                    "runs of at most 100 documents, else AP).")

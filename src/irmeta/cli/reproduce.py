@@ -10,7 +10,7 @@ import sys
 import click
 
 from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
-from irmeta.cli.common import campaign_options, load_cli_campaign
+from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
 from irmeta.cli.options import Group, constrained, constrained_choice, refuse
 from irmeta.constraints import (
     ALPHA,
@@ -288,7 +288,7 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("gawm")
-@click.option("-m", "--measure", default="AP", metavar="MEASURE",
+@click.option("-m", "--measure", default="AP", metavar="MEASURE", callback=one_measure_option,
               help="Measure whose runs x topics matrix is analysed (campaign input).")
 @click.option("--matrix", "matrix_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="Read the systems x topics matrix from FILE instead of "

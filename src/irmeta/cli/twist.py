@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import click
 
-from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
+from irmeta.cli.common import (
+    campaign_options,
+    check_output_option,
+    load_cli_campaign,
+    numeric_measures_option,
+    open_output,
+)
 from irmeta.cli.options import Group, constrained, constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import DEPTH, Choice, Integer
@@ -140,6 +146,7 @@ def archetypes_command(click_ctx, qrels, runs, per_topic, depth, crossing, fmt, 
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-g", "--gain", "gains", multiple=True, metavar="MEASURE",
+              callback=numeric_measures_option,
               help="Gain measure (repeatable). Default: AP, bpref, RBP(p=0.8), nDCG.")
 @click.option("--cells", is_flag=True, help="Print the 4x4 shares of every grid, not only "
               "the summary.")

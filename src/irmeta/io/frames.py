@@ -88,17 +88,23 @@ def _grades(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
     out = np.zeros(len(values), dtype=np.int64)
     for i, g in enumerate(values):
         ok = isinstance(g, (numbers.Real, np.number)) and not isinstance(g, (bool, np.bool_))
+        big = False
         if ok:
-            x = float(g)
-            ok = math.isfinite(x) and x == int(x)
-        if not ok:
+            try:
+                x = float(g)
+                ok = math.isfinite(x) and x == int(x)
+            except OverflowError:       # an int beyond the float range (10**400)
+                big = True
+        if not ok and not big:
             raise InputError(f"relevance {g!r} is not an integer", path=source,
                              topic=str(topics.iloc[i]), expected=f"an integer grade (row {i})")
-        out[i] = int(g)
-        if abs(out[i]) > MAX_GRADE:
-            raise InputError(f"relevance {g!r} is out of range", path=source,
+        if big or abs(int(g)) > MAX_GRADE:   # checked before it meets an int64
+            text = repr(g)
+            shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+            raise InputError(f"relevance {shown} is out of range", path=source,
                              topic=str(topics.iloc[i]),
                              expected=f"a grade in [-{MAX_GRADE}, {MAX_GRADE}] (row {i})")
+        out[i] = int(g)
     return out
 
 

@@ -414,9 +414,13 @@ def _grades(column: pa.Array | pa.ChunkedArray, source: Source, lines: LineMap,
         if not _GRADE.fullmatch(text):
             problem = f"grade {decode_id(text)!r} is not an integer"
         else:
-            values[k] = int(text.split(b".")[0])
-            if abs(values[k]) > MAX_GRADE:
-                problem = f"grade {decode_id(text)} is out of range"
+            grade = int(text.split(b".")[0])   # a Python int: 23 digits do not overflow
+            if abs(grade) > MAX_GRADE:
+                shown = decode_id(text if len(text) <= 40 else text[:20])
+                problem = (f"grade {shown} is out of range" if len(text) <= 40 else
+                           f"grade {shown}... ({len(text)} digits) is out of range")
+            else:
+                values[k] = grade
         if problem is not None:
             rows = np.flatnonzero(codes == k)
             if len(rows):

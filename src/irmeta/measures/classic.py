@@ -552,9 +552,14 @@ def _check_levels(m: Measure) -> None:
         raise MeasureError(f"11pt_avg: recall levels must be in [0, 1], got {m['levels']}")
 
 
+#: the largest multiple of Rprec_mult: mult * N_R stays an exact integer cutoff
+MAX_MULT = 1e6
+
+
 def _check_mult(m: Measure) -> None:
-    if m["mult"] < 0:
-        raise MeasureError(f"Rprec_mult: the multiple must be >= 0, got {m['mult']}")
+    if not 0 <= m["mult"] <= MAX_MULT:
+        raise MeasureError(f"Rprec_mult: the multiple must be in [0, {MAX_MULT:g}] (a larger "
+                           f"one is a cutoff beyond any ranking), got {m['mult']}")
 
 
 def _check_p(m: Measure) -> None:

@@ -43,24 +43,46 @@ CWL_DEPTH = 1000
 MIN_REL = Param("min_rel", "int", 0, "grade mapped to gain 0 (and below it)")
 MAX_REL = Param("max_rel", "int", None, "grade mapped to gain 1 (and above it); default: "
                 "the highest grade of the qrels")
-T_PARAM = Param("T", "float", 1.0, "total gain the user wants (INST, INSQ), > 0")
+T_PARAM = Param("T", "float", 1.0, "total gain the user wants (INST, INSQ), in (0, 1e300]")
+
+
+#: the largest T of INST and INSQ: ``i + 2T`` stays finite (beyond 2^53 every continuation
+#: probability is already 1.0 in double precision, so nothing is lost)
+MAX_T = 1e300
 
 
 def _check(m: Measure) -> None:
     if m.get("max_rel") is not None and m["max_rel"] <= m["min_rel"]:
         raise MeasureError(f"{m.family}: max_rel must be above min_rel, got "
                            f"min_rel={m['min_rel']}, max_rel={m['max_rel']}")
-    if m.get("T") is not None and m["T"] <= 0:
-        raise MeasureError(f"{m.family}: T must be > 0, got {m['T']}")
+    if m.get("T") is not None and not 0 < m["T"] <= MAX_T:
+        raise MeasureError(f"{m.family}: T must be in (0, {MAX_T:g}], got {m['T']!r}"
+                           + (" (a larger T overflows i + 2T)" if m["T"] > 0 else ""))
+
+
+def gain_scale(campaign: Campaign, measure: Measure) -> tuple[int, int]:
+    """``(min_rel, max_rel)`` of the gain scale, ``max_rel`` defaulting to the highest grade
+    of the qrels. The two parameters are checked together: ``min_rel`` must be below
+    ``max_rel`` whether ``max_rel`` is given (checked when the measure is parsed) or is the
+    default (checked here, against the campaign's grade scale) — ``INST(min_rel=5)`` on
+    grades 0-3 is refused as ``INST(min_rel=5,max_rel=3)`` is. The one exception is the
+    default scale of qrels without a positive grade (``min_rel=0``, highest grade 0): every
+    gain is 0, as AP and nDCG are 0 there (docs/conventions.md, degenerate campaigns)."""
+    lo: int = measure["min_rel"]
+    hi: int | None = measure["max_rel"]
+    if hi is None:
+        levels = campaign.grade_levels
+        hi = max(int(levels[-1]) if len(levels) else 0, 0)
+        if hi <= lo and not (hi == 0 and lo == 0):
+            raise MeasureError(f"{measure.name}: min_rel must be below max_rel, which defaults "
+                               f"to the highest grade of the qrels, {hi}; got min_rel={lo} "
+                               f"(give max_rel above it, or a lower min_rel)")
+    return lo, hi
 
 
 def scaled_gains(campaign: Campaign, measure: Measure, t0: int, t1: int) -> np.ndarray:
     """float64 [R, t1-t0, min(D, 1000)] gains in [0, 1] (module doc)."""
-    lo: float = measure["min_rel"]
-    hi: float | None = measure["max_rel"]
-    if hi is None:
-        levels = campaign.grade_levels
-        hi = int(levels[-1]) if len(levels) else 0
+    lo, hi = gain_scale(campaign, measure)
     g: np.ndarray = campaign.grades[:, t0:t1, :CWL_DEPTH]
     if hi <= lo:
         return np.zeros(g.shape)

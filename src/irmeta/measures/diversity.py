@@ -15,8 +15,8 @@ first. Measures (``k`` = cutoff; without one, the whole ranking)::
 
     alpha_DCG@k  = sum_{i<=k} gain_i / log2(i+1)  /  sum_{i<=k} S (1-alpha)^(i-1) / log2(i+1)
     alpha_nDCG@k = sum_{i<=k} gain_i / log2(i+1)  /  same sum over the ideal ranking
-    ERR_IA@k     = sum_{i<=k} gain_i / i  /  sum_{i<=k} S (1-alpha)^(i-1) / i      (alpha=1/2)
-    nERR_IA@k    = sum_{i<=k} gain_i / i  /  same sum over the ideal ranking        (alpha=1/2)
+    ERR_IA@k     = sum_{i<=k} gain_i / i  /  sum_{i<=k} S (1-alpha)^(i-1) / i
+    nERR_IA@k    = sum_{i<=k} gain_i / i  /  same sum over the ideal ranking
     NRBP         = (1 - (1-alpha) beta) / S * sum_i beta^(i-1) gain_i
     nNRBP        = NRBP / NRBP of the ideal ranking
     P_IA@k       = sum_{i<=k} sum_s rel_{i,s} / (k S)
@@ -27,9 +27,10 @@ first. Measures (``k`` = cutoff; without one, the whole ranking)::
 topic has no relevant subtopic judgment, or no subtopic judgment at all); the normalised
 ones are 0 when the run's own sum is 0 (ndeval) — except ``nNRBP``, which is **NaN**
 when ``S = 0`` (ndeval computes 0/0 there; undefined values are NaN in irmeta). Without
-a cutoff P_IA divides by the run's length ``n`` (0 on an empty ranking). ``ERR_IA``'s
-``gain`` uses ``alpha = 1/2`` as ndeval does: a relevant document satisfies the intent
-with probability 1/2.
+a cutoff P_IA divides by the run's length ``n`` (0 on an empty ranking). ``alpha``
+defaults to 1/2 everywhere, as in ndeval (for ERR-IA: a relevant document satisfies the
+intent with probability 1/2); ndeval's ``-alpha`` changes ERR-IA and nERR-IA too, and so
+does ``ERR_IA(alpha=0.3)`` (ir_measures' ERR_IA has no alpha).
 
 Differences from ndeval (``docs/diversity.md``): ndeval only computes cutoffs up to 20;
 it leaves ``ERR-IA@1`` and ``alpha-DCG@1`` unnormalised (its normalisation loop starts at
@@ -56,10 +57,10 @@ from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param
 
 REL = Param("rel", "int", None, "minimum subtopic grade counted as relevant (default: the "
             "evaluation's relevance level)")
+#: ndeval's ``-alpha`` (default 0.5), which changes alpha-(n)DCG, (n)NRBP and ERR-IA /
+#: nERR-IA alike (ir_measures' ERR_IA has no alpha: its value is ndeval's default)
 ALPHA = Param("alpha", "float", 0.5, "redundancy intolerance, 0 <= alpha <= 1")
 BETA = Param("beta", "float", 0.5, "patience of NRBP, 0 < beta < 1")
-#: ndeval's alpha for ERR-IA (fixed: not a parameter of ERR_IA in ndeval or ir_measures)
-ERR_ALPHA = 0.5
 
 
 def _check(m: Measure) -> None:
@@ -204,12 +205,12 @@ def alpha_ndcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.nda
 
 def err_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """ERR-IA@k, ndeval's collection-independent normalisation (module doc)."""
-    return _cascade(campaign, measure, ctx, ERR_ALPHA, "rr", "independent")
+    return _cascade(campaign, measure, ctx, measure["alpha"], "rr", "independent")
 
 
 def nerr_ia(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
     """nERR-IA@k = ERR-IA@k of the run / of the greedy ideal ranking."""
-    return _cascade(campaign, measure, ctx, ERR_ALPHA, "rr", "ideal")
+    return _cascade(campaign, measure, ctx, measure["alpha"], "rr", "ideal")
 
 
 def _nrbp(campaign: Campaign, measure: Measure, ctx: EvalContext, ideal: bool) -> np.ndarray:
@@ -298,9 +299,10 @@ _declare("alpha_DCG", "alpha-DCG (Clarke et al. 2008), ndeval's collection-indep
 _declare("alpha_nDCG", "alpha-nDCG (Clarke et al. 2008; ndeval)", alpha_ndcg, (REL, ALPHA),
          "alpha-DCG@k(run) / alpha-DCG@k(ideal)")
 _declare("ERR_IA", "intent-aware ERR (Chapelle et al. 2009), ndeval's collection-independent "
-         "normalisation", err_ia, (REL,), "sum_{i<=k} gain_i/i / sum_{i<=k} S 2^-(i-1)/i")
+         "normalisation", err_ia, (REL, ALPHA),
+         "sum_{i<=k} gain_i/i / sum_{i<=k} S (1-a)^(i-1)/i")
 _declare("nERR_IA", "intent-aware ERR normalised by the ideal ranking (ndeval)", nerr_ia,
-         (REL,), "ERR-IA@k(run) / ERR-IA@k(ideal)")
+         (REL, ALPHA), "ERR-IA@k(run) / ERR-IA@k(ideal)")
 _declare("NRBP", "novelty- and rank-biased precision (Clarke et al. 2009; ndeval)", nrbp,
          (REL, ALPHA, BETA), "(1-(1-a)b)/S * sum_i b^(i-1) gain_i", cutoff="none")
 _declare("nNRBP", "NRBP normalised by the ideal ranking (ndeval)", nnrbp, (REL, ALPHA, BETA),

@@ -294,15 +294,24 @@ register(MeasureDef(
     "ndcg_rel", "nDCG averaged over the relevant documents (trec_eval ndcg_rel)", ndcg_rel,
     (GAINS,), cutoff="none",
     formula="1/m (sum_{g_i>0} DCG_i/IDCG_min(i,m) + (m - r) DCG_n/IDCG_m)",
-    trec=(TrecName("ndcg_rel", 24, "pairs", nicknames=ALL_TREC),)))
+    trec=(TrecName("ndcg_rel", 24, "pairs", nicknames=ALL_TREC),),
+    differs="fractional gains (ndcg_rel.3=0.5) are sorted by value for the ideal ranking, "
+            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
+            "(the same code as ndcg), which can give values above 1"))
 register(MeasureDef(
     "Rndcg", "nDCG averaged where the ideal gain drops (trec_eval Rndcg)", r_ndcg,
     (GAINS, REL), cutoff="none", formula="mean_b DCG_min(b-1,n) / IDCG_(b-1)",
-    trec=(TrecName("Rndcg", 25, "pairs", nicknames=ALL_TREC),)))
+    trec=(TrecName("Rndcg", 25, "pairs", nicknames=ALL_TREC),),
+    differs="fractional gains (Rndcg.3=0.5) are sorted by value for the ideal ranking, "
+            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
+            "(the same code as ndcg), which can give a wrong ideal"))
 register(MeasureDef(
     "G", "gain discounted by the excess cost over the ideal (trec_eval G)", g_measure,
     (GAINS,), cutoff="none", formula="sum_i g_i / log2(2 + C_i - S_i) / sum_j I_j",
-    trec=(TrecName("G", 20, "pairs", nicknames=ALL_TREC),)))
+    trec=(TrecName("G", 20, "pairs", nicknames=ALL_TREC),),
+    differs="fractional gains (G.3=0.5) are sorted by value for the ideal ranking, "
+            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
+            "(the same code as ndcg), which can give a wrong ideal"))
 register(MeasureDef(
     "binG", "binary G (trec_eval binG)", bin_g, (REL,), cutoff="none",
     formula="1/N_R sum_{rel i} 1/log2(2 + nonrel above i)",

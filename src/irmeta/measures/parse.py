@@ -20,6 +20,7 @@ as trec_eval prints it. The trec_eval names are read from the declarations
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Iterable, NoReturn
 
@@ -170,8 +171,10 @@ def _split_trec(text: str) -> tuple[str, str | None] | None:
     if name in names:
         return name, (params if dot else None)
     m = _PRINTED_RE.match(text)
-    if m and m.group(1) in names and names[m.group(1)][1].form in ("cutoffs", "levels"):
-        return m.group(1), m.group(2)
+    if m and m.group(1) in names:
+        form = names[m.group(1)][1].form
+        if form == "levels" or (form == "cutoffs" and m.group(2).isdigit()):
+            return m.group(1), m.group(2)
     return None
 
 
@@ -195,16 +198,47 @@ def _parse_trec(text: str) -> list[Measure] | None:
     return expand_trec(*split)
 
 
-def _atol(text: str) -> int:
-    """C's atol: the leading integer of ``text`` (``23.4`` -> 23)."""
-    m = re.match(r"\s*[-+]?\d+", text)
-    return int(m.group(0)) if m else 0
+#: trec_eval parameter numbers, read strictly (docs/conventions.md, "Measure names").
+#: trec_eval reads them with C's atol/atof, which take the leading number and ignore the
+#: rest (``x`` is 0, ``2x`` is 2, ``5e3`` as a cutoff is 5; atof reads ``nan`` and
+#: ``inf``); irmeta refuses each of those. A real is a decimal number with an optional
+#: exponent (``.25``, ``1e-2``, ``+2``), finite. A cutoff is decimal digits, optionally
+#: with a fraction, which is dropped as atol drops it: trec_eval's own test suite writes
+#: ``ndcg_cut.10,20,23.4`` and prints ``ndcg_cut_23``.
+_TREC_INT = re.compile(r"[-+]?\d+")
+_TREC_CUTOFF = re.compile(r"([-+]?\d+)(\.\d*)?")
+_TREC_REAL = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
 
-def _atof(text: str) -> float:
-    """C's atof for the forms trec_eval users write (``.25``, ``1e-2``); 0 otherwise."""
-    m = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", text)
-    return float(m.group(0)) if m else 0.0
+def _items(params: str) -> list[tuple[str, int]]:
+    """The comma-separated items of ``params`` with their offsets in ``params``."""
+    out, start = [], 0
+    for item in params.split(","):
+        out.append((item, start))
+        start += len(item) + 1
+    return out
+
+
+def _trec_number(item: str, offset: int, kind: str, name: str, what: str,
+                 text: str) -> Any:
+    """``item`` read strictly as an integer (``kind == "int"``) or a finite real, or a
+    :class:`MeasureError` naming the measure, the item and what was expected."""
+    token = item.strip()
+    position = offset + len(item) - len(item.lstrip())
+    cutoff = _TREC_CUTOFF.fullmatch(token) if kind == "int" else None
+    if cutoff:
+        return int(cutoff.group(1))
+    if kind == "real" and _TREC_REAL.fullmatch(token):
+        value = float(token)
+        if math.isfinite(value):
+            return value
+        raise MeasureError(f"trec_eval measure {name!r}: {what} must be finite, got "
+                           f"{token!r} (beyond the range of a double)",
+                           text=text, position=position)
+    expected = ("a decimal integer" if kind == "int" else
+                "a finite decimal number (nan and inf are not allowed)")
+    raise MeasureError(f"trec_eval measure {name!r}: {what} must be {expected}, got "
+                       f"{token!r}", text=text, position=position)
 
 
 def expand_trec(name: str, params: str | None) -> list[Measure]:
@@ -222,7 +256,10 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
                                position=len(name))
         return [make(definition, fixed, None, text, name)]
     if t.form == "cutoffs":
-        cutoffs = list(t.defaults) if params is None else [_atol(x) for x in params.split(",")]
+        offset = len(name) + 1
+        cutoffs = (list(t.defaults) if params is None else
+                   [_trec_number(x, offset + at, "int", name, "a cutoff", text)
+                    for x, at in _items(params)])
         cutoffs.sort()
         if cutoffs[0] <= 0 or len(set(cutoffs)) != len(cutoffs):
             raise MeasureError(f"trec_eval measure {name!r}: cutoffs must be positive and "
@@ -232,7 +269,10 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
         return [make(definition, {**fixed, bind: k}, None, text, f"{name}_{k}")
                 for k in cutoffs]
     if t.form == "levels":
-        levels = list(t.defaults) if params is None else [_atof(x) for x in params.split(",")]
+        offset = len(name) + 1
+        levels = (list(t.defaults) if params is None else
+                  [_trec_number(x, offset + at, "real", name, "a level", text)
+                   for x, at in _items(params)])
         levels.sort()
         if len(set(levels)) != len(levels):
             raise MeasureError(f"trec_eval measure {name!r}: repeated levels in {params}",
@@ -242,14 +282,22 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
     label = name if params is None else f"{name}_{params}"
     values: dict[str, Any] = dict(fixed)
     if params is not None and t.form == "values":
-        numbers = [_atof(x) for x in params.split(",")]
         bound = definition.param(bind)
         if bound is None:               # a declaration error of irmeta's, not the user's
             raise IrmetaError(f"internal error: trec_eval name {name!r} binds {bind!r}, "
                               f"which {definition.name} does not declare")
         kind = bound.kind
+        items = _items(params)
+        if kind != "floats" and len(items) != 1:
+            raise MeasureError(f"trec_eval measure {name!r} takes one value, got "
+                               f"{len(items)}: {params}", text=text,
+                               position=len(name) + 1 + items[1][1])
+        numbers = [_trec_number(x, len(name) + 1 + at, "real", name,
+                                "a value" if kind == "floats" else "its value", text)
+                   for x, at in items]
+        # relstring's length: trec_eval casts the double to long (``relstring.1e1`` is 10)
         values[bind] = (tuple(numbers) if kind == "floats" else
-                          int(numbers[0]) if kind == "int" else numbers[0])
+                        int(numbers[0]) if kind == "int" else numbers[0])
     elif params is not None:
         values.update(_pairs(definition, name, params, text))
     return [make(definition, values, None, text, label)]
@@ -259,18 +307,28 @@ def _pairs(definition: MeasureDef, name: str, params: str, text: str) -> dict[st
     """trec_eval ``name=value`` pairs: integer names are grades of the gains mapping."""
     out: dict[str, Any] = {}
     gains: dict[int, float] = {}
-    for item in params.split(","):
+    for item, at in _items(params):
+        at += len(name) + 1
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise MeasureError(f"trec_eval measure {name!r}: malformed pair {item!r} "
-                               "(expected name=value)", text=text, position=text.find(item))
-        if re.fullmatch(r"[-+]?\d+", key):
-            gains[int(key)] = _atof(value)
+                               "(expected name=value)", text=text, position=at)
+        offset = at + len(key) + 1
+        if _TREC_INT.fullmatch(key):
+            grade = int(key)
+            if grade in gains:
+                raise MeasureError(f"trec_eval measure {name!r}: the gain of grade {grade} "
+                                   "is given twice", text=text, position=at)
+            gains[grade] = _trec_number(value, offset, "real", name,
+                                        f"the gain of grade {grade}", text)
         elif definition.param(key) is not None:
-            out[key] = _atof(value)
+            if key in out:
+                raise MeasureError(f"trec_eval measure {name!r}: parameter {key!r} is given "
+                                   "twice", text=text, position=at)
+            out[key] = _trec_number(value, offset, "real", name, f"parameter {key!r}", text)
         else:
             raise MeasureError(f"trec_eval measure {name!r} has no parameter {key!r}",
-                               text=text, position=text.find(item))
+                               text=text, position=at)
     if gains:
         if definition.param("gains") is None:
             raise MeasureError(f"trec_eval measure {name!r} takes no gains", text=text,
@@ -460,3 +518,58 @@ class _Parser:
             self.error(f"unterminated {quote}...{quote} string")
         self.pos = end + 1
         return self.text[start:end]
+
+
+def one_measure(text: Any, option: str) -> Measure:
+    """The one measure with a number per topic that ``text`` names, for an option that takes
+    exactly one measure (``report --primary``, ``ReportOptions.primary``).
+
+    A string that expands to several measures (trec_eval's ``P`` is ``P_5`` ... ``P_1000``,
+    ``Rprec_mult``, ``all_trec``), a measure without a number per topic (``relstring``, a
+    string; ``runid``, a name; ``num_q``, a count of topics) is a :class:`MeasureError`
+    that names ``option`` and the string: such a value used to shift every column after it
+    or end in an internal error.
+    """
+    if isinstance(text, Measure):
+        measures = [text]
+    else:
+        if not isinstance(text, str) or not text.strip():
+            raise MeasureError(f"{option} must be one measure string, got {text!r}")
+        measures = parse_measure(text)
+    shown = text.display if isinstance(text, Measure) else text.strip()
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if len(measures) != 1:
+        labels = [m.display for m in measures]
+        listed = (", ".join(labels) if len(labels) <= 3 else
+                  f"{labels[0]} ... {labels[-1]}")
+        usable = [m.display for m in measures if _per_topic(m)] or ["AP"]
+        raise MeasureError(f"{option} {shown} expands to {len(measures)} measures ({listed}); "
+                           f"give one, e.g. {usable[1] if len(usable) > 1 else usable[0]}")
+    m = measures[0]
+    if not _per_topic(m):
+        what = ("a string per topic" if m.definition.text is not None else
+                "a count of topics" if m.definition.name != "runid" else "the run's name")
+        raise MeasureError(f"{option} {shown}: {m.display} is {what}, not a number per topic; "
+                           "give a measure with a value per topic, e.g. AP or nDCG@10")
+    return m
+
+
+def _per_topic(m: Measure) -> bool:
+    """Whether ``m`` has a number per topic (not ``relstring``, ``runid``, ``num_q``)."""
+    return m.definition.text is None and m.definition.aggregate != "count"
+
+
+def numeric_measures(text: Any, option: str) -> list[Measure]:
+    """The measures ``text`` names, each with a number per topic, for an option that takes
+    measures to compare or plot (``meta -m``, ``twist grid -g``): a string may give several
+    (``P`` is ``P_5`` ... ``P_1000``) but not ``relstring``, ``runid`` or ``num_q``, whose
+    values are NaN or a count (a :class:`MeasureError` naming ``option``)."""
+    measures = [text] if isinstance(text, Measure) else parse_measure(text)
+    for m in measures:
+        if not _per_topic(m):
+            shown = text.display if isinstance(text, Measure) else text.strip()
+            raise MeasureError(f"{option} {shown[:60]}: {m.display} has no number per topic "
+                               "(a string, a run name or a count of topics); give measures "
+                               "with a value per topic, e.g. AP or nDCG@10")
+    return measures

@@ -17,6 +17,7 @@ _MODULES = (
     "irmeta.measures.sets",
     "irmeta.measures.gain",
     "irmeta.measures.unjudged",
+    "irmeta.measures.yaap",
     "irmeta.measures.innovation",
     "irmeta.measures.nrg",
     "irmeta.measures.tasc",

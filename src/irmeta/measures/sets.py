@@ -88,9 +88,18 @@ def num_nonrel_judged_ret(b: Block, m: Measure) -> np.ndarray:
     return count
 
 
+#: the largest |coefficient| of utility: times any document count (< 2^53) the four terms
+#: stay far inside the double range
+MAX_COEFFICIENT = 1e15
+
+
 def _check_utility(m: Measure) -> None:
     if len(m["coefficients"]) != 4:
         raise MeasureError(f"utility takes 4 coefficients a,b,c,d, got {m['coefficients']}")
+    if any(abs(x) > MAX_COEFFICIENT for x in m["coefficients"]):
+        raise MeasureError(f"utility: each coefficient must be in [-{MAX_COEFFICIENT:g}, "
+                           f"{MAX_COEFFICIENT:g}] (a larger one overflows the sum over "
+                           f"the documents), got {m['coefficients']}")
 
 
 register(MeasureDef(

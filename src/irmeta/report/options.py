@@ -117,10 +117,12 @@ class ReportOptions:
         if self.twist_depth is not None:
             from irmeta.measures.twist import check_depth
             check_depth(canonical["twist_depth"], f"{fn}: twist_depth")
-        if self.primary is not None and (not isinstance(self.primary, str)
-                                         or not self.primary.strip()):
-            raise ParameterError(f"{fn}: primary must be a measure string, got "
-                                 f"{self.primary!r}")
+        if self.primary is not None:
+            if not isinstance(self.primary, str) or not self.primary.strip():
+                raise ParameterError(f"{fn}: primary must be a measure string, got "
+                                     f"{self.primary!r}")
+            from irmeta.measures.parse import one_measure
+            one_measure(self.primary, f"{fn}: primary")   # one numeric per-topic measure
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
             raise ParameterError(f"{fn}: skip names unknown section(s) "
