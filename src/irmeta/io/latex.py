@@ -25,12 +25,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LONG_AFTER", "PREAMBLE", "Cell", "escape", "label_key", "latex_table"]
+__all__ = ["LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key", "latex_table",
+           "wrapped"]
 
 #: the packages a table of :func:`latex_table` needs, as preamble lines
 PREAMBLE = ("\\usepackage{booktabs}", "\\usepackage{longtable}")
 #: rows above which :func:`latex_table` writes a ``longtable`` (one page of ``\small`` rows)
 LONG_AFTER = 40
+#: the space on each side of a column (LaTeX's default is 6pt); set inside the table only
+COLSEP = "4pt"
 
 _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
@@ -73,21 +76,42 @@ class Cell:
         return body + self.sup
 
 
-def _row(cells: Sequence[Cell | str]) -> str:
-    return " & ".join(c.latex() if isinstance(c, Cell) else escape(c) for c in cells) + r" \\"
+@dataclass(frozen=True)
+class Raw:
+    """A cell or header written as is (LaTeX source: ``\\multicolumn{2}{c}{AP}``)."""
+
+    source: str
+
+    def latex(self) -> str:
+        return self.source
 
 
-def latex_table(header: Sequence[str], rows: Sequence[Sequence[Cell | str]], *,
+def wrapped(text: str, width: str) -> Raw:
+    """``text`` (plain, escaped) in a ``\\parbox`` of ``width`` in ``\\scriptsize``,
+    broken after its commas: a long list of run numbers takes several short lines
+    instead of widening the table."""
+    if not text:
+        return Raw("")
+    body = ",\\allowbreak ".join(escape(part) for part in text.split(","))
+    return Raw(f"\\parbox[t]{{{width}}}{{\\raggedright\\scriptsize {body}}}")
+
+
+def _row(cells: Sequence[Cell | Raw | str]) -> str:
+    return " & ".join(c.latex() if isinstance(c, (Cell, Raw)) else escape(c)
+                      for c in cells) + r" \\"
+
+
+def latex_table(header: Sequence[str | Raw], rows: Sequence[Sequence[Cell | Raw | str]], *,
                 caption: str, label: str, align: str, wide: bool = False,
                 long_after: int = LONG_AFTER) -> str:
     """One table as LaTeX source (see the module doc).
 
     Parameters
     ----------
-    header : sequence of str
-        Column titles (plain text, escaped).
+    header : sequence of str or Raw
+        Column titles (plain text, escaped; :class:`Raw` for a ``\\multicolumn``).
     rows : sequence of rows
-        Each a sequence of :class:`Cell` or plain strings, one per column.
+        Each a sequence of :class:`Cell`, :class:`Raw` or plain strings, one per column.
     caption : str
         LaTeX source of the caption (the caller escapes its plain parts with :func:`escape`).
     label : str
@@ -104,15 +128,15 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[Cell | str]], *,
     str
         The source, ending with a newline.
     """
-    if len(align) != len(header) or any(len(r) != len(header) for r in rows):
-        raise ValueError("latex_table: every row and the alignment need one entry per "
-                         "header column")
+    if any(len(r) != len(align) for r in rows):
+        raise ValueError("latex_table: every row needs one entry per column of align")
     head = _row(header)
     body = [_row(r) for r in rows]
     if len(rows) > long_after:
-        n = len(header)
+        n = len(align)
         return "\n".join([
-            "{\\small", f"\\begin{{longtable}}{{{align}}}",
+            "{\\small", f"\\setlength{{\\tabcolsep}}{{{COLSEP}}}",
+            f"\\begin{{longtable}}{{{align}}}",
             f"\\caption{{{caption}}}\\label{{{label}}}\\\\", r"\toprule", head, r"\midrule",
             r"\endfirsthead",
             f"\\multicolumn{{{n}}}{{l}}{{\\emph{{Table~\\ref{{{label}}}, continued}}}}\\\\",
@@ -123,6 +147,7 @@ def latex_table(header: Sequence[str], rows: Sequence[Sequence[Cell | str]], *,
     env = "table*" if wide else "table"
     return "\n".join([
         f"\\begin{{{env}}}[tbp]", r"\centering", r"\small",
+        f"\\setlength{{\\tabcolsep}}{{{COLSEP}}}",
         f"\\caption{{{caption}}}", f"\\label{{{label}}}",
         f"\\begin{{tabular}}{{{align}}}", r"\toprule", head, r"\midrule", *body,
         r"\bottomrule", r"\end{tabular}", f"\\end{{{env}}}", ""])

@@ -49,7 +49,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.io.latex import Cell, escape, label_key, latex_table
+from irmeta.io.latex import Cell, Raw, escape, label_key, latex_table
 from irmeta.stats._common import score_matrix
 from irmeta.stats.significance import CORRECTIONS, TESTS, options_for
 
@@ -66,6 +66,8 @@ FAMILYWISE = ("tukey_hsd", "randomised_tukey_hsd")
 PAIR_COLUMNS = ("measure", "run_a", "run_b", "mean_a", "mean_b", "p_value", "p_adjusted",
                 "significant", "diff", "effect", "statistic", "ci_low", "ci_high", "wins",
                 "ties", "losses")
+#: longest marker written as a superscript in LaTeX; longer ones get their own column
+SUPERSCRIPT_CHARS = 12
 #: markers of the comparisons with a baseline
 BETTER, WORSE = "↑", "↓"
 
@@ -253,7 +255,7 @@ class Comparison:
 
     # ------------------------------------------------------------------ renderers
     def _value(self, run: str, measure: str, digits: int) -> str:
-        v = float(self.means.loc[run, measure])
+        v = float(self.means.at[run, measure])  # type: ignore[arg-type]
         return "" if math.isnan(v) else f"{v:.{digits}f}"
 
     def _wtl(self) -> pd.DataFrame:
@@ -350,9 +352,10 @@ class Comparison:
     def _repr_html_(self) -> str:
         return self.to_html()
 
-    def caption(self) -> str:
+    def caption(self, columns: bool = False) -> str:
         """The LaTeX caption: measures and their definitions, relevance level, test,
-        correction, level, what the superscripts and the bold mean."""
+        correction, level, what the superscripts (or, with ``columns``, the small numbers
+        after each value) and the bold mean."""
         defs = self.definitions()
         names = [escape(m) for m in self.measures]
         listed = (names[0] if len(names) == 1
@@ -368,8 +371,8 @@ class Comparison:
                          f"than the baseline {escape(self.baseline)}; W/T/L: topics won, "
                          "tied, lost against it. ")
         else:
-            parts.append("Superscripts: the runs (by \\#) that the run is significantly "
-                         "better than. ")
+            parts.append(("Small numbers after a value" if columns else "Superscripts")
+                         + ": the runs (by \\#) that the run is significantly better than. ")
         parts.append("Bold: the best value of each measure (ties: all).")
         return "".join(parts)
 
@@ -381,32 +384,48 @@ class Comparison:
         with :meth:`caption` and ``label`` (default ``tab:compare-<measures>``), booktabs,
         the best value per measure in bold, the markers as superscripts, names
         escaped; a ``longtable`` past ``long_after`` rows (default
-        :data:`irmeta.io.latex.LONG_AFTER`). Needs ``\\usepackage{booktabs}`` (and
+        :data:`irmeta.io.latex.LONG_AFTER`). When a marker is longer than
+        :data:`SUPERSCRIPT_CHARS` characters (many runs), every measure gets a narrow
+        column of markers after its values instead, wrapped after the commas, so that
+        the table keeps to the page width. Needs ``\\usepackage{booktabs}`` (and
         ``longtable`` for long tables)."""
-        from irmeta.io.latex import LONG_AFTER
+        from irmeta.io.latex import LONG_AFTER, wrapped
         best, marks = self.best(), self.markers(dash="--")
-        header = ["#", "run"]
+        n = len(self.measures)
+        wide = n > 3 if wide is None else wide
+        column = (self.baseline is None
+                  and max((len(str(v)) for v in marks.to_numpy().ravel()), default=0)
+                  > SUPERSCRIPT_CHARS)
+        width = f"{min(4.0, (8.0 if wide else 4.0) / n):.2f}cm"
+        header: list[str | Raw] = ["#", "run"]
         for m in self.measures:
-            header += [m, "W/T/L"] if self.baseline else [m]
+            if self.baseline:
+                header += [m, "W/T/L"]
+            elif column:
+                header.append(Raw(f"\\multicolumn{{2}}{{c}}{{{escape(m)}}}"))
+            else:
+                header.append(m)
         wtl = self._wtl() if self.baseline else None
-        rows: list[list[Cell | str]] = []
+        rows: list[list[Cell | Raw | str]] = []
         for r in self.runs:
-            row: list[Cell | str] = [str(self.keys[r]),
-                                     r + (" (baseline)" if r == self.baseline else "")]
+            row: list[Cell | Raw | str] = [str(self.keys[r]),
+                                           r + (" (baseline)" if r == self.baseline else "")]
             for m in self.measures:
                 mk = str(marks.loc[r, m])
-                sup = ({BETTER: "$^{\\uparrow}$", WORSE: "$^{\\downarrow}$"}.get(mk, "")
-                       if self.baseline else
-                       (f"\\textsuperscript{{{mk}}}" if mk else ""))
+                if self.baseline:
+                    sup = {BETTER: "$^{\\uparrow}$", WORSE: "$^{\\downarrow}$"}.get(mk, "")
+                else:
+                    sup = f"\\textsuperscript{{{mk}}}" if mk and not column else ""
                 row.append(Cell(self._value(r, m, digits), bool(best.loc[r, m]), sup))
                 if wtl is not None:
                     row.append(str(wtl.loc[r, m]))
+                elif column:
+                    row.append(wrapped(mk, width))
             rows.append(row)
-        align = "rl" + ("rc" if self.baseline else "r") * len(self.measures)
+        align = "rl" + ("rc" if self.baseline else ("rl" if column else "r")) * n
         label = label or "tab:compare-" + "-".join(label_key(m) for m in self.measures)
-        return latex_table(header, rows, caption=caption or self.caption(), label=label,
-                           align=align,
-                           wide=len(self.measures) > 3 if wide is None else wide,
+        return latex_table(header, rows, caption=caption or self.caption(column), label=label,
+                           align=align, wide=wide,
                            long_after=LONG_AFTER if long_after is None else long_after)
 
     def to_json(self) -> str:
