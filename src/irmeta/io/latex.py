@@ -139,7 +139,7 @@ def latex_table(header: Sequence[str | Raw], rows: Sequence[Sequence[Cell | Raw 
             f"\\begin{{longtable}}{{{align}}}",
             f"\\caption{{{caption}}}\\label{{{label}}}\\\\", r"\toprule", head, r"\midrule",
             r"\endfirsthead",
-            f"\\multicolumn{{{n}}}{{l}}{{\\emph{{Table~\\ref{{{label}}}, continued}}}}\\\\",
+            f"\\multicolumn{{{n}}}{{l}}{{\\emph{{Table~\\thetable, continued}}}}\\\\",
             r"\toprule", head, r"\midrule", r"\endhead",
             r"\midrule", f"\\multicolumn{{{n}}}{{r}}{{\\emph{{continued on the next page}}}}\\\\",
             r"\endfoot", r"\bottomrule", r"\endlastfoot",
