@@ -383,3 +383,21 @@ def test_dl21_63_runs_pvalues_equal_scipy(dl21_campaign, tmp_path):
     if PDFLATEX:
         log = compile_latex(tmp_path, tex)
         assert "Overfull \\hbox" not in log
+
+
+def test_html_and_markdown_escape_names():
+    mats = {m: mat.set_axis(NASTY, axis=0) for m, mat in matrices(n_runs=10).items()}
+    c = compare_matrices(mats)
+    html = c.to_html()
+    assert "&lt;p|q&gt;" in html and "c&amp;d" in html and "<p|q>" not in html
+    md = c.to_markdown()
+    assert r"\<p\|q>" in md and r"a\_b" in md and "<p|q>" not in md
+    for line in md.splitlines()[2:12]:          # every row has exactly its cells
+        assert line.replace(r"\|", "").count("|") == 6
+
+
+def test_cli_markdown_and_csv():
+    md = cli_out(["--demo", "-m", "AP", "-m", "RR", "--format", "markdown", "--digits", "2"])
+    assert md.startswith("| # | run | AP | RR |") and md.count("\n| ") == 31
+    frame = pd.read_csv(io.StringIO(cli_out(["--demo", "-m", "AP", "--format", "csv"])))
+    assert list(frame.columns[:8]) == TSV_COLUMNS and len(frame) == 435

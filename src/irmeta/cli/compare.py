@@ -19,7 +19,7 @@ from irmeta.cli.common import (
 )
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import shard_options
-from irmeta.cli.tables import digits_option, format_option
+from irmeta.cli.tables import DIGITS, format_option
 from irmeta.constraints import PROBABILITY, SEED, TRIALS, Choice
 
 #: the tests of ``irmeta.stats.comparison.COMPARE_TESTS``
@@ -52,7 +52,9 @@ RANDOM = ("randomisation", "bootstrap", "randomised_tukey_hsd")
 @format_option(extra=("html", "latex"),
                help="text, markdown, html, latex: the runs x measures table; tsv / csv: one "
                     "row per (measure, run A, run B); json: everything (full precision).")
-@digits_option()
+@constrained("--digits", constraint=DIGITS, default=4,
+             help="Decimals in the text, markdown, html and latex tables (tsv, csv and json "
+                  "keep full precision).")
 @click.option("--label", default=None, metavar="TEXT",
               help="LaTeX \\label of the table (default tab:compare-<measures>).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), callback=check_output_option,

@@ -299,7 +299,7 @@ class Comparison:
         procedure and the legend."""
         def esc(text: str) -> str:
             return (text.replace("\\", "\\\\").replace("|", r"\|").replace("*", r"\*")
-                    .replace("_", r"\_"))
+                    .replace("_", r"\_").replace("<", r"\<"))
         best, marks = self.best(), self.markers(dash="–")
         cols = ["#", "run"]
         for m in self.measures:
