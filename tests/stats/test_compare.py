@@ -209,6 +209,8 @@ def test_outputs_text_markdown_html_json():
     mats = matrices()
     c = compare_matrices(mats)
     assert str(c) == c.to_text()
+    assert repr(c).startswith("Comparison(7 runs [run_0, run_1, run_2, ...] x 3 measures "
+                              "[nDCG@10, AP, RR], paired_t, holm, level 0.05, ")
     for r in c.runs:
         assert r in c.to_text() and escape(r) in c.to_latex()
         assert r.replace("_", r"\_") in c.to_markdown()

@@ -294,6 +294,16 @@ class Comparison:
     def __str__(self) -> str:
         return self.to_text()
 
+    def __repr__(self) -> str:
+        """A summary, not the frames: ``Comparison(5 runs [a, b, c, ...] x 3 measures
+        [nDCG@10, AP, RR], paired_t, holm, level 0.05, 30 of 30 pairs significant)``."""
+        runs = ", ".join(self.runs[:3]) + (", ..." if len(self.runs) > 3 else "")
+        base = f", baseline {self.baseline}" if self.baseline else ""
+        return (f"Comparison({len(self.runs)} runs [{runs}] x {len(self.measures)} measures "
+                f"[{', '.join(self.measures)}], {self.test}, {self.correction or 'no correction'}"
+                f", level {self.level:g}{base}, {int(self.pairs['significant'].sum())} of "
+                f"{len(self.pairs)} pairs significant)")
+
     def to_markdown(self, digits: int = 3) -> str:
         """A GitHub Markdown table (best in bold, markers as ``<sup>``), then the
         procedure and the legend."""
