@@ -21,6 +21,8 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "explain_documents": ("irmeta.explain", "explain_documents"),
         "unique_contributions": ("irmeta.explain", "unique_contributions"),
         "unique_documents": ("irmeta.explain", "unique_documents"),
+        "compare": ("irmeta.stats.comparison", "compare"),
+        "Comparison": ("irmeta.stats.comparison", "Comparison"),
     }
     if name in lazy:
         import importlib
@@ -32,4 +34,5 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
 __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
            "evaluate", "open_shards", "Results", "Campaign", "load_campaign", "load_qrels",
            "load_runs", "read_qrels", "read_run", "parse_measure", "parse_measures",
-           "explain_documents", "unique_contributions", "unique_documents", "__version__"]
+           "explain_documents", "unique_contributions", "unique_documents", "compare",
+           "Comparison", "__version__"]

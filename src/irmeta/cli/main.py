@@ -34,6 +34,8 @@ SUBCOMMANDS = {
                   "Rank systems by GAWM / HITS over a score matrix."),
     "meta": ("irmeta.cli.meta", "meta_command",
              "Meta-evaluation: correlation, significance, stability, ..."),
+    "compare": ("irmeta.cli.compare", "compare_command",
+                "Runs x measures with significance per measure, as text, LaTeX, ..."),
     "report": ("irmeta.cli.report", "report_command",
                "Evaluate a whole campaign into one HTML report."),
     "reproduce": ("irmeta.cli.reproduce", "reproduce_command",

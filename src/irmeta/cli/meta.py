@@ -93,7 +93,8 @@ def _refuse_common(ctx, options: dict, seeded: bool = True) -> None:
            because="only text and markdown tables are rounded")
     if fmt == "latex" and ctx.info_name != "leaderboard":
         raise click.UsageError("--format latex is available for 'irmeta meta leaderboard' "
-                               "only; use text, markdown, tsv, csv or json here")
+                               "only; use text, markdown, tsv, csv or json here, or "
+                               "'irmeta compare --format latex' for the table of a paper")
 
 
 def _setup(qrels, runs, measures, options, need_measures=True):

@@ -229,8 +229,13 @@ def _rows(board: Leaderboard, digits: int) -> list[tuple[int, str, str, str, str
                 t["ci_low"].to_numpy(), t["ci_high"].to_numpy())]
 
 
-def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
-    """The leaderboard as a LaTeX ``tabular`` (booktabs) with significance superscripts.
+def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3,
+             label: str | None = None, long_after: int | None = None) -> str:
+    """The leaderboard as a LaTeX table that compiles as it is (:mod:`irmeta.io.latex`,
+    the writer of ``irmeta compare``): a ``table`` float with a caption (the measure,
+    the procedure, :func:`legend`) and a label, booktabs rules, the best run's value in
+    bold (ties: all), significance superscripts, escaped run names, and a ``longtable``
+    past ``long_after`` rows (default 40).
 
     Parameters
     ----------
@@ -239,27 +244,31 @@ def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> s
         Header of the value column (the measure string).
     digits : int
         Decimals of the means and intervals.
+    label : str, optional
+        The ``\\label``; default ``tab:leaderboard-<measure>``.
+    long_after : int, optional
+        Rows above which the table is a ``longtable``.
 
     Returns
     -------
     str
-        ``rank & run & value$^{\\ast\\dagger}$ & [low, high] \\\\`` per run, a caption
-        comment naming the procedure (:func:`legend`); run names are escaped.
+        ``rank & run & value$^{\\ast\\dagger}$ & [low, high] \\\\`` per run inside the
+        float. Needs ``\\usepackage{booktabs}`` (and ``longtable`` for long tables).
     """
-    def esc(text: str) -> str:
-        special = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
-                   "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-        return "".join(special.get(ch, ch) for ch in text)
+    from irmeta.io.latex import LONG_AFTER, Cell, escape, label_key, latex_table
     sup = {BELOW_BEST: r"\ast", ABOVE_NEXT: r"\dagger"}
-    lines = [f"% {legend(board)}", r"\begin{tabular}{rlrc}", r"\toprule",
-             rf"\# & run & {esc(measure)} & {round(board.ci_level * 100)}\% CI \\", r"\midrule"]
+    rows: list[list[Cell | str]] = []
     for rank, run, value, mark, ci in _rows(board, digits):
         marks = "".join(sup[m] for m in mark)
-        value = f"{value}$^{{{marks}}}$" if marks else value
-        lines.append(rf"{rank} & {esc(run)} & {value} & {ci} \\")
-    lines += [r"\bottomrule", r"\end{tabular}", ""]
-    return "\n".join(lines)
+        rows.append([str(rank), run, Cell(value, rank == 1, f"$^{{{marks}}}$" if marks else ""),
+                     ci])
+    caption = (f"{escape(measure)} of {len(rows)} runs, best first. "
+               + escape(legend(board)).replace(f"{BELOW_BEST}:", "$^{\\ast}$:", 1)
+               .replace(f"{ABOVE_NEXT}:", "$^{\\dagger}$:", 1)
+               + " Bold: the best run (ties: all).")
+    return latex_table(["#", "run", measure, f"{round(board.ci_level * 100)}% CI"], rows,
+                       caption=caption, label=label or f"tab:leaderboard-{label_key(measure)}",
+                       align="rlrc", long_after=LONG_AFTER if long_after is None else long_after)
 
 
 def to_markdown(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
