@@ -223,18 +223,21 @@ def test_a_single_measure_string_is_one_measure(campaign):
 
 def test_compare_uses_the_trials_it_is_given(matrix):
     r = stats.compare(matrix, "bootstrap", trials=5, seed=1)
-    assert r.params["trials"] == 5
+    assert r.parameters.trials == 5
     assert r.table["p_value"].equals(stats.bootstrap(matrix, trials=5, seed=1).table["p_value"])
     with pytest.raises(IrmetaError, match="accepted: .*level"):
         stats.compare(matrix, "paired_t", seed=0)
 
 
-def test_samples_is_a_deprecated_alias_of_trials(matrix):
-    with pytest.warns(DeprecationWarning, match="samples"):
-        old = stats.bootstrap(matrix, samples=7, seed=2)
-    assert old.table.equals(stats.bootstrap(matrix, trials=7, seed=2).table)
-    with pytest.raises(IrmetaError, match="trials"):
-        stats.bootstrap(matrix, samples=7, trials=7)
+def test_samples_the_former_name_of_trials_is_refused(matrix):
+    """``trials`` is the one name of the resample count; ``samples=`` (never released)
+    is an unknown argument like any other."""
+    assert stats.bootstrap(matrix, trials=7, seed=2).parameters.trials == 7
+    for fn in (stats.bootstrap, stats.discriminative_power, stats.bootstrap_power):
+        with pytest.raises(TypeError, match="samples"):
+            fn(matrix if fn is stats.bootstrap else {"AP": matrix}, samples=7)
+    with pytest.raises(IrmetaError, match="unexpected argument.*samples"):
+        stats.compare(matrix, "bootstrap", samples=7)
 
 
 def test_measure_listing_says_alpha_is_required():

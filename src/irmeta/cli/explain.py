@@ -5,13 +5,13 @@ from __future__ import annotations
 import click
 
 from irmeta.cli.common import campaign_options, check_output_option, load_cli_campaign, open_output
-from irmeta.cli.options import Command, constrained, refuse
+from irmeta.cli.options import constrained, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import CUTOFF, DEPTH
 
 
-@click.command("explain", cls=Command, context_settings={"show_default": True})
+@click.command("explain", context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--run", "run_name", default=None, metavar="NAME",

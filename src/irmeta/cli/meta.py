@@ -20,7 +20,7 @@ from irmeta.cli.common import (
     open_output,
     refuse_unused_context,
 )
-from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import (
@@ -40,8 +40,6 @@ from irmeta.constraints import (
 #: the tests of ``irmeta.stats.significance.TESTS`` under their canonical names
 TESTS = Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
                 "randomised_tukey_hsd", "pairwise_tukey"))
-#: the old spellings of renamed options (docs/cli.md)
-TRIALS_ALIASES = {"--samples": "--trials"}
 
 
 def _common(fn):
@@ -146,7 +144,7 @@ def _refuse_no_context(ctx) -> None:
                    "the sampled runs (no fixed prior set, groups or reference)")
 
 
-@click.group("meta", cls=Group)
+@click.group("meta")
 def meta_command():
     """Meta-evaluation: can a measure be trusted?
 
@@ -224,7 +222,7 @@ def _random(test: str) -> bool:
     return "trials" in options_for(test, trials=1)
 
 
-@meta_command.command("significance", aliases=TRIALS_ALIASES,
+@meta_command.command("significance",
                       context_settings={"show_default": True})
 @_common
 @constrained_choice("--test", constraint=TESTS, default="paired_t",
@@ -319,7 +317,7 @@ def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, c
             leaderboard_plot(board, path=path, title=name)
 
 
-@meta_command.command("discpower", aliases=TRIALS_ALIASES,
+@meta_command.command("discpower",
                       context_settings={"show_default": True})
 @_common
 @constrained_choice("--test", "tests", constraint=TESTS, multiple=True, default=("bootstrap",),

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign
-from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.constraints import (
     ALPHA,
@@ -112,11 +112,6 @@ def _command_line(ctx: click.Context) -> str:
     return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
 
 
-#: the old spellings of renamed options (docs/cli.md)
-ALIASES = {"--bootstrap": "--discpower-trials", "--trials": "--stability-trials",
-           "--rare-k": "--rare-cutoff", "--nrg-k": "--nrg-cutoff", "--twist-depth": "--depth"}
-
-
 #: the constraint of each ReportOptions field the command sets, equal to
 #: ``irmeta.report.options.OPTION_CONSTRAINTS`` (a test checks it): written out here
 #: because importing ``irmeta.report`` loads the whole report (seconds) and ``irmeta report
@@ -141,7 +136,7 @@ def _option(*decls: str, field: str, **kwargs):
     return constrained(*decls, field, constraint=constraint, **kwargs)
 
 
-@click.command("report", cls=Command, aliases=ALIASES)
+@click.command("report")
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @campaign_options

@@ -11,7 +11,7 @@ import click
 
 from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign
-from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.constraints import (
     ALPHA,
     COUNT,
@@ -97,7 +97,7 @@ def _formats(svg: bool) -> tuple:
     return ("png", "svg") if svg else ("png",)
 
 
-@click.group("reproduce", cls=Group, context_settings={"show_default": True})
+@click.group("reproduce", context_settings={"show_default": True})
 def reproduce_command():
     """Rerun a paper's tables and figures on your campaign, with the paper's procedure.
 
@@ -117,8 +117,6 @@ def reproduce_command():
 
 # ---------------------------------------------------------------------- innovation
 @reproduce_command.command("innovation",
-                           aliases={"--trials": "--stability-trials",
-                                    "--samples": "--systems-trials"},
                            short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
                                       "Tables 1-4.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
@@ -229,7 +227,6 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
 
 # ---------------------------------------------------------------------- twist
 @reproduce_command.command("twist",
-                           aliases={"--samples": "--discpower-trials", "--trials": "--repeats"},
                            short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
                                       "Figures 13-14.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
