@@ -128,13 +128,17 @@ def test_report_options_are_the_report_api_constraints():
 
 
 # ------------------------------------------------------------------ one name per concept
-RETIRED = {"--samples", "--bootstrap", "--rare-k", "--nrg-k", "--twist-depth"}
+RETIRED = {"--samples", "--bootstrap", "--rare-k", "--nrg-k"}
 
 
 def test_retired_spellings_are_not_declared():
     for path, _, p in OPTIONS:
         spellings = set(p.opts) | set(p.secondary_opts)
         assert not spellings & RETIRED, _id(path, p)
+        # the report names Twist's depth after its analysis, as its trials and cutoffs
+        assert ("--twist-depth" in spellings) == (path == ["report"] and p.name == "twist_depth")
+        if path == ["report"]:
+            assert "--depth" not in spellings, _id(path, p)
         if path[0] != "eval":       # trec_eval's -N (collection size) stays on eval
             assert "-N" not in spellings, _id(path, p)
         if "progress" in p.name:
@@ -160,7 +164,7 @@ OLD_SPELLINGS = [
     (["report"], ["--trials", "9"], "--trials"),
     (["report"], ["--rare-k", "9"], "--rare-k"),
     (["report"], ["--nrg-k=9"], "--nrg-k"),
-    (["report"], ["--twist-depth", "9"], "--twist-depth"),
+    (["report"], ["--depth", "9"], "--depth"),
     (["reproduce", "innovation"], ["--trials", "9"], "--trials"),
     (["reproduce", "innovation"], ["--samples", "9"], "--samples"),
     (["reproduce", "twist"], ["--samples", "9"], "--samples"),

@@ -133,7 +133,7 @@ def _figure1_plot(frame: pd.DataFrame, topic: str, k: int):
 # ---------------------------------------------------------------------- sections
 def _figure1(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.report.html import Row, markup
-    k = a.params.k
+    k = a.params.cutoff
     if a.figure1 is None or a.figure1_ranks is None:   # render() calls it only when computed
         return
     fig = _figure1_plot(a.figure1, str(a.figure1_topic), k)
@@ -150,7 +150,7 @@ def _figure2(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.report.html import Row, markup
     fig = alpha_sweep_plot(a.figure2, title="Kendall's τ against alpha")
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, markup(intro, k=a.params.k))
+    sec = S.section("figure2", title, markup(intro, k=a.params.cutoff))
     sec.add(Row([S.figure("figure2_alpha_sweep", fig, caption="Kendall's τ against α.",
                           width=520),
                  S.table("figure2", a.figure2_wide, digits=3, compact=True,
@@ -176,7 +176,7 @@ def _table2(S: Session, a: InnovationAnalysis) -> None:
     p, T = a.params, a.campaign.analysed_topics
     title, intro = TEXT["table2"]
     sec = S.section("table2", title,
-                    markup(intro, tr=f"{p.trials:,}", h=int(round(T / 2)), T=T,
+                    markup(intro, tr=f"{p.stability_trials:,}", h=int(round(T / 2)), T=T,
                          f=f"{p.fuzziness:g}"))
     sec.add(S.table("table2", a.table2, digits={"alpha": 1}, compact=True,
                     caption="Stability per measure (higher = more stable)."))
@@ -189,7 +189,7 @@ def _table3(S: Session, a: InnovationAnalysis) -> None:
     fig = systems_plot(a.table3, title="Kendall's τ against the number of systems")
     skipped = a.table3_skipped
     title, intro = TEXT["table3"]
-    sec = S.section("table3", title, markup(intro, s=f"{a.params.samples:,}"))
+    sec = S.section("table3", title, markup(intro, s=f"{a.params.systems_trials:,}"))
     sec.add(Row([S.table("table3", a.table3_wide, digits=3, compact=True,
                          caption="Mean τ per N" + (f" (N = {', '.join(map(str, skipped))} > "
                                                    f"{a.campaign.runs} runs skipped)"
@@ -207,7 +207,7 @@ def _table4(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.report.html import markup
     p = a.params
     title, intro = TEXT["table4"]
-    sec = S.section("table4", title, markup(intro, n=p.table4_runs, k=p.k,
+    sec = S.section("table4", title, markup(intro, n=p.table4_runs, k=p.cutoff,
                                           a=f"{float(p.table3_alpha):g}", d=p.table4_docs))
     sec.add(S.table("table4", a.table4, digits={"rarity": 3}, compact=True, sortable=False,
                     caption="The rarest relevant documents of the runs that gain the most."))
@@ -262,5 +262,5 @@ def render(analysis: InnovationAnalysis, output, *,
         return S.finish(analysis=a, inputs=list(inputs or []) + campaign_rows(c),
                         command=command,
                         subtitle=f"{c.runs} runs, {c.analysed_topics} topics, relevance ≥ "
-                                 f"{c.rel_level}, K = {a.params.k}",
+                                 f"{c.rel_level}, K = {a.params.cutoff}",
                         summary=_summary(a), notes=notes)

@@ -119,7 +119,7 @@ def _values(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 def _figure1(S: Session, a: NRGAnalysis, summary: list) -> None:
     from irmeta.report.html import markup
-    k = a.params.k
+    k = a.params.cutoff
     fig_a = _chronological_plot(a.figure1a)
     fig_b = _scatter(a.figure1b, f"NRG@{k}, prior = all other runs", "All-others comparison",
                      a.params.label_top)
@@ -140,7 +140,7 @@ def _figure2(S: Session, a: NRGAnalysis, summary: list) -> None:
     fig = _scatter(a.figure2, "NRG (nDCG, full depth), prior = best run of each other group",
                    f"NRG against {a.base}", a.params.label_top)
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, markup(intro, n=a.params.label_top, k=a.params.k))
+    sec = S.section("figure2", title, markup(intro, n=a.params.label_top, k=a.params.cutoff))
     sec.add(S.figure("figure2_nrg_ndcg", fig, caption="NRG against nDCG.", width=620))
     summary.append("Figure 2: highest NRG (best_per_group): " + ", ".join(
         f"{r.run} ({r.group}, {r.value:.3f}; {a.base} rank {r.base_rank})"
@@ -168,16 +168,16 @@ def _figure3(S: Session, a: NRGAnalysis, summary: list) -> None:
 def _figure4(S: Session, a: NRGAnalysis, summary: list) -> None:
     from irmeta.report.html import markup
     p = a.params
-    fig = _scatter(a.figure4, f"P_rare(α={float(p.alpha):g})@{p.k}",
+    fig = _scatter(a.figure4, f"P_rare(α={float(p.alpha):g})@{p.cutoff}",
                    "Rareness-based precision", p.label_top, diagonal=False)
     title, intro = TEXT["figure4"]
-    sec = S.section("figure4", title, markup(intro, a=f"{float(p.alpha):g}", k=p.k))
+    sec = S.section("figure4", title, markup(intro, a=f"{float(p.alpha):g}", k=p.cutoff))
     sec.add(S.figure("figure4_p_rare", fig, caption="P_rare against nDCG.", width=620))
 
 
 def _figure5(S: Session, a: NRGAnalysis, summary: list) -> None:
     from irmeta.report.html import markup
-    k = a.params.k
+    k = a.params.cutoff
     fig = _scatter(a.figure5, f"TaSC@{k}, prior = best run of each other group",
                    "TaSC (task subspace coverage)", a.params.label_top, diagonal=True)
     title, intro = TEXT["figure5"]

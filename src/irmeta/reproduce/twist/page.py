@@ -206,7 +206,7 @@ def _figure14(S: Session, a: TwistAnalysis, summary: list) -> None:
     fig = asl_plot(a.figure14_curves, level=p.level, summary=a.figure14,
                    title="ASL curves (paired bootstrap)")
     title, intro = TEXT["figure14"]
-    sec = S.section("figure14", title, markup(intro, b=f"{p.samples:,}", a=f"{p.level:g}"))
+    sec = S.section("figure14", title, markup(intro, b=f"{p.discpower_trials:,}", a=f"{p.level:g}"))
     sec.add(Row([S.figure("figure14_asl", fig, caption="ASL curves.", width=520),
                  S.table("figure14", a.figure14, digits=3, compact=True,
                          caption="Significant pairs, DP and Δ per measure.")]))
