@@ -17,7 +17,7 @@ from irmeta.report import CampaignAnalysis, ReportOptions, analyse_campaign
 from irmeta.report.analysis import (
     EffortSection,
     InnovationSection,
-    Leaderboard,
+    LeaderboardSection,
     NRGSection,
     TopicsSection,
     TrustSection,
@@ -79,7 +79,7 @@ def test_sections_are_frozen_data_only(analysis):
 
 
 def test_leaderboard_means_are_evaluate(analysis, demo_campaign):
-    lb: Leaderboard = analysis.leaderboard
+    lb: LeaderboardSection = analysis.leaderboard
     measures = [c.measure for c in lb.columns]
     from irmeta.demo import demo_groups
     res = irmeta.evaluate(demo_campaign, measures=measures, complete=True,

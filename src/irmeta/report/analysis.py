@@ -7,7 +7,7 @@ computed here.
 
 Sections (``SECTIONS``; each can be skipped, see :class:`ReportOptions`):
 
-1. ``leaderboard`` (:class:`Leaderboard`) — every run under classic measures (AP, P@10,
+1. ``leaderboard`` (:class:`LeaderboardSection`) — every run under classic measures (AP, P@10,
    nDCG@10, RR, bpref, R@1000) and context measures (P_rare@K and AP_rare@K at alpha
    0.5 and 1, NRG(base=nDCG)@10, unique relevant documents
    ``NRG(base=unique,prior=others)@K`` summed over topics, Twist@N), each with the run's
@@ -61,13 +61,13 @@ from irmeta.report.options import SECTIONS, ReportOptions
 from irmeta.report.pieces import twist_undefined_stated
 
 __all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
-           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection", "PerTopic",
+           "InnovationSection", "InputsSection", "LeaderboardSection", "NRGSection", "PerTopic",
            "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
 
 
 # ---------------------------------------------------------------------- sections
 @dataclass(frozen=True)
-class Leaderboard:
+class LeaderboardSection:
     """Every run under every column of :func:`leaderboard_columns`.
 
     ``means``: runs (campaign order) x column labels, the mean over the campaign topic
@@ -321,7 +321,7 @@ class CampaignAnalysis:
 
     options: ReportOptions
     inputs: InputsSection
-    leaderboard: Leaderboard
+    leaderboard: LeaderboardSection
     highlights: Highlights
     defaults: Defaults
     per_topic: PerTopic
@@ -427,8 +427,8 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                                rel_level=opts.rel_level, complete=True, **context)
         # intervals and tests (SciPy) come from a child below: here only the means
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_cutoff, opts, prior,
-                            uncertainty=None)
+        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
+                                    opts, prior, uncertainty=None)
         per_topic = per_topic_results(view, opts, results, board)
     # two children starting at once: the leaderboard's intervals and tests (they import
     # scipy.stats, a second) and the trust section's tests
@@ -455,8 +455,8 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             uncertainty = jobs[0].result()
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_cutoff, opts, prior,
-                            uncertainty=uncertainty)
+        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
+                                    opts, prior, uncertainty=uncertainty)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
     finally:
@@ -592,14 +592,14 @@ def ranks(values: pd.Series) -> pd.Series:
 
 
 # ---------------------------------------------------------------------- leaderboard
-#: ``leaderboard(..., uncertainty=COMPUTE)``: compute the intervals and tests in place
+#: ``leaderboard_section(..., uncertainty=COMPUTE)``: compute the intervals and tests in place
 COMPUTE = "compute"
 
 
-def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
+def leaderboard_section(results, columns: list[Column], groups: dict, own_groups: bool,
                 rare_cutoff: int, opts: ReportOptions | None = None,
-                prior: str = "others", uncertainty: Any = COMPUTE) -> Leaderboard:
-    """The :class:`Leaderboard` of evaluated ``results`` (one measure per column; the
+                prior: str = "others", uncertainty: Any = COMPUTE) -> LeaderboardSection:
+    """The :class:`LeaderboardSection` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
     ``uncertainty``: those intervals and tests when already computed
@@ -630,7 +630,7 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
             for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
-    return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
+    return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
                        uncertainty, opts.rel_level, prior)
 
 
@@ -675,7 +675,7 @@ def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
 
 
 def per_topic_results(campaign, opts: ReportOptions, results,
-                      board: Leaderboard) -> PerTopic:
+                      board: LeaderboardSection) -> PerTopic:
     """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
     and for the primary measure the best/median/worst per topic with each run beside
     them."""
@@ -690,7 +690,7 @@ def per_topic_results(campaign, opts: ReportOptions, results,
                     {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
 
 
-def highlights(board: Leaderboard, nrg_cutoff: int) -> Highlights:
+def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
     P = board.primary
@@ -725,7 +725,7 @@ def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- innovation
-def innovation(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def innovation(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
                groups: dict, prior: str, context: dict) -> InnovationSection:
     """The :class:`InnovationSection`: rareness curves and unique documents, from the
     pieces (:mod:`irmeta.report.pieces`): the sweep measures' per-topic values, the
@@ -794,7 +794,7 @@ def _examples(c, docs: pd.DataFrame, per_topic: np.ndarray, n: int) -> str:
 
 
 # ---------------------------------------------------------------------- NRG
-def nrg(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def nrg(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
         groups: dict, prior: str, context: dict) -> NRGSection:
     """The :class:`NRGSection` from the leaderboard's means."""
     k, m = opts.nrg_cutoff, board.means
@@ -813,7 +813,7 @@ def nrg(source: _Source, opts: ReportOptions, results, board: Leaderboard,
 
 
 # ---------------------------------------------------------------------- effort
-def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def effort_section(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
                    groups: dict, prior: str, context: dict) -> EffortSection:
     """The :class:`EffortSection`: grid, archetypes and the most telling curves (the
     gain measure's values and the archetypes from the pieces)."""
@@ -858,7 +858,7 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
 
 
 # ---------------------------------------------------------------------- topics
-def topics(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
            groups: dict, prior: str, context: dict) -> TopicsSection:
     """The :class:`TopicsSection`: GAWM and HITS on the ``matrix_measure`` matrix (from
     the pieces when it is not a leaderboard column)."""
@@ -934,7 +934,7 @@ def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataF
     return dp, stab
 
 
-def trust(campaign, opts: ReportOptions, board: Leaderboard,
+def trust(campaign, opts: ReportOptions, board: LeaderboardSection,
           tests: tuple[pd.DataFrame, pd.DataFrame]) -> TrustSection:
     """The :class:`TrustSection` from the leaderboard and :func:`trust_tests`."""
     from irmeta import stats

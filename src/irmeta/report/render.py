@@ -27,7 +27,7 @@ from irmeta.report.analysis import (
     Highlights,
     InnovationSection,
     InputsSection,
-    Leaderboard,
+    LeaderboardSection,
     NRGSection,
     PerTopic,
     TopicsSection,
@@ -190,7 +190,7 @@ def run_anchor(runs) -> dict[str, str]:
     return out
 
 
-def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
+def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                 defaults: Defaults | None = None) -> SectionView:
     """Values with the rank (and its change against the primary measure) in small
     print under each; the primary measure's interval and tests; the forest plot; each
@@ -266,7 +266,7 @@ def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
     return view
 
 
-def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: Leaderboard) -> list:
+def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSection) -> list:
     """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
     run (best run first) and the downloads of every measure's matrix."""
     s = pt.summary
