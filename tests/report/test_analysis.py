@@ -239,8 +239,8 @@ def test_trust_tests_are_the_stats_functions(demo_campaign):
     cols = leaderboard_columns(opts.validate(), "others", depth=sub.depth, primary="nDCG@10")
     res = irmeta.evaluate(sub, measures=[c.measure for c in cols], complete=True)
     mats = trust_matrices(res, cols)
-    dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress_bar=False)
-    stab = stats.stability_table(mats, trials=20, seed=0, progress_bar=False)
+    dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress=False)
+    stab = stats.stability_table(mats, trials=20, seed=0, progress=False)
     got = sec.measures.set_index("measure")
     np.testing.assert_allclose(got["disc. power"], dp.set_index("measure")["dp"].reindex(got.index))
     np.testing.assert_allclose(got["stability"],

@@ -204,7 +204,7 @@ def correlation_cmd(click_ctx, qrels, runs, measures, method, sweeps, baselines,
             fams[base] = tpl
         methods = tuple(dict.fromkeys([method, "kendall", "tau_ap"]))
         table = alpha_sweep(campaign, fams, alphas=grid, methods=methods,
-                            rel_level=options["rel_level"], progress_bar=_progress(options),
+                            rel_level=options["rel_level"], progress=_progress(options),
                             **kw)
         _emit(table, options)
         if options["plot_path"]:
@@ -252,7 +252,7 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
     from irmeta.stats.significance import options_for
     mats = _matrices(qrels, runs, measures, options)
     extra = options_for(test, trials=trials, seed=options["seed"],
-                        progress_bar=_progress(options), correction=correction)
+                        progress=_progress(options), correction=correction)
     import pandas as pd
     parts = []
     for name, mat in mats.items():
@@ -345,12 +345,12 @@ def discpower_cmd(click_ctx, qrels, runs, measures, tests, levels, trials, **opt
         for test in tests:
             parts.append(discriminative_power(
                 {name: mat}, tests=[test], levels=levels, seed=options["seed"],
-                trials=trials if _random(test) else None, progress_bar=_progress(options)))
+                trials=trials if _random(test) else None, progress=_progress(options)))
     _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
         from irmeta.plot.meta import asl_plot
         summary, curves = bootstrap_power(mats, level=levels[0], trials=trials or 1000,
-                                          seed=options["seed"], progress_bar=_progress(options))
+                                          seed=options["seed"], progress=_progress(options))
         asl_plot(curves, level=levels[0], summary=summary, path=options["plot_path"])
 
 
@@ -373,7 +373,7 @@ def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzzine
     mats = _matrices(qrels, runs, measures, options)
     table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
                             seed=options["seed"], relative=not absolute,
-                            progress_bar=_progress(options))
+                            progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import stability_table_plot
@@ -399,7 +399,7 @@ def downsample_cmd(click_ctx, qrels, runs, measures, levels, repeats, **options)
     campaign, _ = _setup(qrels, runs, measures, options)
     table = pool_downsampling(campaign, measures, levels=list(levels),
                               seed=options["seed"], repeats=repeats,
-                              rel_level=options["rel_level"], progress_bar=_progress(options))
+                              rel_level=options["rel_level"], progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import downsampling_plot
@@ -425,7 +425,7 @@ def systems_cmd(click_ctx, qrels, runs, measures, sizes, trials, **options):
     campaign, _ = _setup(qrels, runs, measures, options)
     table = system_dependence(campaign, measures, sizes=list(sizes),
                               trials=trials, seed=options["seed"],
-                              rel_level=options["rel_level"], progress_bar=_progress(options))
+                              rel_level=options["rel_level"], progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import systems_plot

@@ -928,9 +928,9 @@ def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataF
     if not mats:  # fewer than 2 topics: the section says why these tests are left out
         return pd.DataFrame(), pd.DataFrame()
     dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.discpower_trials,
-                                  seed=opts.seed, progress_bar=False)
+                                  seed=opts.seed, progress=False)
     stab = stats.stability_table(mats, trials=opts.stability_trials, fuzziness=opts.fuzziness,
-                                 seed=opts.seed, classic=True, progress_bar=False)
+                                 seed=opts.seed, classic=True, progress=False)
     return dp, stab
 
 

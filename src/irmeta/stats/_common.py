@@ -85,7 +85,7 @@ def chunk_size(per_item_floats: int, minimum: int = 1) -> int:
     return max(minimum, int(CHUNK_BYTES // (8 * max(1, per_item_floats))))
 
 
-def progress(total: int, desc: str, enabled: bool | None):
+def progress_bar(total: int, desc: str, enabled: bool | None):
     """A tqdm bar on stderr; ``enabled=None`` shows it only when stderr is a terminal
     (and ``IRMETA_NO_PROGRESS`` is unset)."""
     from tqdm.auto import tqdm

@@ -63,7 +63,7 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
                          levels: Sequence[float] = (0.05, 0.01), seed: int = 0,
                          trials: int | None = None, correction: str | None = None,
                          rel_level: int = 1,
-                         progress_bar: bool | None = None) -> pd.DataFrame:
+                         progress: bool | None = None) -> pd.DataFrame:
     """Significant pairs per measure, test and level.
 
     ``matrices_by_measure``: ``{measure: systems x topics matrix}``, or a campaign with
@@ -114,7 +114,7 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     rows = []
     for name, mat in matrices_by_measure.items():
         for t in tests:
-            kw = options_for(t, trials=trials, seed=seed, progress_bar=progress_bar,
+            kw = options_for(t, trials=trials, seed=seed, progress=progress,
                              correction=correction)
             if TESTS[t] is bootstrap:
                 for lv in levels:   # delta depends on the level
@@ -153,7 +153,7 @@ def asl_curve(result) -> np.ndarray:
 
 def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
                     level: float = 0.05, trials: int | None = None, seed: int = 0,
-                    rel_level: int = 1, progress_bar: bool | None = None
+                    rel_level: int = 1, progress: bool | None = None
                     ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Sakai's bootstrap discriminative power per measure.
 
@@ -179,7 +179,7 @@ def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, 
     level = validate.probability(level, "level", func)
     rows, curves = [], {}
     for name, mat in matrices_by_measure.items():
-        r = bootstrap(mat, trials=trials, seed=seed, level=level, progress_bar=progress_bar)
+        r = bootstrap(mat, trials=trials, seed=seed, level=level, progress=progress)
         curves[name] = asl_curve(r)
         sig = r.num_significant()
         rows.append({"measure": name, "significant": sig, "pairs": r.num_pairs,

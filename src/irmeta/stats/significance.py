@@ -63,7 +63,7 @@ from irmeta.errors import ParameterError
 from irmeta.stats._common import (
     all_pairs,
     chunk_size,
-    progress,
+    progress_bar,
     rng_from,
     score_matrix,
 )
@@ -528,7 +528,7 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
 
 def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 0.05,
                   correction: str | None = None, pairs=None,
-                  progress_bar: bool | None = None) -> PairwiseResult:
+                  progress: bool | None = None) -> PairwiseResult:
     """Paired randomisation (sign-flip permutation) test for every pair; see module doc.
 
     One ``trials x n`` matrix of random signs is drawn from ``seed`` and shared by all
@@ -553,7 +553,7 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     obs = (X[ia] - X[ib]).mean(axis=1)
     count = np.zeros(len(ia), dtype=np.int64)
     step = chunk_size(trials + n)
-    with progress(len(ia), func, progress_bar) as bar:
+    with progress_bar(len(ia), func, progress) as bar:
         for s in range(0, len(ia), step):
             D = X[ia[s:s + step]] - X[ib[s:s + step]]
             perm = np.abs(D @ signs.T) / n
@@ -578,7 +578,7 @@ def _bootstrap_counts(rng: np.random.Generator, trials: int, n: int) -> np.ndarr
 
 def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float = 0.05,
               correction: str | None = None, pairs=None,
-              progress_bar: bool | None = None) -> BootstrapResult:
+              progress: bool | None = None) -> BootstrapResult:
     """Sakai's paired bootstrap test for every pair; see module doc.
 
     ``trials``: bootstrap resamples ``B`` (default 1000). ``delta``: the largest per-pair
@@ -610,7 +610,7 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     ci_high = np.empty(P)
     k = max(1, int(np.ceil(trials * level)))           # k-th largest |mean*| = delta
     step = chunk_size(4 * trials + n)
-    with progress(P, func, progress_bar) as bar:
+    with progress_bar(P, func, progress) as bar:
         for s in range(0, P, step):
             D = X[ia[s:s + step]] - X[ib[s:s + step]]
             mean = D.mean(axis=1)
@@ -703,7 +703,7 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
 
 
 def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: float = 0.05,
-                         pairs=None, progress_bar: bool | None = None) -> RandomisedTukeyResult:
+                         pairs=None, progress: bool | None = None) -> RandomisedTukeyResult:
     """Randomised Tukey HSD (Carterette 2012; Sakai's B = 5000); see module doc.
 
     Each trial permutes every topic's column of scores across the systems
@@ -729,7 +729,7 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     S, n = X.shape
     ranges = np.empty(trials)
     step = chunk_size(S * n, minimum=1)
-    with progress(trials, func, progress_bar) as bar:
+    with progress_bar(trials, func, progress) as bar:
         for s in range(0, trials, step):
             m = min(step, trials - s)
             batch = np.broadcast_to(X, (m, S, n)).copy()
@@ -858,12 +858,12 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
 
 
 def options_for(test: str, *, trials: int | None = None, seed: int | None = None,
-                   progress_bar: bool | None = None,
+                   progress: bool | None = None,
                    correction: str | None = None) -> dict:
     """The subset of these common options that ``test`` takes, for callers that run
     several tests with one set of options (``None`` = the test's default)."""
     import inspect
     accepted = inspect.signature(TESTS[test]).parameters
-    given = {"trials": trials, "seed": seed, "progress_bar": progress_bar,
+    given = {"trials": trials, "seed": seed, "progress": progress,
              "correction": correction}
     return {k: v for k, v in given.items() if v is not None and k in accepted}

@@ -35,7 +35,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import CampaignError, ParameterError
-from irmeta.stats._common import progress, rng_from
+from irmeta.stats._common import progress_bar, rng_from
 from irmeta.stats.correlation import METHODS, kendall_tau, rank_correlation, system_means
 
 
@@ -130,7 +130,7 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
                       levels: Sequence[float] = (90, 70, 50, 30, 10), seed: int = 0,
                       repeats: int = 1, rel_level: int = 1, method: str = "kendall",
                       min_relevant: int = 1, min_nonrelevant: int = 10,
-                      progress_bar: bool | None = None) -> pd.DataFrame:
+                      progress: bool | None = None) -> pd.DataFrame:
     """Rank correlation between the system rankings on the full and on downsampled
     qrels, per measure and level (Twist paper, Figure 13).
 
@@ -150,7 +150,7 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
     kept: dict[float, list[float]] = {}
     n_rows = len(campaign.judged.grades)
     lv = _levels(levels, func)
-    with progress(repeats * len(lv), "pool_downsampling", progress_bar) as bar:
+    with progress_bar(repeats * len(lv), "pool_downsampling", progress) as bar:
         for s in seeds:
             rows = downsample_rows(campaign, lv, seed=int(s), rel_level=rel_level,
                                    min_relevant=min_relevant, min_nonrelevant=min_nonrelevant)
@@ -201,7 +201,7 @@ def _usable_sizes(sizes: list[int], runs: int, func: str) -> list[int]:
 def system_dependence(campaign, measures: Sequence[str], *,
                       sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), trials: int = 1000,
                       seed: int = 0, rel_level: int = 1, method: str = "kendall",
-                      progress_bar: bool | None = None) -> pd.DataFrame:
+                      progress: bool | None = None) -> pd.DataFrame:
     """Innovation paper, Algorithm 1 (see module doc). Returns ``measure, n_systems,
     tau, tau_std, trials, undefined``."""
     func = "system_dependence"
@@ -218,7 +218,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
     rows = []
-    with progress(sum(1 if n == R else trials for n in used), func, progress_bar) as bar:
+    with progress_bar(sum(1 if n == R else trials for n in used), func, progress) as bar:
         for n in used:
             reps = 1 if n == R else trials
             vals = {m: np.empty(reps) for m in measures}

@@ -434,7 +434,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         with prog.step("table 1 (discriminative power)"):
             mats = matrices(campaign, measures, rel_level=lvl)
             dp = discriminative_power(mats, tests=("pairwise_tukey", "tukey_hsd"),
-                                      levels=p.levels, progress_bar=prog.inner)
+                                      levels=p.levels, progress=prog.inner)
             t1 = dp.pivot_table(index="measure", columns=["test", "level"],
                                 values="significant", sort=False).reindex(measures)
             t1.columns = [
@@ -445,7 +445,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
 
         with prog.step("table 2 (stability)"):
             st = stability_table(mats, trials=p.stability_trials, fuzziness=p.fuzziness,
-                                 seed=p.seed, classic=False, progress_bar=prog.inner)
+                                 seed=p.seed, classic=False, progress=prog.inner)
             st.insert(1, "alpha", [_alpha_of(m) for m in st["measure"]])
             st["paper (DLT20)"] = [PAPER_TABLE2.get(_paper_name(m, k), np.nan)
                                    for m in st["measure"]]
@@ -453,7 +453,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         with prog.step("table 3 (number of systems)"):
             t3m = [_measure("P", p.table3_alpha, k), _measure("AP", p.table3_alpha, k)]
             sd = system_dependence(campaign, t3m, sizes=p.sizes, trials=p.systems_trials,
-                                   seed=p.seed, rel_level=lvl, progress_bar=prog.inner)
+                                   seed=p.seed, rel_level=lvl, progress=prog.inner)
             t3 = sd.pivot_table(index="measure", columns="n_systems", values="tau", sort=False)
             t3.columns = [f"N={c}" for c in t3.columns]
             t3 = t3.reset_index()

@@ -252,7 +252,7 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
 
         with prog.step("figure 13 (pool downsampling)"):
             down = pool_downsampling(top, measures, levels=p.levels, seed=p.seed,
-                                     repeats=p.repeats, rel_level=lvl, progress_bar=prog.inner)
+                                     repeats=p.repeats, rel_level=lvl, progress=prog.inner)
             wide = down.pivot_table(index="measure", columns="level", values="tau", sort=False)
             wide = wide[sorted(wide.columns, reverse=True)]
             wide.columns = [f"{c:g}%" for c in wide.columns]
@@ -261,7 +261,7 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
         with prog.step("figure 14 (bootstrap discriminative power)"):
             mats = matrices(top, measures, rel_level=lvl)
             dp, curves = bootstrap_power(mats, level=p.level, trials=p.discpower_trials,
-                                         seed=p.seed, progress_bar=prog.inner)
+                                         seed=p.seed, progress=prog.inner)
             dp = dp.assign(dp_percent=100 * dp["dp"])
             n = max(len(c) for c in curves.values())
             asl = pd.DataFrame({k: np.pad(v, (0, n - len(v)), constant_values=np.nan)
