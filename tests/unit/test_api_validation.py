@@ -136,8 +136,8 @@ CASES = [
      "yes", "relative"),
     ("downsample_rows levels None", lambda x, v: stats.downsample_rows(x.c, v), None, "levels"),
     ("downsample_rows campaign", lambda x, v: stats.downsample_rows(v), 3, "campaign"),
-    ("filter_top_runs fraction nan", lambda x, v: stats.filter_top_runs(x.c, v),
-     math.nan, "fraction"),
+    ("filter_top_runs top_fraction nan", lambda x, v: stats.filter_top_runs(x.c, v),
+     math.nan, "top_fraction"),
     ("system_dependence sizes", lambda x, v: stats.system_dependence(x.c, ["AP"], sizes=v),
      4, "sizes"),
     ("pool_downsampling repeats", lambda x, v: stats.pool_downsampling(x.c, ["AP"], repeats=v), 1.5,
@@ -289,7 +289,7 @@ SLOTS = {
     "randomisation.trials": lambda x, v: stats.randomisation(x.X, trials=v, seed=0),
     "randomisation.seed": lambda x, v: stats.randomisation(x.X, trials=3, seed=v),
     "rank_correlation.x": lambda x, v: stats.rank_correlation(v, [1, 2, 3]),
-    "filter_top_runs.fraction": lambda x, v: stats.filter_top_runs(x.c, v),
+    "filter_top_runs.top_fraction": lambda x, v: stats.filter_top_runs(x.c, v),
     "parse_measures": lambda x, v: irmeta.parse_measures(v),
 }
 

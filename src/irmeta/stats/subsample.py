@@ -173,15 +173,16 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
 
 
 # ------------------------------------------------------------------ systems
-def filter_top_runs(campaign, fraction: float = 0.75, *, by: str = "AP",
+def filter_top_runs(campaign, top_fraction: float = 0.75, *, by: str = "AP",
                     rel_level: int = 1):
-    """The campaign restricted to its best ``ceil(fraction * R)`` runs by ``by`` (mean
-    over the campaign topic set; ties broken by campaign order), in campaign order."""
+    """The campaign restricted to its best ``ceil(top_fraction * R)`` runs by ``by`` (mean
+    over the campaign topic set; ties broken by campaign order), in campaign order
+    (``top_fraction``: the name of ``irmeta meta --top-fraction``)."""
     validate.campaign(campaign, "filter_top_runs")
-    fraction = validate.number(fraction, "fraction", "filter_top_runs", low=0.0, high=1.0,
-                               low_open=True)
+    top_fraction = validate.number(top_fraction, "top_fraction", "filter_top_runs", low=0.0,
+                                   high=1.0, low_open=True)
     means = system_means(campaign, [by], rel_level=rel_level)[by].to_numpy()
-    keep = max(1, math.ceil(fraction * len(means) - 1e-9))
+    keep = max(1, math.ceil(top_fraction * len(means) - 1e-9))
     best = np.argsort(-means, kind="stable")[:keep]
     return campaign.select_runs(sorted(int(i) for i in best))
 
