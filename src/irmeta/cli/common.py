@@ -44,7 +44,7 @@ def campaign_options(fn):
                           "such as 'old/*.gz' (repeatable)."),
         click.option("--prior-runs", default=None, metavar="A,B,...",
                      help="Explicit NRG prior set: comma-separated run names."),
-        click.option("--subtopics", "subtopic_qrels", default=None, metavar="FILE",
+        click.option("--subtopic-qrels", default=None, metavar="FILE",
                      type=click.Path(exists=True, dir_okay=False),
                      help="Subtopic (diversity) qrels, `topic subtopic docid grade`, for "
                           "alpha_nDCG@k, ERR_IA@k, NRBP ... Give the same file as QRELS to "
