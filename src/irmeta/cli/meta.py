@@ -233,11 +233,12 @@ def _random(test: str) -> bool:
 @constrained("--trials", constraint=TRIALS, default=None,
              help="Resamples / permutations of a random test (default: the test's own: "
                   "bootstrap 1000, randomisation 10000, randomised Tukey 5000).")
-@click.option("--pairs", "show_pairs", is_flag=True, help="Print every pair, not the summary.")
+@click.option("--per-pair", is_flag=True,
+              help="Print one row per pair of systems, not the summary.")
 def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, trials,
-                     show_pairs, **options):
+                     per_pair, **options):
     """Significance tests between every pair of systems, per measure: a ranx-style
-    summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
+    summary (systems it beats significantly, by rank number) or every pair (--per-pair)."""
     from irmeta.stats import compare
     _refuse_common(click_ctx, options, seeded=_random(test))
     refuse(click_ctx, ["trials"], other=f"--test {test}", when=not _random(test),
@@ -258,7 +259,7 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
     for name, mat in mats.items():
         res = compare(mat, test, level=level, **extra)
         click.echo(f"# {name}: {res.summary()}", err=True)
-        frame = res.to_frame() if show_pairs else res.compare_table()
+        frame = res.to_frame() if per_pair else res.compare_table()
         frame.insert(0, "measure", name)
         parts.append(frame)
     _emit(pd.concat(parts, ignore_index=True), options)
