@@ -169,6 +169,9 @@ OLD_SPELLINGS = [
     (["reproduce", "innovation"], ["--samples", "9"], "--samples"),
     (["reproduce", "twist"], ["--samples", "9"], "--samples"),
     (["reproduce", "twist"], ["--trials", "9"], "--trials"),
+    (["eval"], ["--demo", "--aggregate", "gmean"], "--aggregate"),
+    (["eval"], ["--demo", "--subtopics", __file__], "--subtopics"),
+    (["meta", "significance"], ["--demo", "-m", "AP", "--pairs"], "--pairs"),
 ]
 
 
@@ -203,7 +206,7 @@ REFUSED = [
     (["eval", "--demo", "-m", "AP", "--wide", "--format", "trec"], "--wide", "--format"),
     (["eval", "--demo", "-m", "AP", "--digits", "2"], "--digits", "--format"),
     (["eval", "--demo", "-m", "AP", "--prior-runs", "a"], "--prior-runs", "-m"),
-    (["eval", "--demo", "-m", "AP", "-q", "-n", "--aggregate", "gmean"], "--aggregate",
+    (["eval", "--demo", "-m", "AP", "-q", "-n", "--aggregator", "gmean"], "--aggregator",
      "--no-summary"),
     (["eval", "--demo", "-m", "AP", "--reference-runs", __file__], "--reference-runs", "-m"),
     (["eval", "--demo", "-m", "AP", "--groups", __file__], "--groups", "-m"),

@@ -47,7 +47,7 @@ COLLECTION_SIZE = Integer(low=0)
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option,
               help="Write to this file instead of standard output.")
-@click.option("--aggregate", "aggregator", default="mean", metavar="AGG",
+@click.option("--aggregator", default="mean", metavar="AGG",
               help="How a run's per-topic values become one number: mean (the measure's own: "
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "
                    "the campaign topic set; their rows and columns are labelled with the "
