@@ -655,7 +655,7 @@ def _anova_mse(X: np.ndarray) -> tuple[float, int]:
 
 def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     """Tukey HSD on the two-way ANOVA without replication (system + topic); see
-    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``).
+    module doc. Typed fields: ``mse``, ``df``, ``q_crit`` (at ``level``).
 
     Parameters
     ----------
@@ -709,7 +709,7 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     Each trial permutes every topic's column of scores across the systems
     (``Generator.permuted`` on a batch of trials); the null distribution is that of the
     range of the permuted system means. CI: ``diff +- `` the ``(1-level)`` quantile of
-    the ranges. ``extra``: ``ranges`` (sorted, one per trial).
+    the ranges. Typed field: ``ranges`` (sorted, one per trial).
 
     Examples
     --------
@@ -858,8 +858,7 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
 
 
 def options_for(test: str, *, trials: int | None = None, seed: int | None = None,
-                   progress: bool | None = None,
-                   correction: str | None = None) -> dict:
+                progress: bool | None = None, correction: str | None = None) -> dict:
     """The subset of these common options that ``test`` takes, for callers that run
     several tests with one set of options (``None`` = the test's default)."""
     import inspect
