@@ -90,8 +90,6 @@ DIFFERENT: dict[tuple[str, str], tuple[str, str, str]] = {
     ("explain", "--cutoff"): ("irmeta.explain.explain_documents", "k",
                               "`-k` is the API's name; `--cutoff` the long spelling of "
                               "every command's one cutoff"),
-    ("explain", "--all-docs"): ("irmeta.explain.explain_documents", "relevant_only",
-                                "the negation: `--all-docs` is `relevant_only=False`"),
     ("twist grid", "--gain"): ("irmeta.effort.effort_gain_summary", "gains",
                                "repeatable: each `-g` is one item of the list"),
     ("aggregate", "--measure"): ("irmeta.evaluate", "measures",
@@ -114,8 +112,6 @@ DIFFERENT: dict[tuple[str, str], tuple[str, str, str]] = {
                                    "repeatable: each `--test` is one item of the list"),
     ("meta discpower", "--level"): ("irmeta.stats.discriminative_power", "levels",
                                     "repeatable: each `--level` is one item of the list"),
-    ("meta stability", "--absolute"): ("irmeta.stats.stability_table", "relative",
-                                       "the negation: `--absolute` is `relative=False`"),
 }
 
 _EFFORT = "refused: effort reads only qrels and rankings"

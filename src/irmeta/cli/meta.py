@@ -362,9 +362,9 @@ def discpower_cmd(click_ctx, qrels, runs, measures, tests, levels, trials, **opt
              help="Topics per subset (default round(T/2); Buckley-Voorhees: T//2).")
 @constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
              help="Differences up to this are ties (absolute for the stability ratio).")
-@click.option("--absolute", is_flag=True,
-              help="Buckley-Voorhees fuzziness absolute instead of relative to the larger mean.")
-def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzziness, absolute,
+@click.option("--relative/--absolute", default=True, show_default=True,
+              help="Buckley-Voorhees fuzziness relative to the larger mean, or absolute.")
+def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzziness, relative,
                   **options):
     """Stability under topic subsampling: the innovation paper's fuzziness ratio
     (Table 2) and the Buckley-Voorhees error, tie and swap rates."""
@@ -373,7 +373,7 @@ def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzzine
     refuse_unused_context(click_ctx, measures)
     mats = _matrices(qrels, runs, measures, options)
     table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
-                            seed=options["seed"], relative=not absolute,
+                            seed=options["seed"], relative=relative,
                             progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:

@@ -134,10 +134,16 @@ def given(ctx: click.Context, name: str) -> bool:
 
 
 def _spelling(ctx: click.Context, name: str) -> str:
+    """The option ``name`` as given: the secondary spelling of an on/off pair when it
+    was used (``--all-docs`` of ``--relevant-only/--all-docs``)."""
     for p in ctx.command.params:
         if p.name == name:
+            if not isinstance(p, click.Option):
+                return p.human_readable_name
+            if p.is_flag and p.secondary_opts and ctx.params.get(name) is False:
+                return p.secondary_opts[0]
             opts = [o for o in p.opts if o.startswith("--")] or p.opts
-            return opts[0] if isinstance(p, click.Option) else p.human_readable_name
+            return opts[0]
     return name
 
 
