@@ -58,18 +58,20 @@ OPTION_CONSTRAINTS: dict[str, Constraint] = _option_constraints()
 
 @dataclass
 class ReportOptions:
-    """Parameters of the campaign report (all printed in the report).
+    """Parameters of the campaign report (all printed in the report). Each field is the
+    ``irmeta report`` option of the same name (``rare_cutoff`` is ``--rare-cutoff``),
+    except ``examples`` and ``background``, set from Python only.
 
     ``rel_level``: minimum grade counted relevant by binary measures; ``seed``: seed of
     every random procedure; ``discpower_trials``: resamples of the paired bootstrap test
     (discriminative power); ``stability_trials``: topic-subsampling trials of the
-    stability analysis; ``level``:
-    significance level; ``fuzziness``: absolute difference below which two means tie
-    (stability); ``alphas``: the alpha grid of the innovation curves; ``rare_cutoff``: cutoff
-    K of P_rare / AP_rare and of the unique-document count; ``nrg_cutoff``: cutoff of NRG and
-    nDCG in the NRG section; ``nrg_prior``: NRG prior set (``auto`` =
-    ``best_per_group`` when groups are given, else ``others``); ``twist_depth``: depth N
-    of Twist (None: the runs' depth, the longest ranking of the campaign); ``gain``:
+    stability analysis; ``level``: significance level; ``fuzziness``: absolute difference
+    below which two means tie (stability); ``alphas``: the alpha grid of the innovation
+    curves; ``rare_cutoff``: cutoff K of P_rare / AP_rare and of the unique-document
+    count; ``nrg_cutoff``: cutoff of NRG and nDCG in the NRG section; ``nrg_prior``:
+    NRG prior set (``auto`` = ``best_per_group`` when groups are given, else ``others``);
+    ``twist_depth``: depth N of Twist (None: the runs' depth, the longest ranking of the
+    campaign); ``gain``:
     gain measure of the effort/gain grid; ``matrix_measure``: measure of the GAWM/HITS
     matrix; ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
