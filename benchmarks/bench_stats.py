@@ -64,7 +64,7 @@ def main():
     cases = [
         ("paired t-test (SciPy ttest_rel, all pairs)", lambda: sg.paired_t(X)),
         ("Wilcoxon signed-rank (SciPy, all pairs)", lambda: sg.wilcoxon(X)),
-        ("paired bootstrap, B = 1000", lambda: sg.bootstrap(X, samples=1000, seed=1)),
+        ("paired bootstrap, B = 1000", lambda: sg.bootstrap(X, trials=1000, seed=1)),
         ("paired randomisation, B = 10000", lambda: sg.randomisation(X, trials=10000, seed=1)),
         ("Tukey HSD, two-way ANOVA", lambda: sg.tukey_hsd(X)),
         ("randomised Tukey HSD, B = 5000", lambda: sg.randomised_tukey_hsd(X, trials=5000, seed=1)),

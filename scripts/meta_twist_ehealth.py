@@ -53,7 +53,7 @@ def main():
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--out", default=str(ROOT / "docs" / "figures" / "meta"))
     ap.add_argument("--campaign", choices=["ehealth", "dl21"], default="ehealth")
-    ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--trials", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=10,
                     help="independent downsamplings averaged (12 runs: one draw is noisy)")
     args = ap.parse_args()
@@ -93,10 +93,10 @@ def main():
 
     t = time.time()
     mats = matrices(campaign, MEASURES)
-    summary, curves = bootstrap_power(mats, level=0.05, samples=args.samples, seed=0)
+    summary, curves = bootstrap_power(mats, level=0.05, trials=args.trials, seed=0)
     asl_plot(curves, level=0.05, summary=summary, path=out / f"{tag}_fig14_asl",
-             title=f"{tag}: paired bootstrap, B={args.samples}")
-    print(f"## Figure 14: paired bootstrap (B = {args.samples}, level 0.05)\n")
+             title=f"{tag}: paired bootstrap, B={args.trials}")
+    print(f"## Figure 14: paired bootstrap (B = {args.trials}, level 0.05)\n")
     print(md(summary))
     print(f"\n({time.time() - t:.1f} s)\n")
 

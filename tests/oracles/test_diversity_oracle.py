@@ -178,7 +178,7 @@ def test_cli_reads_subtopics(tmp_path, capsys):
     div.write_text("1 1 a 1\n1 2 a 1\n1 2 b 1\n1 1 c 0\n")
     run = tmp_path / "run"
     run.write_text("1 Q0 a 1 3 r\n1 Q0 c 2 2 r\n1 Q0 b 3 1 r\n")
-    code = main(["eval", "--subtopics", str(div), str(div), str(run),
+    code = main(["eval", "--subtopic-qrels", str(div), str(div), str(run),
                  "-m", "StRecall@1", "-m", "P_IA@3"])
     out = capsys.readouterr().out
     assert code == 0, out

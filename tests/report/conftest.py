@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-SMALL = {"bootstrap": 100, "trials": 100, "alphas": (0.0, 0.5, 1.0)}
+SMALL = {"discpower_trials": 100, "stability_trials": 100, "alphas": (0.0, 0.5, 1.0)}
 
 
 @pytest.fixture(scope="session")
@@ -25,7 +25,8 @@ def demo_report(tmp_path_factory, demo_campaign):
     rep = campaign_report(demo_campaign, out, groups=demo_groups(), options=opts,
                           inputs={"qrels": paths.qrels, "runs": paths.runs,
                                   "groups": paths.groups},
-                          command="irmeta report --demo --bootstrap 100 --trials 100")
+                          command="irmeta report --demo --discpower-trials 100 "
+                                  "--stability-trials 100")
     return rep, opts
 
 
@@ -66,7 +67,7 @@ def report100(tmp_path_factory):
     from irmeta.report import ReportOptions, campaign_report
     campaign, groups = synthetic_campaign()
     out = tmp_path_factory.mktemp("report100") / "report.html"
-    opts = ReportOptions(progress=False, bootstrap=50, trials=50, ci_trials=500,
+    opts = ReportOptions(progress=False, discpower_trials=50, stability_trials=50, ci_trials=500,
                          alphas=(0.0, 1.0), skip=frozenset({"innovation", "trust"}))
     return campaign_report(campaign, out, groups=groups, options=opts,
                            command="irmeta report (synthetic, 100 runs)")

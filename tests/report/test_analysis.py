@@ -17,7 +17,7 @@ from irmeta.report import CampaignAnalysis, ReportOptions, analyse_campaign
 from irmeta.report.analysis import (
     EffortSection,
     InnovationSection,
-    Leaderboard,
+    LeaderboardSection,
     NRGSection,
     TopicsSection,
     TrustSection,
@@ -75,11 +75,11 @@ def test_sections_are_frozen_data_only(analysis):
             if isinstance(value, str):
                 assert "<" not in value, (name, f.name)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        analysis.leaderboard.rare_k = 5
+        analysis.leaderboard.rare_cutoff = 5
 
 
 def test_leaderboard_means_are_evaluate(analysis, demo_campaign):
-    lb: Leaderboard = analysis.leaderboard
+    lb: LeaderboardSection = analysis.leaderboard
     measures = [c.measure for c in lb.columns]
     from irmeta.demo import demo_groups
     res = irmeta.evaluate(demo_campaign, measures=measures, complete=True,
@@ -222,7 +222,8 @@ def test_trust_section(analysis):
     assert sec.measures["disc. power"].is_monotonic_decreasing
     a, b, v = sec.most_different
     assert v == pytest.approx(sec.tau.loc[a, b]) and v == pytest.approx(np.nanmin(sec.tau))
-    assert (sec.bootstrap, sec.trials) == (SMALL["bootstrap"], SMALL["trials"])
+    assert (sec.discpower_trials, sec.stability_trials) == (SMALL["discpower_trials"],
+                                                     SMALL["stability_trials"])
 
 
 def test_trust_tests_are_the_stats_functions(demo_campaign):
@@ -232,14 +233,14 @@ def test_trust_tests_are_the_stats_functions(demo_campaign):
     from irmeta.report.analysis import trust_matrices
     from irmeta.report.columns import leaderboard_columns
     sub = demo_campaign.select_runs(list(range(0, 30, 6)))
-    opts = ReportOptions(progress=False, bootstrap=30, trials=20, background=0,
+    opts = ReportOptions(progress=False, discpower_trials=30, stability_trials=20, background=0,
                          skip=frozenset({"innovation", "nrg", "effort", "topics"}))
     sec = analyse_campaign(sub, opts).trust
     cols = leaderboard_columns(opts.validate(), "others", depth=sub.depth, primary="nDCG@10")
     res = irmeta.evaluate(sub, measures=[c.measure for c in cols], complete=True)
     mats = trust_matrices(res, cols)
-    dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress_bar=False)
-    stab = stats.stability_table(mats, trials=20, seed=0, progress_bar=False)
+    dp, _ = stats.bootstrap_power(mats, trials=30, seed=0, progress=False)
+    stab = stats.stability_table(mats, trials=20, seed=0, progress=False)
     got = sec.measures.set_index("measure")
     np.testing.assert_allclose(got["disc. power"], dp.set_index("measure")["dp"].reindex(got.index))
     np.testing.assert_allclose(got["stability"],
@@ -254,7 +255,7 @@ def test_inputs_section(analysis, demo_campaign):
     assert sec.analysed_topics == int(c.topic_set(1).sum())
     assert sec.relevant == int(c.num_rel(1).sum())
     assert dict(sec.files)["qrels file"] == "qrels.txt"
-    assert dict(sec.parameters)["bootstrap"] == str(SMALL["bootstrap"])
+    assert dict(sec.parameters)["discpower_trials"] == str(SMALL["discpower_trials"])
 
 
 def test_skipped_sections_are_none(demo_campaign):
@@ -273,8 +274,8 @@ def test_analyse_campaign_checks_its_inputs(demo_campaign):
         analyse_campaign(demo_campaign.select_runs([0]))
     with pytest.raises(ParameterError, match="no group for run"):
         analyse_campaign(demo_campaign, groups={"lexA-bm25": "a"})
-    with pytest.raises(ParameterError, match="bootstrap must be an integer in"):
-        analyse_campaign(demo_campaign, ReportOptions(bootstrap=0))
+    with pytest.raises(ParameterError, match="discpower_trials must be an integer in"):
+        analyse_campaign(demo_campaign, ReportOptions(discpower_trials=0))
 
 
 def test_leaderboard_intervals_from_the_child_equal_in_process(demo_campaign):
@@ -301,7 +302,8 @@ def test_report_process_does_not_import_scipy_stats():
             "from irmeta.demo import load_demo_campaign\n"
             "c = load_demo_campaign().select_runs([0, 5, 10, 15])\n"
             "a = irmeta.report.analyse_campaign(c, irmeta.report.ReportOptions(\n"
-            "    progress=False, background=2, bootstrap=20, trials=20, ci_trials=100,\n"
+            "    progress=False, background=2, discpower_trials=20, stability_trials=20,\n"
+            "    ci_trials=100,\n"
             "    skip=frozenset({'innovation', 'effort', 'topics'})))\n"
             "print(a.leaderboard.uncertainty is not None, 'scipy.stats' in sys.modules)\n")
     out = python_output(code).stdout.split()

@@ -19,8 +19,8 @@ from irmeta.report import CampaignAnalysis, ReportOptions, analyse_campaign
 from tests.report import tiny
 from tests.shards.test_report_explain import assert_same
 
-SMALL = dict(progress=False, bootstrap=20, trials=10, ci_trials=50, background=0, rare_k=10,
-             alphas=(0.0, 0.5, 1.0))
+SMALL = dict(progress=False, discpower_trials=20, stability_trials=10, ci_trials=50,
+             background=0, rare_cutoff=10, alphas=(0.0, 0.5, 1.0))
 RANDOM = frozenset({"innovation", "nrg", "effort", "topics"})   # left: leaderboard, trust
 
 

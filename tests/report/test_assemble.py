@@ -34,7 +34,7 @@ def test_every_section_and_self_contained(demo_report):
     assert len(imgs) == 9 and all(s.startswith("data:image/png;base64,") for s in imgs)
     assert "<script>" in page and "<style>" in page
     # inputs, parameters, version and the command are stated
-    assert "irmeta report --demo --bootstrap 100 --trials 100" in page
+    assert "irmeta report --demo --discpower-trials 100 --stability-trials 100" in page
     assert f"irmeta {irmeta.__version__}" in page
     assert "qrels.txt" in page and "7,458" in page            # judged documents
     for f in rep.files:
@@ -177,7 +177,8 @@ def test_small_campaign_edge_cases(tmp_path):
             {"1": {"y": 1.0}, "2": {"z": 1.0}, "3": {"f": 1.0}}]
     c = irmeta.load_campaign(qrels, runs, names=["r1", "r2", "r3"])
     rep = campaign_report(c, tmp_path / "small.html", groups={"r1": "g", "r2": "g", "r3": "h"},
-                          options=ReportOptions(progress=False, bootstrap=20, trials=10))
+                          options=ReportOptions(progress=False, discpower_trials=20,
+                                                stability_trials=10))
     page = rep.path.read_text(encoding="utf-8")
     assert all(f'<section id="{s}">' in page for s in SECTIONS)
     lb = _tsv(rep, "leaderboard").set_index("run")
@@ -185,7 +186,7 @@ def test_small_campaign_edge_cases(tmp_path):
 
 
 @pytest.mark.parametrize("kw, msg", [
-    ({"bootstrap": 0}, "bootstrap must be an integer in"),
+    ({"discpower_trials": 0}, "discpower_trials must be an integer in"),
     ({"seed": -1}, "seed must be an integer >= 0"),
     ({"level": 1.5}, "level must be a finite number in"),
     ({"nrg_prior": "best"}, "nrg_prior must be one of"),
@@ -212,7 +213,8 @@ def test_background_figures_same_files(tmp_path, demo_campaign):
     sub = demo_campaign.select_runs(list(range(0, 30, 5)))
     pages = []
     for bg in (0, 2):
-        opts = ReportOptions(progress=False, background=bg, bootstrap=50, trials=50,
+        opts = ReportOptions(progress=False, background=bg, discpower_trials=50,
+                             stability_trials=50,
                              skip=frozenset({"innovation", "effort", "topics"}))
         rep = campaign_report(sub, tmp_path / f"bg{bg}" / "r.html", options=opts)
         pages.append(rep)

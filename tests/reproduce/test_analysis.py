@@ -105,7 +105,7 @@ def test_nrg_correlations_and_unique(small):
 
     from irmeta.explain import unique_contributions
     campaign, groups = small
-    a = nrg.analyse(campaign, groups=groups, params=nrg.NRGParams(k=5, pool_depth=20),
+    a = nrg.analyse(campaign, groups=groups, params=nrg.NRGParams(cutoff=5, pool_depth=20),
                     progress=False)
     corr = a.correlations.set_index("measure")
     for label in ("NRG others@5", "P_rare@5"):
@@ -154,7 +154,7 @@ def twist_example():
     qrels = {"t1": qrels["t1"], "t2": dict(qrels["t1"])}
     runs = {name: {"t1": r["t1"], "t2": dict(r["t1"])} for name, r in runs.items()}
     campaign = irmeta.load_campaign(qrels, list(runs.values()), names=list(runs))
-    params = twist.TwistParams(depth=15, samples=40, levels=(50,), gains=("AP", "nDCG"))
+    params = twist.TwistParams(depth=15, discpower_trials=40, levels=(50,), gains=("AP", "nDCG"))
     return campaign, twist.analyse(campaign, params, progress=False)
 
 
@@ -217,7 +217,7 @@ def test_twist_tables_match_the_library(twist_example):
 @pytest.mark.slow
 def test_twist_without_ndcg_has_no_figure11(small):
     campaign, _ = small
-    a = twist.analyse(campaign, twist.TwistParams(gains=("AP",), samples=20, levels=(50,)),
+    a = twist.analyse(campaign, twist.TwistParams(gains=("AP",), discpower_trials=20, levels=(50,)),
                       progress=False)
     assert a.figure11 is None and a.figure11_pairs is None
     assert set(a.grids) == {"AP"} and a.twist == "Twist@1000"
@@ -273,7 +273,8 @@ def test_gawm_checks_the_matrix(gawm_matrix):
 @pytest.fixture(scope="module")
 def innovation_small(small):
     campaign, _ = small
-    params = innovation.InnovationParams(alphas=(0.0, 0.5, 1.0), trials=30, samples=4,
+    params = innovation.InnovationParams(alphas=(0.0, 0.5, 1.0), stability_trials=30,
+                                         systems_trials=4,
                                          sizes=(2, 4, 16), figure1_points=4, seed=5)
     return campaign, innovation.analyse(campaign, params, progress=False)
 
@@ -354,7 +355,8 @@ def test_innovation_figure1_against_slow_reference(innovation_small):
 @pytest.mark.slow
 def test_innovation_without_figure1(small):
     campaign, _ = small
-    params = innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=2, sizes=(2,))
+    params = innovation.InnovationParams(alphas=(0.0, 1.0), stability_trials=5,
+                                         systems_trials=2, sizes=(2,))
     a = innovation.analyse(campaign, params, figure1=False, progress=False)
     assert a.figure1 is None and a.figure1_topic is None and a.first_rank1() == {}
     assert "figure 1 (synthetic insertion)" not in a.timings
@@ -397,8 +399,9 @@ from irmeta.reproduce import gawm, innovation, nrg, twist
 p = demo_paths()
 c = irmeta.load_campaign(p.qrels, [str(r) for r in p.runs]).select_runs(list(range(6)))
 nrg.analyse(c, groups=read_groups(p.groups, c.runs), progress=False)
-twist.analyse(c, twist.TwistParams(depth=100, samples=5, levels=(50,)), progress=False)
-innovation.analyse(c, innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=2,
+twist.analyse(c, twist.TwistParams(depth=100, discpower_trials=5, levels=(50,)), progress=False)
+innovation.analyse(c, innovation.InnovationParams(alphas=(0.0, 1.0), stability_trials=5,
+                   systems_trials=2,
                    sizes=(2,), figure1_points=2), progress=False)
 gawm.analyse(irmeta.evaluate(c, measures=["AP"]).matrix(0), progress=False)
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib")))

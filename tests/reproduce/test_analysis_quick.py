@@ -42,7 +42,7 @@ def test_nrg_analysis(campaign):
 
 
 def test_twist_analysis(campaign):
-    params = twist.TwistParams(depth=6, samples=40, levels=(50,), gains=("AP", "nDCG"))
+    params = twist.TwistParams(depth=6, discpower_trials=40, levels=(50,), gains=("AP", "nDCG"))
     a = twist.analyse(campaign, params, progress=False)
     row = a.table2.loc["this campaign"]
     assert row["total"] == 35                               # 5 runs x 7 topics
@@ -74,8 +74,8 @@ def test_gawm_analysis(campaign):
 
 
 def test_innovation_analysis(campaign):
-    params = innovation.InnovationParams(k=10, alphas=(0.0, 0.5, 1.0), trials=10, samples=4,
-                                         sizes=(2, 4))
+    params = innovation.InnovationParams(cutoff=10, alphas=(0.0, 0.5, 1.0), stability_trials=10,
+                                         systems_trials=4, sizes=(2, 4))
     a = innovation.analyse(campaign, params, figure1=False, progress=False)
     assert a.figure1 is None and a.first_rank1() == {}
     f2 = a.figure2.set_index("measure")

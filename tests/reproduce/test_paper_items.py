@@ -110,7 +110,8 @@ def test_gawm_figure2_and_figure4_pvalues(matrix):
 def test_innovation_table4_and_figure2_pvalues(small):
     from irmeta.explain import explain_documents
     campaign, _ = small
-    params = innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=2, sizes=(2,),
+    params = innovation.InnovationParams(alphas=(0.0, 1.0), stability_trials=5,
+                                         systems_trials=2, sizes=(2,),
                                          table4_runs=2, table4_docs=3)
     a = innovation.analyse(campaign, params, figure1=False, progress=False)
     means = system_means(campaign, ["P@100", "P_rare(alpha=1)@100"])
@@ -142,14 +143,15 @@ def test_innovation_table4_and_figure2_pvalues(small):
 
 
 def test_innovation_table3_default_is_the_papers():
-    assert innovation.InnovationParams().samples == 1000
+    assert innovation.InnovationParams().systems_trials == 1000
 
 
 # ------------------------------------------------------------------ Twist Figure 12, p-values
 @pytest.mark.slow
 def test_twist_figure12_and_pvalues(small):
     campaign, _ = small
-    a = twist.analyse(campaign, twist.TwistParams(samples=20, levels=(50,)), progress=False)
+    a = twist.analyse(campaign, twist.TwistParams(discpower_trials=20, levels=(50,)),
+                      progress=False)
     ms = ["AP", "bpref", "RBP(p=0.8)", "nDCG(discount=jk10)", "Twist@1000"]
     full = system_means(campaign, ms)
     full.index.name = "run"
@@ -193,11 +195,12 @@ def test_every_paper_table_has_a_provenance(small, matrix, tmp_path):
         "nrg": nrg.reproduce(campaign, tmp_path / "nrg", progress=False, formats=("png",),
                              dpi=30),
         "twist": twist.reproduce(campaign, tmp_path / "twist", progress=False, formats=("png",),
-                                 dpi=30, params=twist.TwistParams(samples=20, levels=(50,))),
+                                 dpi=30,
+                                 params=twist.TwistParams(discpower_trials=20, levels=(50,))),
         "innovation": innovation.reproduce(
             campaign, tmp_path / "innovation", progress=False, formats=("png",), dpi=30,
-            figure1=False, params=innovation.InnovationParams(alphas=(0.0, 1.0), trials=5,
-                                                              samples=2, sizes=(2,))),
+            figure1=False, params=innovation.InnovationParams(alphas=(0.0, 1.0), stability_trials=5,
+                                                              systems_trials=2, sizes=(2,))),
         "gawm": gawm.reproduce(matrix, tmp_path / "gawm", progress=False, formats=("png",),
                                dpi=30),
     }
@@ -224,14 +227,15 @@ def test_new_items_are_byte_reproducible(small, matrix, tmp_path):
     """Twice the same analysis and page: every TSV and PNG identical, Figure 12's jitter
     and Table 4 included (the run-time table aside)."""
     campaign, _ = small
-    params = innovation.InnovationParams(alphas=(0.0, 1.0), trials=5, samples=3, sizes=(2, 4))
+    params = innovation.InnovationParams(alphas=(0.0, 1.0), stability_trials=5,
+                                         systems_trials=3, sizes=(2, 4))
     outs = []
     for k in range(2):
         innovation.reproduce(campaign, tmp_path / f"i{k}", params=params, figure1=False,
                              progress=False, formats=("png",), dpi=30)
         gawm.reproduce(matrix, tmp_path / f"g{k}", progress=False, formats=("png",), dpi=30)
         twist.reproduce(campaign, tmp_path / f"t{k}", progress=False, formats=("png",), dpi=30,
-                        params=twist.TwistParams(samples=10, levels=(50,), gains=("AP",)))
+                        params=twist.TwistParams(discpower_trials=10, levels=(50,), gains=("AP",)))
         outs.append({f"{d}/{p.name}": p.read_bytes() for d in ("i", "g", "t")
                      for p in (tmp_path / f"{d}{k}" / "index_files").iterdir()
                      if p.name != "timings.tsv"})

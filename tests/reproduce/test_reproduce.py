@@ -262,7 +262,8 @@ def test_parameter_validation(demo, tmp_path):
     from irmeta.reproduce import gawm, innovation, twist
     campaign, _ = demo
     with pytest.raises(ParameterError, match="trials"):
-        innovation.reproduce(campaign, tmp_path, params=innovation.InnovationParams(trials=0))
+        innovation.reproduce(campaign, tmp_path,
+                             params=innovation.InnovationParams(stability_trials=0))
     with pytest.raises(ParameterError, match="top_fraction"):
         twist.reproduce(campaign, tmp_path, params=twist.TwistParams(top_fraction=1.5))
     with pytest.raises(ParameterError, match="axioms"):
@@ -292,7 +293,7 @@ def test_same_seed_same_files(tmp_path, demo):
     outs = []
     for k in range(2):
         twist.reproduce(sub, tmp_path / str(k),
-                        params=twist.TwistParams(samples=30, seed=5, depth=100,
+                        params=twist.TwistParams(discpower_trials=30, seed=5, depth=100,
                                                  gains=("AP",), levels=(50,)),
                         formats=("png",), dpi=30, progress=False)
         outs.append({p.name: p.read_bytes()

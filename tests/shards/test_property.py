@@ -5,7 +5,7 @@ Each campaign is written as TREC files with what makes the options matter: grade
 spread so that topics differ in their highest grade (graded measures read the
 *campaign's* grade scale, which a shard must not recompute from its own topics), scores
 that tie only as 32-bit floats (``--float32``), unjudged and negatively judged documents
-(``-J``), long rankings (``-M``), subtopic judgments (``--subtopics``), a reference run
+(``-J``), long rankings (``-M``), subtopic judgments (``--subtopic-qrels``), a reference run
 (``--reference-runs``) and groups (``--groups``). For every option set the command's
 whole output — every measure of ``irmeta measures`` in full precision (``--format tsv``)
 and ``-m all_trec`` in trec_eval's layout (``relstring`` included) — must be the same
@@ -43,13 +43,13 @@ OPTION_SETS = {
     "N-c": ["-N", "5000", "-c"],
     "M-float32": ["-M", "4", "--float32"],
     "names": ["--names", "A,B,C"],
-    "subtopics-J": ["--subtopics", "{sub}", "-J"],
+    "subtopics-J": ["--subtopic-qrels", "{sub}", "-J"],
     "reference-groups": ["--reference-runs", "{ref}", "--groups", "{groups}",
                          "--prior-runs", "run0,run2"],
     "l2-dedupe": ["-l", "2", "--dedupe"],
 }
 #: options all_trec reads nothing of (the CLI refuses them with it, docs/cli.md)
-CONTEXT_OPTIONS = ("--groups", "--prior-runs", "--reference-runs", "--subtopics")
+CONTEXT_OPTIONS = ("--groups", "--prior-runs", "--reference-runs", "--subtopic-qrels")
 #: the option sets the quick loop keeps (the others run in the full suite)
 QUICK = ("J-l2", "M-float32", "subtopics-J")
 
@@ -99,7 +99,7 @@ def _args(option_set: list[str], paths: dict) -> list[str]:
 
 
 def _measures(options: list[str]) -> list[str]:
-    ms = PLAIN + (DIVERSITY if "--subtopics" in options else [])
+    ms = PLAIN + (DIVERSITY if "--subtopic-qrels" in options else [])
     ms = ms + [m for m in CONTEXT if "prior=" not in m or "--groups" in options]
     return [a for m in ms for a in ("-m", m)]
 
@@ -114,7 +114,7 @@ def _run(capsys, args: list[str]) -> str:
 def _outputs(capsys, inputs: list[str], options: list[str], extra: list[str]) -> list[str]:
     """Full-precision values of every measure, then trec_eval's all_trec layout."""
     # all_trec reads no context: the CLI refuses --groups, --prior-runs, --reference-runs
-    # and --subtopics with it
+    # and --subtopic-qrels with it
     plain = [o for i, o in enumerate(options)
              if o not in CONTEXT_OPTIONS and (i == 0 or options[i - 1] not in CONTEXT_OPTIONS)]
     return [_run(capsys, ["eval", "-q", "--format", "tsv", *_measures(options), *inputs,
@@ -182,7 +182,7 @@ def _api_options(name: str, paths: dict) -> dict:
 
 
 def _api_measures(options: dict) -> list[str]:
-    return [m for m in _measures(["--subtopics"] if "subtopic_qrels" in options else [])
+    return [m for m in _measures(["--subtopic-qrels"] if "subtopic_qrels" in options else [])
             + _measures(["--groups"] if "groups" in options else []) if m != "-m"] + ["relstring"]
 
 

@@ -30,7 +30,7 @@ from tests.shards.conftest import write_campaign
 pytestmark = pytest.mark.slow
 
 GROUPS = {"run0": "a", "run1": "a", "run2": "b", "run3": "c", "run4": "c"}
-QUICK = dict(bootstrap=20, trials=10, ci_trials=50, background=0, rare_k=10,
+QUICK = dict(discpower_trials=20, stability_trials=10, ci_trials=50, background=0, rare_cutoff=10,
              alphas=(0.0, 0.5, 1.0))
 
 
@@ -231,7 +231,7 @@ def test_dl21_analysis_is_identical_in_shards(dl21):
     runs = [str(p) for p in runs]
     whole = irmeta.load_campaign(qrels, runs, warn_dropped=False)
     groups = {name: f"g{k % 9}" for k, name in enumerate(whole.runs)}
-    opts = ReportOptions(bootstrap=50, trials=20, ci_trials=100, background=0)
+    opts = ReportOptions(discpower_trials=50, stability_trials=20, ci_trials=100, background=0)
     expected = analyse_campaign(whole, opts, groups=groups)
     with irmeta.open_shards(qrels, runs, shard_topics=13) as sharded:
         got = analyse_campaign(sharded, opts, groups=groups)

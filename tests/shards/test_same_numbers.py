@@ -69,7 +69,7 @@ DIVERSITY = [m for m in _every_measure()
 
 @pytest.mark.parametrize("seed", sampled([3, 4], keep=1))
 def test_diversity_measures_are_identical_in_shards(tmp_path, seed):
-    """--subtopics shard by shard: read once by the driver, laid out per shard."""
+    """--subtopic-qrels shard by shard: read once by the driver, laid out per shard."""
     sub, adhoc, runs = _write_diversity(tmp_path, seed)
     measures = DIVERSITY + ["AP", "alpha_nDCG(alpha=0.3)@5"]
     assert len(DIVERSITY) >= 8
@@ -86,7 +86,7 @@ def test_cli_subtopics_print_the_same_in_shards(tmp_path, capsys):
     from irmeta.cli.main import main
     sub, adhoc, runs = _write_diversity(tmp_path, 5)
     for qrels in (sub, adhoc):        # the subtopic file given as QRELS too, or ad hoc qrels
-        args = ["eval", qrels, *runs, "--subtopics", sub, "-m", "alpha_nDCG@10",
+        args = ["eval", qrels, *runs, "--subtopic-qrels", sub, "-m", "alpha_nDCG@10",
                 "-m", "ERR_IA@5", "-m", "AP", "-q"]
         assert main(args) == 0
         expected = capsys.readouterr().out

@@ -78,7 +78,7 @@ def test_subcommands_print_tables(files, args):
 
 @pytest.mark.parametrize("args", [
     ["-m", "AP", "--test", "bootstrap", "--trials", "200"],
-    ["-m", "AP", "--test", "paired_t", "--correction", "holm", "--pairs"],
+    ["-m", "AP", "--test", "paired_t", "--correction", "holm", "--per-pair"],
 ])
 def test_significance_prints_tables_and_refuses_plot(files, args):
     q, runs, base = files

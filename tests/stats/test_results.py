@@ -36,27 +36,14 @@ def test_typed_fields_hold_the_test_values(scores):
     assert sg.paired_t(scores).parameters == sg.TestParameters()
 
 
-def test_legacy_dicts_are_built_from_the_typed_fields(scores):
-    assert sg.paired_t(scores).params == {} and sg.paired_t(scores).extra == {}
-    assert sg.wilcoxon(scores).extra == {}
-    r = sg.randomisation(scores, trials=50, seed=2)
-    assert r.params == {"trials": 50, "seed": 2} and r.extra == {}
-    b = sg.bootstrap(scores, trials=50, seed=2)
-    assert b.params == {"trials": 50, "seed": 2} and b.extra == {"delta": b.delta}
-    h = sg.tukey_hsd(scores)
-    assert h.params == {} and h.extra == {"mse": h.mse, "df": h.df, "q_crit": h.q_crit}
-    rt = sg.randomised_tukey_hsd(scores, trials=50)
-    assert set(rt.extra) == {"ranges"} and rt.extra["ranges"] is rt.ranges
-    p = sg.pairwise_tukey(scores)
-    assert p.extra == {"df": p.df, "q_crit": p.q_crit}
-
-
-def test_legacy_dicts_are_read_only(scores):
-    r = sg.bootstrap(scores, trials=20)
-    with pytest.raises(AttributeError):
-        r.extra = {}
-    with pytest.raises(AttributeError):
-        r.params = {}
+def test_results_have_only_the_typed_fields(scores):
+    """Nothing was released, so the former ``params`` and ``extra`` dicts are gone: one
+    name per value (``parameters.trials``, ``delta``, ``q_crit``, ...)."""
+    results = [sg.paired_t(scores), sg.bootstrap(scores, trials=20, seed=2),
+               sg.tukey_hsd(scores), sg.randomised_tukey_hsd(scores, trials=20),
+               sg.pairwise_tukey(scores)]
+    for r in results:
+        assert not hasattr(r, "params") and not hasattr(r, "extra"), type(r).__name__
 
 
 def test_default_interval_is_the_tables(scores):

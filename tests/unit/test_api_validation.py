@@ -136,8 +136,8 @@ CASES = [
      "yes", "relative"),
     ("downsample_rows levels None", lambda x, v: stats.downsample_rows(x.c, v), None, "levels"),
     ("downsample_rows campaign", lambda x, v: stats.downsample_rows(v), 3, "campaign"),
-    ("filter_top_runs fraction nan", lambda x, v: stats.filter_top_runs(x.c, v),
-     math.nan, "fraction"),
+    ("filter_top_runs top_fraction nan", lambda x, v: stats.filter_top_runs(x.c, v),
+     math.nan, "top_fraction"),
     ("system_dependence sizes", lambda x, v: stats.system_dependence(x.c, ["AP"], sizes=v),
      4, "sizes"),
     ("pool_downsampling repeats", lambda x, v: stats.pool_downsampling(x.c, ["AP"], repeats=v), 1.5,
@@ -223,18 +223,21 @@ def test_a_single_measure_string_is_one_measure(campaign):
 
 def test_compare_uses_the_trials_it_is_given(matrix):
     r = stats.compare(matrix, "bootstrap", trials=5, seed=1)
-    assert r.params["trials"] == 5
+    assert r.parameters.trials == 5
     assert r.table["p_value"].equals(stats.bootstrap(matrix, trials=5, seed=1).table["p_value"])
     with pytest.raises(IrmetaError, match="accepted: .*level"):
         stats.compare(matrix, "paired_t", seed=0)
 
 
-def test_samples_is_a_deprecated_alias_of_trials(matrix):
-    with pytest.warns(DeprecationWarning, match="samples"):
-        old = stats.bootstrap(matrix, samples=7, seed=2)
-    assert old.table.equals(stats.bootstrap(matrix, trials=7, seed=2).table)
-    with pytest.raises(IrmetaError, match="trials"):
-        stats.bootstrap(matrix, samples=7, trials=7)
+def test_samples_the_former_name_of_trials_is_refused(matrix):
+    """``trials`` is the one name of the resample count; ``samples=`` (never released)
+    is an unknown argument like any other."""
+    assert stats.bootstrap(matrix, trials=7, seed=2).parameters.trials == 7
+    for fn in (stats.bootstrap, stats.discriminative_power, stats.bootstrap_power):
+        with pytest.raises(TypeError, match="samples"):
+            fn(matrix if fn is stats.bootstrap else {"AP": matrix}, samples=7)
+    with pytest.raises(IrmetaError, match="unexpected argument.*samples"):
+        stats.compare(matrix, "bootstrap", samples=7)
 
 
 def test_measure_listing_says_alpha_is_required():
@@ -286,7 +289,7 @@ SLOTS = {
     "randomisation.trials": lambda x, v: stats.randomisation(x.X, trials=v, seed=0),
     "randomisation.seed": lambda x, v: stats.randomisation(x.X, trials=3, seed=v),
     "rank_correlation.x": lambda x, v: stats.rank_correlation(v, [1, 2, 3]),
-    "filter_top_runs.fraction": lambda x, v: stats.filter_top_runs(x.c, v),
+    "filter_top_runs.top_fraction": lambda x, v: stats.filter_top_runs(x.c, v),
     "parse_measures": lambda x, v: irmeta.parse_measures(v),
 }
 

@@ -51,13 +51,13 @@ def test_wide_per_topic_rows_then_the_aggregates():
 
 
 def test_a_non_mean_aggregator_labels_its_values(demo):
-    wide = _eval("-m", "AP", "--aggregate", "gawm", "--wide", "--format", "tsv")
+    wide = _eval("-m", "AP", "--aggregator", "gawm", "--wide", "--format", "tsv")
     assert wide.split("\n")[0] == "run\tAP [gawm]"
-    records = json.loads(_eval("-m", "AP", "--aggregate", "gawm", "--format", "json"))
+    records = json.loads(_eval("-m", "AP", "--aggregator", "gawm", "--format", "json"))
     assert {r["topic"] for r in records} == {"gawm"}
     records = json.loads(_eval("-m", "AP", "--format", "json"))
     assert {r["topic"] for r in records} == {"all"}         # the mean keeps trec_eval's label
-    trec = [line.split("\t") for line in _eval("-m", "AP", "--aggregate", "gawm").splitlines()]
+    trec = [line.split("\t") for line in _eval("-m", "AP", "--aggregator", "gawm").splitlines()]
     assert {f[2] for f in trec if f[1].strip() == "AP"} == {"gawm"}
     assert {f[2] for f in trec if f[1].strip() == "runid"} == {"all"}
 

@@ -1,6 +1,6 @@
-"""``--subtopics`` that nothing reads is refused, in every command that takes it (issue
+"""``--subtopic-qrels`` that nothing reads is refused, in every command that takes it (issue
 22, item 9; docs/cli.md, "Options that do not apply are refused"). Before, ``irmeta eval
---subtopics S Q R -m AP`` read S and ignored it, exit 0."""
+--subtopic-qrels S Q R -m AP`` read S and ignored it, exit 0."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def files(tmp_path):
     return str(tmp_path / "q"), str(tmp_path / "sub"), runs, tmp_path
 
 
-#: every command that takes --subtopics, with what it needs besides the inputs
+#: every command that takes --subtopic-qrels, with what it needs besides the inputs
 COMMANDS = {
     "eval": ["eval", "-m", "AP"],
     "eval default measures": ["eval"],
@@ -58,16 +58,16 @@ COMMANDS = {
 def test_subtopics_without_a_diversity_measure_is_refused(files, capsys, command):
     qrels, sub, runs, tmp = files
     args = [a.format(tmp=tmp) for a in COMMANDS[command]]
-    code = main([*args, "--subtopics", sub, qrels, *runs])
+    code = main([*args, "--subtopic-qrels", sub, qrels, *runs])
     err = capsys.readouterr().err
     assert code == 2, err
-    assert "--subtopics does not apply" in err and "diversity measures" in err
+    assert "--subtopic-qrels does not apply" in err and "diversity measures" in err
     assert not list(tmp.glob("*.html"))                     # refused before any work
 
 
 def test_the_message_names_the_measures(files, capsys):
     qrels, sub, runs, _ = files
-    assert main(["eval", "-m", "AP", "-m", "P@5", "--subtopics", sub, qrels, *runs]) == 2
+    assert main(["eval", "-m", "AP", "-m", "P@5", "--subtopic-qrels", sub, qrels, *runs]) == 2
     assert "with these measures (AP, P@5)" in capsys.readouterr().err
 
 
@@ -80,12 +80,12 @@ def test_the_message_names_the_measures(files, capsys):
 ])
 def test_subtopics_with_a_diversity_measure_is_read(files, capsys, args):
     qrels, sub, runs, _ = files
-    code = main([*args, "--subtopics", sub, qrels, *runs])
+    code = main([*args, "--subtopic-qrels", sub, qrels, *runs])
     assert code == 0, capsys.readouterr().err
 
 
 def test_subtopics_given_as_qrels_too_applies_without_a_diversity_measure(files, capsys):
     """The file is then the ad hoc qrels' source: it is read, so it applies."""
     _, sub, runs, _ = files
-    assert main(["eval", "-m", "AP", "--subtopics", sub, sub, *runs]) == 0, \
+    assert main(["eval", "-m", "AP", "--subtopic-qrels", sub, sub, *runs]) == 0, \
         capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Aggregate a systems x topics score matrix into one score per system.
 
-Aggregator strings (``irmeta eval --aggregate``, ``irmeta aggregate -a``,
+Aggregator strings (``irmeta eval --aggregator``, ``irmeta aggregate -a``,
 :meth:`irmeta.Results.aggregate`, :func:`aggregate_matrix`)::
 
     NAME                     or   NAME(key=value,key=value,...)

@@ -20,7 +20,7 @@ from irmeta.cli.common import (
     open_output,
     refuse_unused_context,
 )
-from irmeta.cli.options import Command, constrained_choice, refuse
+from irmeta.cli.options import constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import Choice
 
@@ -73,7 +73,7 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
                    f"(campaign topic set, relevance >= {options['rel_level']})")
 
 
-@click.command("aggregate", cls=Command, context_settings={"show_default": True})
+@click.command("aggregate", context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-m", "--measure", default="AP", metavar="MEASURE", callback=one_measure_option,

@@ -44,7 +44,7 @@ def campaign_options(fn):
                           "such as 'old/*.gz' (repeatable)."),
         click.option("--prior-runs", default=None, metavar="A,B,...",
                      help="Explicit NRG prior set: comma-separated run names."),
-        click.option("--subtopics", "subtopic_qrels", default=None, metavar="FILE",
+        click.option("--subtopic-qrels", default=None, metavar="FILE",
                      type=click.Path(exists=True, dir_okay=False),
                      help="Subtopic (diversity) qrels, `topic subtopic docid grade`, for "
                           "alpha_nDCG@k, ERR_IA@k, NRBP ... Give the same file as QRELS to "
@@ -118,7 +118,7 @@ _MEASURE_PARAMS = ("measures", "measure", "primary", "gain", "matrix_measure")
 
 
 def refuse_unused_subtopics(qrels, options: dict) -> None:
-    """Refuse ``--subtopics`` when nothing reads it (docs/cli.md, "Options that do not
+    """Refuse ``--subtopic-qrels`` when nothing reads it (docs/cli.md, "Options that do not
     apply are refused"): no diversity measure among the command's measures. Given as
     QRELS too, the file is read (the ad hoc qrels are derived from it), so it applies.
     Measures that do not parse are left to the evaluation, which names them."""

@@ -13,7 +13,7 @@ from irmeta.cli.common import (
     open_output,
     refuse_unused_context,
 )
-from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import evaluate_cli, shard_options
 from irmeta.cli.tables import TABLE_FORMATS, digits_option
 from irmeta.constraints import Choice, Integer
@@ -26,7 +26,7 @@ EVAL_FORMATS = Choice(("trec",) + TABLE_FORMATS)
 COLLECTION_SIZE = Integer(low=0)
 
 
-@click.command("eval", cls=Command, context_settings={"show_default": True})
+@click.command("eval", context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
@@ -47,7 +47,7 @@ COLLECTION_SIZE = Integer(low=0)
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               callback=check_output_option,
               help="Write to this file instead of standard output.")
-@click.option("--aggregate", "aggregator", default="mean", metavar="AGG",
+@click.option("--aggregator", default="mean", metavar="AGG",
               help="How a run's per-topic values become one number: mean (the measure's own: "
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "
                    "the campaign topic set; their rows and columns are labelled with the "

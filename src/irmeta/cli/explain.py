@@ -11,13 +11,13 @@ from irmeta.cli.common import (
     one_measure_or_none_option,
     open_output,
 )
-from irmeta.cli.options import Command, constrained, refuse
+from irmeta.cli.options import constrained, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import CUTOFF, DEPTH
 
 
-@click.command("explain", cls=Command, context_settings={"show_default": True})
+@click.command("explain", context_settings={"show_default": True})
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--run", "run_name", default=None, metavar="NAME",
@@ -34,8 +34,9 @@ from irmeta.constraints import CUTOFF, DEPTH
               help="NRG measure whose prior product and residual gain are shown, e.g. "
                    "'NRG(base=nDCG)@10' or 'NRG(prior=best_per_group)@10'; 'none' to skip "
                    "(with --run).")
-@click.option("--all-docs", is_flag=True, help="Show every document of the top K, not only "
-                                                "the relevant ones (with --run).")
+@click.option("--relevant-only/--all-docs", default=True,
+              help="Show the relevant documents of the top K, or every document (with "
+                   "--run).")
 @click.option("--per-topic", is_flag=True,
               help="Unique contributions per (run, topic) (without --run).")
 @format_option()
@@ -46,7 +47,7 @@ from irmeta.constraints import CUTOFF, DEPTH
 @campaign_options
 @shard_options
 @click.pass_context
-def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg, all_docs,
+def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg, relevant_only,
                     per_topic, fmt, digits, output, **options):
     """Explain context scores of RUN files judged by QRELS.
 
@@ -66,7 +67,8 @@ def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg,
     from irmeta.explain import explain_documents, unique_contributions
 
     if run_name is None:
-        refuse(click_ctx, ["topic", "depth", "nrg", "all_docs", "prior_runs", "groups_file"],
+        refuse(click_ctx, ["topic", "depth", "nrg", "relevant_only", "prior_runs",
+                           "groups_file"],
                other="the unique contributions (no --run)",
                because="it applies to one run explained document by document; give --run")
     refuse(click_ctx, ["per_topic"], other="--run", when=run_name is not None,
@@ -79,7 +81,7 @@ def explain_command(click_ctx, qrels, runs, run_name, topic, cutoff, depth, nrg,
     if run_name is not None:
         frame = explain_documents(
             campaign, run_name, topic, k=cutoff, depth=depth, rel_level=options["rel_level"],
-            nrg=None if nrg.lower() == "none" else nrg, relevant_only=not all_docs,
+            nrg=None if nrg.lower() == "none" else nrg, relevant_only=relevant_only,
             groups=ctx["groups"], reference=ctx["reference"], prior_runs=ctx["prior_runs"])
     else:
         frame = unique_contributions(campaign, cutoff, rel_level=options["rel_level"],

@@ -21,7 +21,7 @@ from irmeta.cli.common import (
     open_output,
     refuse_unused_context,
 )
-from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import (
@@ -41,8 +41,6 @@ from irmeta.constraints import (
 #: the tests of ``irmeta.stats.significance.TESTS`` under their canonical names
 TESTS = Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
                 "randomised_tukey_hsd", "pairwise_tukey"))
-#: the old spellings of renamed options (docs/cli.md)
-TRIALS_ALIASES = {"--samples": "--trials"}
 
 
 def _common(fn):
@@ -150,7 +148,7 @@ def _refuse_no_context(ctx) -> None:
                    "the sampled runs (no fixed prior set, groups or reference)")
 
 
-@click.group("meta", cls=Group)
+@click.group("meta")
 def meta_command():
     """Meta-evaluation: can a measure be trusted?
 
@@ -211,7 +209,7 @@ def correlation_cmd(click_ctx, qrels, runs, measures, method, sweeps, baselines,
             fams[base] = tpl
         methods = tuple(dict.fromkeys([method, "kendall", "tau_ap"]))
         table = alpha_sweep(campaign, fams, alphas=grid, methods=methods,
-                            rel_level=options["rel_level"], progress_bar=_progress(options),
+                            rel_level=options["rel_level"], progress=_progress(options),
                             **kw)
         _emit(table, options)
         if options["plot_path"]:
@@ -229,7 +227,7 @@ def _random(test: str) -> bool:
     return "trials" in options_for(test, trials=1)
 
 
-@meta_command.command("significance", aliases=TRIALS_ALIASES,
+@meta_command.command("significance",
                       context_settings={"show_default": True})
 @_common
 @constrained_choice("--test", constraint=TESTS, default="paired_t",
@@ -240,11 +238,12 @@ def _random(test: str) -> bool:
 @constrained("--trials", constraint=TRIALS, default=None,
              help="Resamples / permutations of a random test (default: the test's own: "
                   "bootstrap 1000, randomisation 10000, randomised Tukey 5000).")
-@click.option("--pairs", "show_pairs", is_flag=True, help="Print every pair, not the summary.")
+@click.option("--per-pair", is_flag=True,
+              help="Print one row per pair of systems, not the summary.")
 def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, trials,
-                     show_pairs, **options):
+                     per_pair, **options):
     """Significance tests between every pair of systems, per measure: a ranx-style
-    summary (systems it beats significantly, by rank number) or every pair (--pairs)."""
+    summary (systems it beats significantly, by rank number) or every pair (--per-pair)."""
     from irmeta.stats import compare
     _refuse_common(click_ctx, options, seeded=_random(test))
     refuse(click_ctx, ["trials"], other=f"--test {test}", when=not _random(test),
@@ -259,13 +258,13 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
     from irmeta.stats.significance import options_for
     mats = _matrices(qrels, runs, measures, options)
     extra = options_for(test, trials=trials, seed=options["seed"],
-                        progress_bar=_progress(options), correction=correction)
+                        progress=_progress(options), correction=correction)
     import pandas as pd
     parts = []
     for name, mat in mats.items():
         res = compare(mat, test, level=level, **extra)
         click.echo(f"# {name}: {res.summary()}", err=True)
-        frame = res.to_frame() if show_pairs else res.compare_table()
+        frame = res.to_frame() if per_pair else res.compare_table()
         frame.insert(0, "measure", name)
         parts.append(frame)
     _emit(pd.concat(parts, ignore_index=True), options)
@@ -324,7 +323,7 @@ def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, c
             leaderboard_plot(board, path=path, title=name)
 
 
-@meta_command.command("discpower", aliases=TRIALS_ALIASES,
+@meta_command.command("discpower",
                       context_settings={"show_default": True})
 @_common
 @constrained_choice("--test", "tests", constraint=TESTS, multiple=True, default=("bootstrap",),
@@ -352,12 +351,12 @@ def discpower_cmd(click_ctx, qrels, runs, measures, tests, levels, trials, **opt
         for test in tests:
             parts.append(discriminative_power(
                 {name: mat}, tests=[test], levels=levels, seed=options["seed"],
-                trials=trials if _random(test) else None, progress_bar=_progress(options)))
+                trials=trials if _random(test) else None, progress=_progress(options)))
     _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
         from irmeta.plot.meta import asl_plot
         summary, curves = bootstrap_power(mats, level=levels[0], trials=trials or 1000,
-                                          seed=options["seed"], progress_bar=_progress(options))
+                                          seed=options["seed"], progress=_progress(options))
         asl_plot(curves, level=levels[0], summary=summary, path=options["plot_path"])
 
 
@@ -368,9 +367,9 @@ def discpower_cmd(click_ctx, qrels, runs, measures, tests, levels, trials, **opt
              help="Topics per subset (default round(T/2); Buckley-Voorhees: T//2).")
 @constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
              help="Differences up to this are ties (absolute for the stability ratio).")
-@click.option("--absolute", is_flag=True,
-              help="Buckley-Voorhees fuzziness absolute instead of relative to the larger mean.")
-def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzziness, absolute,
+@click.option("--relative/--absolute", default=True, show_default=True,
+              help="Buckley-Voorhees fuzziness relative to the larger mean, or absolute.")
+def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzziness, relative,
                   **options):
     """Stability under topic subsampling: the innovation paper's fuzziness ratio
     (Table 2) and the Buckley-Voorhees error, tie and swap rates."""
@@ -379,8 +378,8 @@ def stability_cmd(click_ctx, qrels, runs, measures, trials, subset_size, fuzzine
     refuse_unused_context(click_ctx, measures)
     mats = _matrices(qrels, runs, measures, options)
     table = stability_table(mats, trials=trials, subset_size=subset_size, fuzziness=fuzziness,
-                            seed=options["seed"], relative=not absolute,
-                            progress_bar=_progress(options))
+                            seed=options["seed"], relative=relative,
+                            progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import stability_table_plot
@@ -406,7 +405,7 @@ def downsample_cmd(click_ctx, qrels, runs, measures, levels, repeats, **options)
     campaign, _ = _setup(qrels, runs, measures, options)
     table = pool_downsampling(campaign, measures, levels=list(levels),
                               seed=options["seed"], repeats=repeats,
-                              rel_level=options["rel_level"], progress_bar=_progress(options))
+                              rel_level=options["rel_level"], progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import downsampling_plot
@@ -432,7 +431,7 @@ def systems_cmd(click_ctx, qrels, runs, measures, sizes, trials, **options):
     campaign, _ = _setup(qrels, runs, measures, options)
     table = system_dependence(campaign, measures, sizes=list(sizes),
                               trials=trials, seed=options["seed"],
-                              rel_level=options["rel_level"], progress_bar=_progress(options))
+                              rel_level=options["rel_level"], progress=_progress(options))
     _emit(table, options)
     if options["plot_path"]:
         from irmeta.plot.meta import systems_plot

@@ -1,4 +1,4 @@
-"""CLI options built from the API's constraints, deprecated spellings, refused combinations.
+"""CLI options built from the API's constraints, and refused combinations.
 
 * :class:`ConstraintType` / :func:`constrained`: a click parameter type made from an
   :mod:`irmeta.constraints` object. The command line value is parsed (``"3"`` -> 3,
@@ -7,9 +7,6 @@
   usage error (exit 2) ``Invalid value for '--seed': must be an integer >= 0, got -1``.
   Every numeric and choice option of every subcommand is declared this way
   (``tests/unit/test_cli_options.py`` walks them all).
-* :class:`Command` / :class:`Group`: click classes whose commands accept the old spellings
-  of renamed options (``aliases={"--samples": "--trials"}``): an old spelling still works,
-  prints one deprecation line on stderr and is not shown in ``--help``.
 * :func:`given`, :func:`refuse`: options that do not apply to the chosen input are refused
   (usage error naming both options), never ignored.
 
@@ -19,7 +16,7 @@ The decisions (one name per concept) are in ``docs/cli.md``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -27,8 +24,8 @@ from click.core import ParameterSource
 
 from irmeta.constraints import Choice, Constraint, Integer, Invalid, ListOf, Real, show
 
-__all__ = ["Command", "ConstraintChoice", "ConstraintType", "Group", "constrained",
-           "constrained_choice", "given", "refuse"]
+__all__ = ["ConstraintChoice", "ConstraintType", "constrained", "constrained_choice", "given",
+           "refuse"]
 
 
 def _parse_number(text: str, item: Constraint) -> Any:
@@ -128,53 +125,6 @@ def constrained_choice(*decls: str, constraint: Choice, case_sensitive: bool = T
     return click.option(*decls, type=ConstraintChoice(constraint, case_sensitive), **kwargs)
 
 
-# ---------------------------------------------------------------------- deprecated spellings
-def _rewrite(args: list[str], aliases: Mapping[str, str], command: str) -> list[str]:
-    """``args`` with every deprecated spelling replaced by its new one (before ``--``);
-    one stderr line per deprecated spelling used; both spellings given is an error."""
-    out: list[str] = []
-    used: dict[str, str] = {}
-    for i, arg in enumerate(args):
-        if arg == "--":
-            out.extend(args[i:])
-            break
-        name, sep, rest = arg.partition("=") if arg.startswith("--") else (arg, "", "")
-        if name in aliases:
-            used.setdefault(name, aliases[name])
-            out.append(aliases[name] + sep + rest)
-        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in aliases:
-            used.setdefault(arg[:2], aliases[arg[:2]])      # -N15: short option, value
-            out.extend([aliases[arg[:2]], arg[2:]])
-        else:
-            out.append(arg)
-    for old, new in used.items():
-        spelled = {a.partition("=")[0] for a in args}
-        if new in spelled:
-            raise click.UsageError(f"{old} is the former name of {new}: give {new} only")
-        click.echo(f"irmeta: warning: {command} {old} is deprecated, use {new} "
-                   "(docs/cli.md)", err=True)
-    return out
-
-
-class Command(click.Command):
-    """A command that accepts deprecated spellings of its options (``aliases``)."""
-
-    def __init__(self, *args: Any, aliases: Mapping[str, str] | None = None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.aliases = dict(aliases or {})
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if self.aliases:
-            args = _rewrite(list(args), self.aliases, ctx.command_path)
-        return super().parse_args(ctx, args)
-
-
-class Group(click.Group):
-    """A group whose subcommands are :class:`Command` by default."""
-
-    command_class = Command
-
-
 # ---------------------------------------------------------------------- refused combinations
 def given(ctx: click.Context, name: str) -> bool:
     """Whether the parameter ``name`` was given on the command line (or its environment
@@ -184,10 +134,16 @@ def given(ctx: click.Context, name: str) -> bool:
 
 
 def _spelling(ctx: click.Context, name: str) -> str:
+    """The option ``name`` as given: the secondary spelling of an on/off pair when it
+    was used (``--all-docs`` of ``--relevant-only/--all-docs``)."""
     for p in ctx.command.params:
         if p.name == name:
+            if not isinstance(p, click.Option):
+                return p.human_readable_name
+            if p.is_flag and p.secondary_opts and ctx.params.get(name) is False:
+                return p.secondary_opts[0]
             opts = [o for o in p.opts if o.startswith("--")] or p.opts
-            return opts[0] if isinstance(p, click.Option) else p.human_readable_name
+            return opts[0]
     return name
 
 

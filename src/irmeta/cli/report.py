@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
-from irmeta.cli.options import Command, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.constraints import (
     ALPHA,
@@ -112,19 +112,15 @@ def _command_line(ctx: click.Context) -> str:
     return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
 
 
-#: the old spellings of renamed options (docs/cli.md)
-ALIASES = {"--bootstrap": "--discpower-trials", "--trials": "--stability-trials",
-           "--rare-k": "--rare-cutoff", "--nrg-k": "--nrg-cutoff", "--twist-depth": "--depth"}
-
-
 #: the constraint of each ReportOptions field the command sets, equal to
 #: ``irmeta.report.options.OPTION_CONSTRAINTS`` (a test checks it): written out here
 #: because importing ``irmeta.report`` loads the whole report (seconds) and ``irmeta report
 #: --help`` should not
 REPORT_CONSTRAINTS = {
-    "seed": SEED, "bootstrap": TRIALS, "trials": TRIALS, "level": PROBABILITY,
-    "fuzziness": NONNEGATIVE, "alphas": ListOf(ALPHA, min_items=2), "rare_k": CUTOFF,
-    "nrg_k": CUTOFF, "nrg_prior": Choice(("auto", "others", "best_per_group", "earlier")),
+    "seed": SEED, "discpower_trials": TRIALS, "stability_trials": TRIALS,
+    "level": PROBABILITY,
+    "fuzziness": NONNEGATIVE, "alphas": ListOf(ALPHA, min_items=2), "rare_cutoff": CUTOFF,
+    "nrg_cutoff": CUTOFF, "nrg_prior": Choice(("auto", "others", "best_per_group", "earlier")),
     "twist_depth": replace(DEPTH, optional=True),
     "test": Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap")),
     "ci_level": PROBABILITY, "ci_trials": TRIALS,
@@ -133,15 +129,18 @@ REPORT_CONSTRAINTS = {
 CORRECTION = Choice(("bonferroni", "holm", "fdr_bh", "none"))
 
 
-def _option(*decls: str, field: str, **kwargs):
-    """An option declared from the constraint of the ReportOptions field ``field``."""
+def _option(name: str, **kwargs):
+    """The option ``name`` (``--rare-cutoff``), declared from the constraint of the
+    ReportOptions field of the same name (``rare_cutoff``): the option and the field
+    cannot be spelt differently."""
+    field = name.lstrip("-").replace("-", "_")
     constraint = REPORT_CONSTRAINTS[field]
     if isinstance(constraint, Choice):
-        return constrained_choice(*decls, field, constraint=constraint, **kwargs)
-    return constrained(*decls, field, constraint=constraint, **kwargs)
+        return constrained_choice(name, field, constraint=constraint, **kwargs)
+    return constrained(name, field, constraint=constraint, **kwargs)
 
 
-@click.command("report", cls=Command, aliases=ALIASES)
+@click.command("report")
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @campaign_options
@@ -155,35 +154,35 @@ def _option(*decls: str, field: str, **kwargs):
 @click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
               help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
                    "trust and effort are the most expensive.")
-@_option("--seed", field="seed", default=0, show_default=True,
+@_option("--seed", default=0, show_default=True,
          help="Seed of every random procedure (bootstrap, topic subsampling).")
-@_option("--discpower-trials", field="bootstrap", default=1000, show_default=True,
+@_option("--discpower-trials", default=1000, show_default=True,
          help="Bootstrap resamples of the discriminative-power test (trust section).")
-@_option("--stability-trials", field="trials", default=1000, show_default=True,
+@_option("--stability-trials", default=1000, show_default=True,
          help="Topic-subsampling trials of the stability analysis (trust section).")
-@_option("--level", field="level", default=0.05, show_default=True,
+@_option("--level", default=0.05, show_default=True,
          help="Significance level.")
-@_option("--test", field="test", default="paired_t", show_default=True,
+@_option("--test", default="paired_t", show_default=True,
          help="Paired test of the leaderboard's significance markers.")
 @constrained_choice("--correction", constraint=CORRECTION, default="holm", show_default=True,
                     help="Multiple-comparison correction of the leaderboard's markers.")
-@_option("--ci-level", field="ci_level", default=0.95, show_default=True,
+@_option("--ci-level", default=0.95, show_default=True,
          help="Confidence level of the leaderboard's bootstrap intervals.")
-@_option("--ci-trials", field="ci_trials", default=10000, show_default=True,
+@_option("--ci-trials", default=10000, show_default=True,
          help="Bootstrap resamples of the leaderboard's confidence intervals.")
-@_option("--fuzziness", field="fuzziness", default=0.05, show_default=True,
+@_option("--fuzziness", default=0.05, show_default=True,
          help="Stability: absolute difference of means below which two runs tie.")
-@_option("--alphas", field="alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
+@_option("--alphas", default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
          show_default=True,
          help="Alpha grid of the innovation (Kendall tau vs alpha) curves: a,b,c or "
               "START:STOP:STEP.")
-@_option("--rare-cutoff", field="rare_k", default=100, show_default=True,
+@_option("--rare-cutoff", default=100, show_default=True,
          help="Cutoff K of P_rare/AP_rare and of the unique-document count.")
-@_option("--nrg-cutoff", field="nrg_k", default=10, show_default=True,
+@_option("--nrg-cutoff", default=10, show_default=True,
          help="Cutoff of NRG and nDCG in the NRG section.")
-@_option("--nrg-prior", field="nrg_prior", default="auto", show_default=True,
+@_option("--nrg-prior", default="auto", show_default=True,
          help="NRG prior set; auto = best_per_group with --groups, else others.")
-@_option("--depth", field="twist_depth", default=None,
+@_option("--twist-depth", default=None,
          help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
 @click.option("--primary", default=None, metavar="MEASURE", callback=one_measure_option,
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
@@ -196,9 +195,10 @@ def _option(*decls: str, field: str, **kwargs):
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
-def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap, trials, level,
-                   test, correction, ci_level, ci_trials, fuzziness, alphas, rare_k, nrg_k,
-                   nrg_prior, twist_depth, primary, gain, matrix_measure, progress, **options):
+def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_trials,
+                   stability_trials, level, test, correction, ci_level, ci_trials, fuzziness,
+                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, primary, gain,
+                   matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Six sections: a sortable leaderboard (the primary measure with confidence
@@ -224,12 +224,13 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, bootstrap,
     shards = click_ctx.with_resource(         # None: the campaign fits in memory
         open_cli_shards(qrels, runs, options, progress=progress))
     campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
-    opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed, bootstrap=bootstrap,
-                         trials=trials, level=level, test=test,
+    opts = ReportOptions(rel_level=options.get("rel_level", 1), seed=seed,
+                         discpower_trials=discpower_trials,
+                         stability_trials=stability_trials, level=level, test=test,
                          correction=None if correction == "none" else correction,
                          ci_level=ci_level, ci_trials=ci_trials, fuzziness=fuzziness,
                          alphas=alphas,
-                         rare_k=rare_k, nrg_k=nrg_k, nrg_prior=nrg_prior,
+                         rare_cutoff=rare_cutoff, nrg_cutoff=nrg_cutoff, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
                          matrix_measure=matrix_measure,
                          skip=skip, progress=progress)

@@ -11,7 +11,7 @@ import click
 
 from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
-from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.constraints import (
     ALPHA,
     COUNT,
@@ -97,7 +97,7 @@ def _formats(svg: bool) -> tuple:
     return ("png", "svg") if svg else ("png",)
 
 
-@click.group("reproduce", cls=Group, context_settings={"show_default": True})
+@click.group("reproduce", context_settings={"show_default": True})
 def reproduce_command():
     """Rerun a paper's tables and figures on your campaign, with the paper's procedure.
 
@@ -117,23 +117,21 @@ def reproduce_command():
 
 # ---------------------------------------------------------------------- innovation
 @reproduce_command.command("innovation",
-                           aliases={"--trials": "--stability-trials",
-                                    "--samples": "--systems-trials"},
                            short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
                                       "Tables 1-4.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("innovation")
-@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=100,
+@constrained("-k", "--cutoff", constraint=CUTOFF, default=100,
              help="K of P@K, AP@K and of rarity (the runs' top K).")
 @constrained("--alphas", constraint=ALPHAS, default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
              help="Alpha grid of Figure 2: a,b,c or START:STOP:STEP.")
-@constrained("--stability-trials", "trials", constraint=TRIALS, default=1000,
+@constrained("--stability-trials", constraint=TRIALS, default=1000,
              help="Table 2: random half-topic subsets.")
 @constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
              help="Table 2: absolute difference of means below which a pair ties.")
-@constrained("--systems-trials", "samples", constraint=TRIALS, default=1000,
+@constrained("--systems-trials", constraint=TRIALS, default=1000,
              help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
                   "on 63 runs; 100 for a quick look).")
 @constrained("--table4-runs", constraint=COUNT, default=3,
@@ -148,9 +146,9 @@ def reproduce_command():
               help="Run the synthetic insertion experiment of Figure 1.")
 @constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
 @click.pass_context
-def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, alphas, trials,
-                       fuzziness, samples, table4_runs, table4_docs, figure1_topic, figure1_points,
-                       figure1, seed, **options):
+def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, cutoff, alphas,
+                       stability_trials, fuzziness, systems_trials, table4_runs, table4_docs,
+                       figure1_topic, figure1_points, figure1, seed, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
     \b
@@ -160,9 +158,9 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, al
               over the alpha grid (tau_AP too).
     Table 1   discriminative power: significant pairs at 95%/99% for alpha 0/.5/1 with
               the paper's per-pair two-group Tukey HSD and the two-way Tukey HSD.
-    Table 2   stability: TRIALS subsets of round(T/2) topics, fuzziness 0.05 (absolute),
+    Table 2   stability: STABILITY_TRIALS subsets of round(T/2) topics, fuzziness 0.05 (absolute),
               stability = sum max(wins) / (pairs x trials).
-    Table 3   Algorithm 1: for N = 2, 4, ..., 64 (<= runs), SAMPLES draws of N runs,
+    Table 3   Algorithm 1: for N = 2, 4, ..., 64 (<= runs), SYSTEMS_TRIALS draws of N runs,
               rarity recomputed on the sample, mean Kendall's tau with the full ranking;
               alpha = 1.
     Table 4   the rarest relevant documents (explain_documents) of the runs whose rank
@@ -176,9 +174,10 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, al
     refuse(click_ctx, ["figure1_topic", "figure1_points"], other="--no-figure1",
            when=not figure1, because="they set up Figure 1's experiment")
     campaign, ctx = _load(qrels, runs, options)
-    params = innovation.InnovationParams(k=k, rel_level=options["rel_level"],
+    params = innovation.InnovationParams(cutoff=cutoff, rel_level=options["rel_level"],
                                          alphas=tuple(alphas),
-                                         trials=trials, fuzziness=fuzziness, samples=samples,
+                                         stability_trials=stability_trials, fuzziness=fuzziness,
+                                         systems_trials=systems_trials,
                                          table4_runs=table4_runs, table4_docs=table4_docs,
                                          figure1_topic=figure1_topic, figure1_points=figure1_points,
                                          seed=seed)
@@ -196,12 +195,12 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, al
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("nrg")
-@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=10,
+@constrained("-k", "--cutoff", constraint=CUTOFF, default=10,
              help="Cutoff of nDCG@k and of the chronological / all-others NRG.")
 @constrained("--pool-depth", constraint=CUTOFF, default=10,
              help="K of the unique-contribution variants (the track's pool depth).")
 @constrained("--alpha", constraint=ALPHA, default=1.0, help="Alpha of P_rare@k (Figure 4).")
-def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, **options):
+def nrg_command(qrels, runs, output, svg, dpi, progress, cutoff, pool_depth, alpha, **options):
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
     \b
@@ -219,7 +218,7 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     from irmeta.reproduce import nrg
 
     campaign, ctx = _load(qrels, runs, options)
-    params = nrg.NRGParams(k=k, pool_depth=pool_depth, alpha=alpha,
+    params = nrg.NRGParams(cutoff=cutoff, pool_depth=pool_depth, alpha=alpha,
                            rel_level=options["rel_level"])
     result = nrg.reproduce(campaign, output, groups=ctx["groups"], params=params,
                            inputs=_inputs(ctx, options), command=_command_line("nrg"),
@@ -229,7 +228,6 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
 
 # ---------------------------------------------------------------------- twist
 @reproduce_command.command("twist",
-                           aliases={"--samples": "--discpower-trials", "--trials": "--repeats"},
                            short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
                                       "Figures 13-14.")
 @click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
@@ -243,15 +241,15 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
              help="Share of the runs kept by MAP for Tables 3-4 and Figures 13-14.")
 @click.option("--filter-all", is_flag=True,
               help="Also restrict Table 2 and the effort/gain grids to those runs.")
-@constrained("--discpower-trials", "samples", constraint=TRIALS, default=1000,
+@constrained("--discpower-trials", constraint=TRIALS, default=1000,
              help="Figure 14: bootstrap resamples B.")
-@constrained("--repeats", "trials", constraint=TRIALS, default=1,
+@constrained("--repeats", constraint=TRIALS, default=1,
              help="Figure 13: independent pool downsamplings averaged.")
 @constrained("--level", constraint=PROBABILITY, default=0.05,
              help="Figure 14: significance level.")
 @constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
 def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_fraction,
-                  filter_all, samples, trials, level, seed, **options):
+                  filter_all, discpower_trials, repeats, level, seed, **options):
     """The Twist paper: effort-aware evaluation with CRP curves.
 
     \b
@@ -273,7 +271,8 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     campaign, ctx = _load(qrels, runs, options)
     params = twist.TwistParams(depth=depth, crossing=crossing, rel_level=options["rel_level"],
                                top_fraction=top_fraction, filter_all=filter_all,
-                               repeats=trials, samples=samples, level=level, seed=seed)
+                               repeats=repeats, discpower_trials=discpower_trials, level=level,
+                               seed=seed)
     result = twist.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
                              command=_command_line("twist"), progress=progress,
                              formats=_formats(svg), dpi=dpi)

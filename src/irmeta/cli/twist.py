@@ -15,14 +15,12 @@ from irmeta.cli.common import (
     numeric_measures_option,
     open_output,
 )
-from irmeta.cli.options import Group, constrained, constrained_choice, refuse
+from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import DEPTH, Choice, Integer
 
 #: first-crossing rules of the CRP curve (irmeta.measures.twist.CROSSING_RULES)
 CROSSING = Choice(("matters", "formal"))
-#: the old spellings of renamed options (docs/cli.md)
-ALIASES = {"-N": "--depth"}
 #: campaign options no effort analysis reads
 _CONTEXT = ("prior_runs", "groups_file", "reference_runs")
 
@@ -59,7 +57,7 @@ def write_frame(frame, output, fmt: str, digits: int = 4, index: bool = True) ->
         write_table(frame, out, fmt, digits=digits, index=index)
 
 
-@click.group("twist", cls=Group)
+@click.group("twist")
 def twist_command():
     """Effort analysis around Twist: curves, archetypes, effort/gain grids.
 
@@ -72,7 +70,7 @@ def twist_command():
     """
 
 
-@twist_command.command("curve", aliases=ALIASES)
+@twist_command.command("curve")
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--run", "run_names", multiple=True, required=True,
@@ -121,7 +119,7 @@ def curve_command(click_ctx, qrels, runs, run_names, topic_ids, normalised, plot
         click.echo("wrote " + ", ".join(map(str, written)), err=True)
 
 
-@twist_command.command("archetypes", aliases=ALIASES)
+@twist_command.command("archetypes")
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("--per-topic", is_flag=True, help="One line per (run, topic) instead of the "
@@ -142,7 +140,7 @@ def archetypes_command(click_ctx, qrels, runs, per_topic, depth, crossing, fmt, 
         write_frame(effort.archetype_table(frame), output, fmt, digits)
 
 
-@twist_command.command("grid", aliases=ALIASES)
+@twist_command.command("grid")
 @click.argument("qrels", required=False)
 @click.argument("runs", nargs=-1)
 @click.option("-g", "--gain", "gains", multiple=True, metavar="MEASURE",

@@ -336,7 +336,7 @@ def _check_qrels_duplicates(qrels: Qrels, order: np.ndarray, tidx: np.ndarray,
             f"(also on line {qrels.line(a)})", path=qrels.source, line=qrels.line(b),
             topic=str(qrels.topic_ids[qrels.topic_codes[b]]),
             expected="one judgment per (topic, document); subtopic (diversity) qrels go to "
-                     "subtopic_qrels= / --subtopics")
+                     "subtopic_qrels= / --subtopic-qrels")
 
 
 class _GradeIndex:

@@ -74,7 +74,8 @@ def _table(campaign: Campaign, measure: Measure) -> SubtopicTable:
     if campaign.subtopics is None:
         raise MeasureError(f"{measure.family} needs subtopic qrels (topic subtopic docid "
                            f"grade): irmeta.load_campaign(..., subtopic_qrels=PATH), "
-                           f"evaluate(..., subtopic_qrels=PATH) or irmeta eval --subtopics PATH")
+                           f"evaluate(..., subtopic_qrels=PATH) or irmeta eval "
+                           f"--subtopic-qrels PATH")
     table: SubtopicTable = campaign.subtopics     # typed Any on Campaign (data layer)
     return table
 

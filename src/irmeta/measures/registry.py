@@ -25,7 +25,7 @@ _MODULES = (
     "irmeta.measures.judged",
     "irmeta.measures.err",
     "irmeta.measures.cwl",
-    "irmeta.measures.compat",
+    "irmeta.measures.compatibility",
     "irmeta.measures.diversity",
 )
 _REGISTRY: dict[str, MeasureDef] = {}

@@ -7,7 +7,7 @@ computed here.
 
 Sections (``SECTIONS``; each can be skipped, see :class:`ReportOptions`):
 
-1. ``leaderboard`` (:class:`Leaderboard`) — every run under classic measures (AP, P@10,
+1. ``leaderboard`` (:class:`LeaderboardSection`) — every run under classic measures (AP, P@10,
    nDCG@10, RR, bpref, R@1000) and context measures (P_rare@K and AP_rare@K at alpha
    0.5 and 1, NRG(base=nDCG)@10, unique relevant documents
    ``NRG(base=unique,prior=others)@K`` summed over topics, Twist@N), each with the run's
@@ -61,13 +61,13 @@ from irmeta.report.options import SECTIONS, ReportOptions
 from irmeta.report.pieces import twist_undefined_stated
 
 __all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
-           "InnovationSection", "InputsSection", "Leaderboard", "NRGSection", "PerTopic",
+           "InnovationSection", "InputsSection", "LeaderboardSection", "NRGSection", "PerTopic",
            "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
 
 
 # ---------------------------------------------------------------------- sections
 @dataclass(frozen=True)
-class Leaderboard:
+class LeaderboardSection:
     """Every run under every column of :func:`leaderboard_columns`.
 
     ``means``: runs (campaign order) x column labels, the mean over the campaign topic
@@ -77,7 +77,7 @@ class Leaderboard:
     measure, indexed by run: ``run``, ``group`` (only when groups were given), then per
     column its value, ``rank <label>`` and, except the primary measure, ``delta
     <label>`` = rank under the primary measure - rank under it (positive = the run
-    moves up). ``rare_k``: K of the unique-document column. ``primary``: the label of
+    moves up). ``rare_cutoff``: K of the unique-document column. ``primary``: the label of
     the primary measure (the first column); ``uncertainty``: its
     :class:`irmeta.stats.leaderboard.Leaderboard` (bootstrap intervals of the mean,
     corrected tests against the best and the next run), None with fewer than 2 topics.
@@ -88,7 +88,7 @@ class Leaderboard:
     ranks: pd.DataFrame
     table: pd.DataFrame
     own_groups: bool
-    rare_k: int
+    rare_cutoff: int
     primary: str = "AP"
     uncertainty: Any = None
     rel_level: int = 1
@@ -140,7 +140,7 @@ class Highlights:
     best_run: str
     best_value: float
     tied: int | None
-    nrg_k: int
+    nrg_cutoff: int
     most_new: tuple[str, int] | None
     most_unique: tuple[str, int] | None
     moved: tuple[str, str, int, int] | None
@@ -148,7 +148,7 @@ class Highlights:
 
 @dataclass(frozen=True)
 class InnovationSection:
-    """Rareness and unique documents at cutoff ``rare_k``.
+    """Rareness and unique documents at cutoff ``rare_cutoff``.
 
     ``sweep``: :func:`irmeta.stats.alpha_sweep` (``baseline, measure, alpha, kendall,
     tau_ap``); ``lowest_tau``: its smallest Kendall tau per baseline. ``documents``:
@@ -159,7 +159,7 @@ class InnovationSection:
     ``examples``. ``runs_with_unique``: runs with at least one; ``num_runs``: all runs.
     """
 
-    rare_k: int
+    rare_cutoff: int
     sweep: pd.DataFrame
     lowest_tau: pd.Series
     documents: pd.DataFrame
@@ -179,7 +179,7 @@ class NRGSection:
     """
 
     k: int
-    rare_k: int
+    rare_cutoff: int
     prior: str
     own_groups: bool
     points: pd.DataFrame
@@ -209,7 +209,7 @@ class EffortSection:
     """Twist@``depth`` against the gain measure ``gain``: ``findings``, None when Twist
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
     has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
-    is that unless ``--depth`` gave another); ``undefined_topics``: analysed
+    is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
     topics with more relevant documents than ``depth``, where Twist is undefined."""
 
     depth: int
@@ -264,7 +264,8 @@ class TrustSection:
     ``measures`` are empty). ``power``: :func:`irmeta.stats.bootstrap_power` sorted by
     discriminative power; ``measures``: power joined with
     :func:`irmeta.stats.stability_table`, columns renamed as shown; ``pairs``: run pairs
-    compared. ``level``, ``bootstrap``, ``trials``, ``fuzziness``: the options used;
+    compared. ``level``, ``discpower_trials``, ``stability_trials``, ``fuzziness``: the
+    options used (the :class:`ReportOptions` fields of the same names);
     ``analysed_topics``: topics with a relevant document. ``primary``: the primary
     measure's label (its row of ``measures`` leads the section's text); ``primary_rank``:
     its place by discriminative power (1 = separates the most pairs), None untested.
@@ -277,8 +278,8 @@ class TrustSection:
     measures: pd.DataFrame
     pairs: int
     level: float
-    bootstrap: int
-    trials: int
+    discpower_trials: int
+    stability_trials: int
     fuzziness: float
     analysed_topics: int
     primary: str = "AP"
@@ -320,7 +321,7 @@ class CampaignAnalysis:
 
     options: ReportOptions
     inputs: InputsSection
-    leaderboard: Leaderboard
+    leaderboard: LeaderboardSection
     highlights: Highlights
     defaults: Defaults
     per_topic: PerTopic
@@ -426,8 +427,8 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             results = evaluate(campaign, measures=[c.measure for c in columns], groups=groups,
                                rel_level=opts.rel_level, complete=True, **context)
         # intervals and tests (SciPy) come from a child below: here only the means
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
-                            uncertainty=None)
+        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
+                                    opts, prior, uncertainty=None)
         per_topic = per_topic_results(view, opts, results, board)
     # two children starting at once: the leaderboard's intervals and tests (they import
     # scipy.stats, a second) and the trust section's tests
@@ -454,15 +455,15 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             uncertainty = jobs[0].result()
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
-        board = leaderboard(results, columns, groups, own_groups, opts.rare_k, opts, prior,
-                            uncertainty=uncertainty)
+        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
+                                    opts, prior, uncertainty=uncertainty)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
     finally:
         for job in jobs:
             job.cancel()                                   # an error above: stop the children
     return CampaignAnalysis(
-        options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_k),
+        options=opts, leaderboard=board, highlights=highlights(board, opts.nrg_cutoff),
         defaults=defaults, per_topic=per_topic,
         inputs=inputs_section(view, opts, groups, own_groups, prior, prior_runs,
                               reference, inputs),
@@ -523,7 +524,7 @@ def piece_spec(opts: ReportOptions, columns: list[Column], groups: dict, prior_r
     from irmeta.report.pieces import PieceSpec
     from irmeta.stats.correlation import sweep_measures
     labels = [c.measure for c in columns]
-    K = opts.rare_k
+    K = opts.rare_cutoff
     innovation = "innovation" not in opts.skip
     effort = "effort" not in opts.skip
     gain = opts.gain if effort and opts.gain not in labels else None
@@ -591,14 +592,14 @@ def ranks(values: pd.Series) -> pd.Series:
 
 
 # ---------------------------------------------------------------------- leaderboard
-#: ``leaderboard(..., uncertainty=COMPUTE)``: compute the intervals and tests in place
+#: ``leaderboard_section(..., uncertainty=COMPUTE)``: compute the intervals and tests in place
 COMPUTE = "compute"
 
 
-def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
-                rare_k: int, opts: ReportOptions | None = None,
-                prior: str = "others", uncertainty: Any = COMPUTE) -> Leaderboard:
-    """The :class:`Leaderboard` of evaluated ``results`` (one measure per column; the
+def leaderboard_section(results, columns: list[Column], groups: dict, own_groups: bool,
+                rare_cutoff: int, opts: ReportOptions | None = None,
+                prior: str = "others", uncertainty: Any = COMPUTE) -> LeaderboardSection:
+    """The :class:`LeaderboardSection` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
     ``uncertainty``: those intervals and tests when already computed
@@ -629,7 +630,7 @@ def leaderboard(results, columns: list[Column], groups: dict, own_groups: bool,
             for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
-    return Leaderboard(tuple(columns), means, rank, table, own_groups, rare_k, primary,
+    return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
                        uncertainty, opts.rel_level, prior)
 
 
@@ -668,13 +669,13 @@ def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
         rule = ("chosen from the campaign: " + ("binary judgements" if not graded else
                 f"runs deeper than 100 documents ({depth})")
                 + " (as TREC's ad hoc tracks)")
-    twist, twist_rule = (opts.twist_depth, "given (--depth)") if opts.twist_depth \
+    twist, twist_rule = (opts.twist_depth, "given (--twist-depth)") if opts.twist_depth \
         else (depth, "the runs' depth")
     return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
 
 
 def per_topic_results(campaign, opts: ReportOptions, results,
-                      board: Leaderboard) -> PerTopic:
+                      board: LeaderboardSection) -> PerTopic:
     """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
     and for the primary measure the best/median/worst per topic with each run beside
     them."""
@@ -689,7 +690,7 @@ def per_topic_results(campaign, opts: ReportOptions, results,
                     {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
 
 
-def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
+def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
     P = board.primary
@@ -697,12 +698,12 @@ def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
     best = str(ap.idxmax())
     tied = None if board.uncertainty is None else \
         int(board.uncertainty.table["tied_with_best"].sum())
-    nrg = m[f"NRG@{nrg_k}"]
+    nrg = m[f"NRG@{nrg_cutoff}"]
     most_new = None
     if nrg.notna().any():
         b = str(nrg.idxmax())
         most_new = (b, int(board.ranks[P][b]))
-    uniq = m[f"unique@{board.rare_k}"]
+    uniq = m[f"unique@{board.rare_cutoff}"]
     most_unique = None
     if uniq.max() > 0:
         b = str(uniq.idxmax())
@@ -715,7 +716,7 @@ def highlights(board: Leaderboard, nrg_k: int) -> Highlights:
         run = str(frame[col].idxmax())
         if frame[col][run] > 0:
             moved = (run, col, int(lb[f"rank {P}"][run]), int(lb[f"rank {col}"][run]))
-    return Highlights(P, best, float(ap[best]), tied, nrg_k, most_new, most_unique, moved)
+    return Highlights(P, best, float(ap[best]), tied, nrg_cutoff, most_new, most_unique, moved)
 
 
 def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
@@ -724,14 +725,14 @@ def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- innovation
-def innovation(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def innovation(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
                groups: dict, prior: str, context: dict) -> InnovationSection:
     """The :class:`InnovationSection`: rareness curves and unique documents, from the
     pieces (:mod:`irmeta.report.pieces`): the sweep measures' per-topic values, the
     unique documents and their counts per (run, topic)."""
     from irmeta.stats.correlation import sweep_table
 
-    c, pieces, K = source.view, source.pieces, opts.rare_k
+    c, pieces, K = source.view, source.pieces, opts.rare_cutoff
     # the sweep's means as irmeta.stats.alpha_sweep takes them (system_means)
     sweep_values = _results_of(c, [_one_measure(m) for m in source.spec.sweep], pieces.sweep,
                                opts.rel_level)
@@ -793,26 +794,26 @@ def _examples(c, docs: pd.DataFrame, per_topic: np.ndarray, n: int) -> str:
 
 
 # ---------------------------------------------------------------------- NRG
-def nrg(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def nrg(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
         groups: dict, prior: str, context: dict) -> NRGSection:
     """The :class:`NRGSection` from the leaderboard's means."""
-    k, m = opts.nrg_k, board.means
+    k, m = opts.nrg_cutoff, board.means
     x, y = m[f"nDCG@{k}"], m[f"NRG@{k}"]
     grp = pd.Series([groups[r] for r in m.index], index=m.index)
     ratio = y / x.where(x > 0)
-    uniq = m[f"unique@{opts.rare_k}"]
+    uniq = m[f"unique@{opts.rare_cutoff}"]
     table = pd.DataFrame({"run": m.index, "group": grp.values, f"nDCG@{k}": x.values,
                           f"NRG@{k}": y.values, "NRG / nDCG": ratio.values,
                           f"rank nDCG@{k}": ranks(x).values, f"rank NRG@{k}": ranks(y).values,
-                          f"unique@{opts.rare_k}": uniq.values})
+                          f"unique@{opts.rare_cutoff}": uniq.values})
     table = _no_group(board.own_groups,
                       table.sort_values([f"NRG@{k}", "run"], ascending=[False, True]))
     points = pd.DataFrame({"nDCG": x, "NRG": y, "group": grp})
-    return NRGSection(k, opts.rare_k, prior, board.own_groups, points, table)
+    return NRGSection(k, opts.rare_cutoff, prior, board.own_groups, points, table)
 
 
 # ---------------------------------------------------------------------- effort
-def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def effort_section(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
                    groups: dict, prior: str, context: dict) -> EffortSection:
     """The :class:`EffortSection`: grid, archetypes and the most telling curves (the
     gain measure's values and the archetypes from the pieces)."""
@@ -857,7 +858,7 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
 
 
 # ---------------------------------------------------------------------- topics
-def topics(source: _Source, opts: ReportOptions, results, board: Leaderboard,
+def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSection,
            groups: dict, prior: str, context: dict) -> TopicsSection:
     """The :class:`TopicsSection`: GAWM and HITS on the ``matrix_measure`` matrix (from
     the pieces when it is not a leaderboard column)."""
@@ -926,14 +927,14 @@ def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataF
     from irmeta import stats
     if not mats:  # fewer than 2 topics: the section says why these tests are left out
         return pd.DataFrame(), pd.DataFrame()
-    dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.bootstrap,
-                                  seed=opts.seed, progress_bar=False)
-    stab = stats.stability_table(mats, trials=opts.trials, fuzziness=opts.fuzziness,
-                                 seed=opts.seed, classic=True, progress_bar=False)
+    dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.discpower_trials,
+                                  seed=opts.seed, progress=False)
+    stab = stats.stability_table(mats, trials=opts.stability_trials, fuzziness=opts.fuzziness,
+                                 seed=opts.seed, classic=True, progress=False)
     return dp, stab
 
 
-def trust(campaign, opts: ReportOptions, board: Leaderboard,
+def trust(campaign, opts: ReportOptions, board: LeaderboardSection,
           tests: tuple[pd.DataFrame, pd.DataFrame]) -> TrustSection:
     """The :class:`TrustSection` from the leaderboard and :func:`trust_tests`."""
     from irmeta import stats
@@ -949,8 +950,9 @@ def trust(campaign, opts: ReportOptions, board: Leaderboard,
     dp, stab = tests
     topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:
-        return TrustSection(tau, most_different, False, dp, dp, 0, opts.level, opts.bootstrap,
-                            opts.trials, opts.fuzziness, topics, board.primary, None)
+        return TrustSection(tau, most_different, False, dp, dp, 0, opts.level,
+                            opts.discpower_trials, opts.stability_trials, opts.fuzziness,
+                            topics, board.primary, None)
     dp = dp.sort_values("dp", ascending=False, kind="stable").reset_index(drop=True)
     table = dp[["measure", "dp", "significant", "pairs", "delta"]].merge(
         stab, on="measure", how="left")
@@ -960,8 +962,9 @@ def trust(campaign, opts: ReportOptions, board: Leaderboard,
                                   "bv_ties": "BV ties", "bv_swaps": "BV swaps"})
     hits = np.flatnonzero(table["measure"].to_numpy() == board.primary)
     return TrustSection(tau, most_different, True, dp, table,
-                        int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level, opts.bootstrap,
-                        opts.trials, opts.fuzziness, topics, board.primary,
+                        int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level,
+                        opts.discpower_trials, opts.stability_trials, opts.fuzziness, topics,
+                        board.primary,
                         int(hits[0]) + 1 if len(hits) else None)
 
 

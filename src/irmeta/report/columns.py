@@ -49,15 +49,15 @@ def leaderboard_columns(opts: ReportOptions, prior: str, *, depth: int = 1000,
                         primary: str | None = None) -> list[Column]:
     """The leaderboard measures for the given options: the primary measure first (a
     column of the catalogue moved to the front, or a new one), then AP, P@10, nDCG@10
-    (and nDCG@``nrg_k``, the base of NRG, when ``nrg_k`` is not 10), RR, bpref,
+    (and nDCG@``nrg_cutoff``, the base of NRG, when ``nrg_cutoff`` is not 10), RR, bpref,
     R@``depth`` (recall at the runs' depth), ``Judged@10`` when the measure registry has
-    ``Judged``, P_rare and AP_rare at alpha 0.5 and 1 (cutoff ``rare_k``),
-    NRG@``nrg_k`` with the prior set ``prior``, the unique relevant documents at
-    ``rare_k`` (a sum over topics) and Twist@``twist_depth`` (``depth`` when unset)."""
-    K = opts.rare_k
+    ``Judged``, P_rare and AP_rare at alpha 0.5 and 1 (cutoff ``rare_cutoff``),
+    NRG@``nrg_cutoff`` with the prior set ``prior``, the unique relevant documents at
+    ``rare_cutoff`` (a sum over topics) and Twist@``twist_depth`` (``depth`` when unset)."""
+    K = opts.rare_cutoff
     N = opts.twist_depth or depth
-    extra = [] if opts.nrg_k == 10 else [
-        Column(f"nDCG@{opts.nrg_k}", f"nDCG@{opts.nrg_k}", "normalised DCG, gain = grade "
+    extra = [] if opts.nrg_cutoff == 10 else [
+        Column(f"nDCG@{opts.nrg_cutoff}", f"nDCG@{opts.nrg_cutoff}", "normalised DCG, gain = grade "
                "(the base of NRG)")]
     columns = [
         Column("AP", "AP", "average precision (trec_eval map)"),
@@ -76,7 +76,7 @@ def leaderboard_columns(opts: ReportOptions, prior: str, *, depth: int = 1000,
         Column(f"P_rare(alpha=1)@{K}", f"P_rare@{K} α=1", "rareness-weighted precision, α = 1"),
         Column(f"AP_rare(alpha=0.5)@{K}", f"AP_rare@{K} α=.5", "rareness-weighted AP, α = 0.5"),
         Column(f"AP_rare(alpha=1)@{K}", f"AP_rare@{K} α=1", "rareness-weighted AP, α = 1"),
-        Column(f"NRG(prior={prior})@{opts.nrg_k}", f"NRG@{opts.nrg_k}",
+        Column(f"NRG(prior={prior})@{opts.nrg_cutoff}", f"NRG@{opts.nrg_cutoff}",
                f"normalised residual gain (base nDCG, prior = {prior}): nDCG counting only "
                "what the prior runs did not already show"),
         Column(f"NRG(base=unique,prior=others)@{K}", f"unique@{K}",

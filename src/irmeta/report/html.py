@@ -67,12 +67,6 @@ def fmt_number(value, digits: int = 3) -> str:
     return str(value)
 
 
-#: the former name of :func:`markup`, kept for ``from irmeta.report.html import html``
-#: (the package ``irmeta.report`` exports only ``markup``: a package attribute named
-#: ``html`` would hide this module)
-html = markup
-
-
 @dataclass
 class Cell:
     """One table cell: ``text`` (escaped on output), an optional small ``note`` shown

@@ -39,9 +39,10 @@ def _option_constraints() -> dict[str, Constraint]:
     from irmeta.stats.leaderboard import LEADERBOARD_TESTS
     from irmeta.stats.significance import CORRECTIONS
     return {
-        "rel_level": REL_LEVEL, "seed": SEED, "bootstrap": TRIALS, "trials": TRIALS,
+        "rel_level": REL_LEVEL, "seed": SEED, "discpower_trials": TRIALS,
+        "stability_trials": TRIALS,
         "level": PROBABILITY, "fuzziness": NONNEGATIVE,
-        "alphas": ListOf(ALPHA, min_items=2), "rare_k": CUTOFF, "nrg_k": CUTOFF,
+        "alphas": ListOf(ALPHA, min_items=2), "rare_cutoff": CUTOFF, "nrg_cutoff": CUTOFF,
         "nrg_prior": Choice(NRG_PRIORS), "twist_depth": replace(DEPTH, optional=True),
         "examples": Integer(low=1), "progress": Flag(optional=True),
         "background": Integer(low=0, optional=True),
@@ -57,17 +58,20 @@ OPTION_CONSTRAINTS: dict[str, Constraint] = _option_constraints()
 
 @dataclass
 class ReportOptions:
-    """Parameters of the campaign report (all printed in the report).
+    """Parameters of the campaign report (all printed in the report). Each field is the
+    ``irmeta report`` option of the same name (``rare_cutoff`` is ``--rare-cutoff``),
+    except ``examples`` and ``background``, set from Python only.
 
     ``rel_level``: minimum grade counted relevant by binary measures; ``seed``: seed of
-    every random procedure; ``bootstrap``: samples of the paired bootstrap test;
-    ``trials``: topic-subsampling trials of the stability analysis; ``level``:
-    significance level; ``fuzziness``: absolute difference below which two means tie
-    (stability); ``alphas``: the alpha grid of the innovation curves; ``rare_k``: cutoff
-    K of P_rare / AP_rare and of the unique-document count; ``nrg_k``: cutoff of NRG and
-    nDCG in the NRG section; ``nrg_prior``: NRG prior set (``auto`` =
-    ``best_per_group`` when groups are given, else ``others``); ``twist_depth``: depth N
-    of Twist (None: the runs' depth, the longest ranking of the campaign); ``gain``:
+    every random procedure; ``discpower_trials``: resamples of the paired bootstrap test
+    (discriminative power); ``stability_trials``: topic-subsampling trials of the
+    stability analysis; ``level``: significance level; ``fuzziness``: absolute difference
+    below which two means tie (stability); ``alphas``: the alpha grid of the innovation
+    curves; ``rare_cutoff``: cutoff K of P_rare / AP_rare and of the unique-document
+    count; ``nrg_cutoff``: cutoff of NRG and nDCG in the NRG section; ``nrg_prior``:
+    NRG prior set (``auto`` = ``best_per_group`` when groups are given, else ``others``);
+    ``twist_depth``: depth N of Twist (None: the runs' depth, the longest ranking of the
+    campaign); ``gain``:
     gain measure of the effort/gain grid; ``matrix_measure``: measure of the GAWM/HITS
     matrix; ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
@@ -83,13 +87,13 @@ class ReportOptions:
 
     rel_level: int = 1
     seed: int = 0
-    bootstrap: int = 1000
-    trials: int = 1000
+    discpower_trials: int = 1000
+    stability_trials: int = 1000
     level: float = 0.05
     fuzziness: float = 0.05
     alphas: tuple = tuple(np.round(np.linspace(0.0, 1.0, 11), 10))
-    rare_k: int = 100
-    nrg_k: int = 10
+    rare_cutoff: int = 100
+    nrg_cutoff: int = 10
     nrg_prior: str = "auto"
     twist_depth: int | None = None
     gain: str = "AP"

@@ -51,14 +51,14 @@ class PieceSpec:
 
     ``sweep``: measure strings of the alpha sweep, evaluated with ``reference`` and
     ``prior_runs`` as :func:`irmeta.stats.alpha_sweep` does; ``documents``: unique
-    relevant documents at ``rare_k`` (:func:`irmeta.explain.unique_documents`) and
+    relevant documents at ``rare_cutoff`` (:func:`irmeta.explain.unique_documents`) and
     their counts per (run, topic); ``archetypes``: :func:`irmeta.effort.archetypes` at
     Twist's depth ``depth``; ``gain``: the effort grid's gain measure (no context) and
     ``matrix``: the GAWM/HITS measure (with ``groups``), when they are not leaderboard
     columns."""
 
     rel_level: int = 1
-    rare_k: int = 100
+    rare_cutoff: int = 100
     depth: int = 1000
     sweep: tuple[str, ...] = ()
     documents: bool = False
@@ -107,8 +107,8 @@ def topic_pieces(campaign, spec: PieceSpec, reference=None) -> TopicPieces:
         sweep = compute(campaign, list(spec.sweep), ctx)[1]
     out = TopicPieces(sweep, runs=tuple(campaign.runs))
     if spec.documents:
-        out.unique, out.found = unique_counts(campaign, spec.rare_k, rel_level=rel)
-        out.documents = unique_documents(campaign, spec.rare_k, rel_level=rel)
+        out.unique, out.found = unique_counts(campaign, spec.rare_cutoff, rel_level=rel)
+        out.documents = unique_documents(campaign, spec.rare_cutoff, rel_level=rel)
     if spec.archetypes:
         with twist_undefined_stated():
             out.archetypes = effort.archetypes(campaign, spec.depth, rel_level=rel)

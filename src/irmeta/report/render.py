@@ -27,7 +27,7 @@ from irmeta.report.analysis import (
     Highlights,
     InnovationSection,
     InputsSection,
-    Leaderboard,
+    LeaderboardSection,
     NRGSection,
     PerTopic,
     TopicsSection,
@@ -141,7 +141,7 @@ def summary(h: Highlights) -> list[Markup]:
     out = [prose("summary_best", primary=h.primary, run=h.best_run, value=h.best_value,
                  tied=h.tied)]
     if h.most_new:
-        out.append(prose("summary_most_new", k=h.nrg_k, run=h.most_new[0],
+        out.append(prose("summary_most_new", k=h.nrg_cutoff, run=h.most_new[0],
                          ap_rank=h.most_new[1]))
     if h.most_unique:
         out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
@@ -190,7 +190,7 @@ def run_anchor(runs) -> dict[str, str]:
     return out
 
 
-def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
+def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                 defaults: Defaults | None = None) -> SectionView:
     """Values with the rank (and its change against the primary measure) in small
     print under each; the primary measure's interval and tests; the forest plot; each
@@ -238,7 +238,7 @@ def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
                  "p vs next": "p-value of the test against the run ranked just below "
                               "(corrected)"})
     digits = {c: 3 for c in labels}
-    digits[f"unique@{lb.rare_k}"] = 0
+    digits[f"unique@{lb.rare_cutoff}"] = 0
     # the TSV's headers are the measure strings (ASCII), rank_<measure>, delta_<measure>
     rename = {}
     for col in lb.columns:
@@ -253,7 +253,7 @@ def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
             links={"run": ["#" + anchors[r] for r in t["run"]]} if anchors else None,
             formats={"p vs best": p_value, "p vs next": p_value},
             header_notes={c.label: c.relevance(lb.rel_level, lb.prior) for c in lb.columns},
-            caption=prose("leaderboard_caption", k=lb.rare_k, primary=P,
+            caption=prose("leaderboard_caption", k=lb.rare_cutoff, primary=P,
                           legend=legend(u) if u is not None else "")))])
     if u is not None:
         view.blocks.append(FigureView(
@@ -266,7 +266,7 @@ def leaderboard(lb: Leaderboard, per_topic: PerTopic | None = None,
     return view
 
 
-def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: Leaderboard) -> list:
+def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSection) -> list:
     """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
     run (best run first) and the downloads of every measure's matrix."""
     s = pt.summary
@@ -304,7 +304,7 @@ def innovation(sec: InnovationSection) -> SectionView:
     """The tau-against-alpha curves and the unique documents per run."""
     from irmeta.plot.meta import alpha_sweep_plot
 
-    K = sec.rare_k
+    K = sec.rare_cutoff
     table = sec.unique
     return SectionView("innovation", TITLES["innovation"], prose("innovation_intro", k=K), [
         FigureView("innovation_tau_alpha",
@@ -340,7 +340,7 @@ def nrg(sec: NRGSection) -> SectionView:
         FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
                    caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
         TableView("nrg_top", sec.table, dict(
-            digits={f"unique@{sec.rare_k}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
+            digits={f"unique@{sec.rare_cutoff}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
             tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
                                 "already shown"},
             caption=prose("nrg_table_caption", k=k)))])
@@ -452,11 +452,11 @@ def trust(sec: TrustSection) -> SectionView:
         return view
     fig = bars(sec.power.set_index("measure")["dp"],
                xlabel=f"share of run pairs with p < {sec.level:g}",
-               title=f"discriminative power (paired bootstrap, B = {sec.bootstrap})")
+               title=f"discriminative power (paired bootstrap, B = {sec.discpower_trials})")
     view.blocks += [
         FigureView("trust_discriminative_power", fig, alt="discriminative power", width=560,
                    caption=prose("trust_power_caption", pairs=sec.pairs,
-                                 bootstrap=sec.bootstrap, level=sec.level)),
+                                 discpower_trials=sec.discpower_trials, level=sec.level)),
         TableView("trust_measures", sec.measures, dict(
             lower=("Δ needed", "BV error", "BV swaps"),
             digits={"disc. power": 3, "Δ needed": 3, "stability": 3,
@@ -464,14 +464,14 @@ def trust(sec: TrustSection) -> SectionView:
             tips={"disc. power": "share of run pairs significantly different",
                   "Δ needed": "largest difference in means a pair needed to be "
                               "significant (bootstrap)",
-                  "stability": f"fuzziness stability (Türkmen et al.): {sec.trials} "
+                  "stability": f"fuzziness stability (Türkmen et al.): {sec.stability_trials} "
                                f"random halves of the topics; higher = more stable",
                   "stability ties": f"share of decisions where two runs differ by at "
                                     f"most {sec.fuzziness:g}",
                   "BV error": "Buckley-Voorhees error rate over pairs of disjoint topic "
                               "halves; lower = more stable",
                   "BV swaps": "share of (pair, trial) where the two halves disagree"},
-            caption=prose("trust_measures_caption", trials=sec.trials,
+            caption=prose("trust_measures_caption", stability_trials=sec.stability_trials,
                           fuzziness=sec.fuzziness))),
         tau]
     return view

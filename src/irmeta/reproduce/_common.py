@@ -157,7 +157,7 @@ def _progress_enabled(progress: bool | None) -> bool:
 class Progress:
     """The progress bar (tqdm, on stderr) and the step clock of one reproduction:
     ``step(name)`` times a step (wall and CPU seconds, in ``timings``) and advances the
-    bar. ``inner`` is the ``progress_bar`` argument for the long loops inside a step.
+    bar. ``inner`` is the ``progress`` argument for the long loops inside a step.
     ``progress``: True / False, or None = when stderr is a terminal and
     ``IRMETA_NO_PROGRESS`` is not set.
 

@@ -80,23 +80,12 @@ def rng_from(seed, func: str) -> np.random.Generator:
     return np.random.default_rng(validate.seed(seed, func))
 
 
-def renamed_argument(func: str, old: str, old_value, new: str, new_value):
-    """The value of an argument that was renamed from ``old`` to ``new``: ``old`` still
-    works with a :class:`DeprecationWarning`; both at once is an error."""
-    if old_value is None:
-        return new_value
-    if new_value is not None:
-        raise ParameterError(f"{func}: give {new} only ({old} is its deprecated name)")
-    warnings.warn(f"{func}: {old}= is deprecated, use {new}=", DeprecationWarning, stacklevel=3)
-    return old_value
-
-
 def chunk_size(per_item_floats: int, minimum: int = 1) -> int:
     """How many items fit in :data:`CHUNK_BYTES` when each needs ``per_item_floats``."""
     return max(minimum, int(CHUNK_BYTES // (8 * max(1, per_item_floats))))
 
 
-def progress(total: int, desc: str, enabled: bool | None):
+def progress_bar(total: int, desc: str, enabled: bool | None):
     """A tqdm bar on stderr; ``enabled=None`` shows it only when stderr is a terminal
     (and ``IRMETA_NO_PROGRESS`` is unset)."""
     from tqdm.auto import tqdm

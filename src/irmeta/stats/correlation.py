@@ -296,7 +296,7 @@ def system_means(campaign, measures: Sequence[str], *, rel_level: int = 1,
 def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
                 alphas: Iterable[float] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
                 methods: Sequence[str] = ("kendall", "tau_ap"), rel_level: int = 1,
-                progress_bar: bool | None = None, pvalues: bool = False,
+                progress: bool | None = None, pvalues: bool = False,
                 **evaluate_kwargs) -> pd.DataFrame:
     """Rank correlation between a baseline measure and a parametrised family.
 
@@ -328,9 +328,9 @@ def alpha_sweep(campaign, families: Mapping[str, str] | None = None, *,
         raise ParameterError(f"{func}: families must be a non-empty {{baseline: template}} "
                              f"mapping, got {families!r}")
     measures = sweep_measures(families, alphas)
-    from irmeta.stats._common import progress
+    from irmeta.stats._common import progress_bar
     parts = []
-    with progress(len(measures), "alpha_sweep", progress_bar) as bar:
+    with progress_bar(len(measures), "alpha_sweep", progress) as bar:
         for m in measures:      # one measure at a time, for the progress bar
             parts.append(system_means(campaign, [m], rel_level=rel_level, **evaluate_kwargs))
             bar.update(1)

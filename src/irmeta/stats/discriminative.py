@@ -23,7 +23,6 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats._common import renamed_argument
 from irmeta.stats.significance import TESTS, bootstrap, compare, options_for
 
 
@@ -63,8 +62,8 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
                          tests: Sequence[str] = ("bootstrap",),
                          levels: Sequence[float] = (0.05, 0.01), seed: int = 0,
                          trials: int | None = None, correction: str | None = None,
-                         rel_level: int = 1, progress_bar: bool | None = None,
-                         samples: int | None = None) -> pd.DataFrame:
+                         rel_level: int = 1,
+                         progress: bool | None = None) -> pd.DataFrame:
     """Significant pairs per measure, test and level.
 
     ``matrices_by_measure``: ``{measure: systems x topics matrix}``, or a campaign with
@@ -74,9 +73,8 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     ``delta`` for the bootstrap). Each test runs once per measure (with the same
     ``seed`` for every measure); the counts at each level come from its p-values
     (``p < level``). ``trials``: resamples / permutations of the random tests (default:
-    each test's own, bootstrap 1,000, randomisation 10,000, randomised Tukey 5,000);
-    ``samples`` is its former name, deprecated. ``seed`` and ``trials`` go to the random
-    tests only, ``correction`` to the pairwise tests only.
+    each test's own, bootstrap 1,000, randomisation 10,000, randomised Tukey 5,000).
+    ``seed`` and ``trials`` go to the random tests only, ``correction`` to the pairwise tests only.
 
     Examples
     --------
@@ -98,7 +96,6 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     (30, 50)
     """
     func = "discriminative_power"
-    trials = renamed_argument(func, "samples", samples, "trials", trials)
     matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
                                       func=func)
     if isinstance(levels, (int, float)):
@@ -117,7 +114,7 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     rows = []
     for name, mat in matrices_by_measure.items():
         for t in tests:
-            kw = options_for(t, trials=trials, seed=seed, progress_bar=progress_bar,
+            kw = options_for(t, trials=trials, seed=seed, progress=progress,
                              correction=correction)
             if TESTS[t] is bootstrap:
                 for lv in levels:   # delta depends on the level
@@ -156,8 +153,8 @@ def asl_curve(result) -> np.ndarray:
 
 def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
                     level: float = 0.05, trials: int | None = None, seed: int = 0,
-                    rel_level: int = 1, progress_bar: bool | None = None,
-                    samples: int | None = None) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+                    rel_level: int = 1, progress: bool | None = None
+                    ) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
     """Sakai's bootstrap discriminative power per measure.
 
     Returns ``(summary, curves)``: ``summary`` has ``measure, significant, pairs, dp``
@@ -177,13 +174,12 @@ def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, 
     array([0.022, 0.034, 0.346])
     """
     func = "bootstrap_power"
-    trials = renamed_argument(func, "samples", samples, "trials", trials)
     matrices_by_measure = as_matrices(matrices_by_measure, measures, rel_level=rel_level,
                                       func=func)
     level = validate.probability(level, "level", func)
     rows, curves = [], {}
     for name, mat in matrices_by_measure.items():
-        r = bootstrap(mat, trials=trials, seed=seed, level=level, progress_bar=progress_bar)
+        r = bootstrap(mat, trials=trials, seed=seed, level=level, progress=progress)
         curves[name] = asl_curve(r)
         sig = r.num_significant()
         rows.append({"measure": name, "significant": sig, "pairs": r.num_pairs,

@@ -53,7 +53,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -63,8 +63,7 @@ from irmeta.errors import ParameterError
 from irmeta.stats._common import (
     all_pairs,
     chunk_size,
-    progress,
-    renamed_argument,
+    progress_bar,
     rng_from,
     score_matrix,
 )
@@ -173,24 +172,6 @@ class PairwiseResult:
     table: pd.DataFrame
     n_topics: int
     parameters: TestParameters = field(default_factory=TestParameters, kw_only=True)
-
-    #: names of the subclass fields that the legacy ``extra`` dict holds
-    _extra_fields: ClassVar[tuple[str, ...]] = ()
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The legacy dict of ``trials`` and ``seed`` (empty for deterministic tests),
-        built from :attr:`parameters`; read-only, kept until every caller reads
-        ``parameters``."""
-        if self.parameters.trials is None and self.parameters.seed is None:
-            return {}
-        return {"trials": self.parameters.trials, "seed": self.parameters.seed}
-
-    @property
-    def extra(self) -> dict[str, Any]:
-        """The legacy dict of test-specific values, built from the typed fields of the
-        subclass (``delta``; ``mse``, ``df``, ``q_crit``; ``ranges``); read-only."""
-        return {name: getattr(self, name) for name in self._extra_fields}
 
     @property
     def systems(self) -> list[str]:
@@ -327,7 +308,6 @@ class BootstrapResult(PairwiseResult):
     significance at ``level`` (the per-pair values are the table's ``delta`` column)."""
 
     delta: float
-    _extra_fields: ClassVar[tuple[str, ...]] = ("delta",)
 
 
 @dataclass
@@ -338,7 +318,6 @@ class TukeyHSDResult(PairwiseResult):
     mse: float
     df: int
     q_crit: float
-    _extra_fields: ClassVar[tuple[str, ...]] = ("mse", "df", "q_crit")
 
     def _half_width(self, alpha: float) -> np.ndarray:
         from irmeta.stats._tukey import ptukey_isf
@@ -352,7 +331,6 @@ class RandomisedTukeyResult(PairwiseResult):
     system means (one per trial); interval ``diff +-`` their ``1 - alpha`` quantile."""
 
     ranges: np.ndarray
-    _extra_fields: ClassVar[tuple[str, ...]] = ("ranges",)
 
     def _half_width(self, alpha: float) -> np.ndarray:
         return np.full(len(self.table), float(np.quantile(self.ranges, 1 - alpha)))
@@ -366,7 +344,6 @@ class PairwiseTukeyResult(PairwiseResult):
     df: int
     q_crit: float
     standard_error: np.ndarray
-    _extra_fields: ClassVar[tuple[str, ...]] = ("df", "q_crit")
 
     def _half_width(self, alpha: float) -> np.ndarray:
         from scipy import stats
@@ -551,7 +528,7 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
 
 def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 0.05,
                   correction: str | None = None, pairs=None,
-                  progress_bar: bool | None = None) -> PairwiseResult:
+                  progress: bool | None = None) -> PairwiseResult:
     """Paired randomisation (sign-flip permutation) test for every pair; see module doc.
 
     One ``trials x n`` matrix of random signs is drawn from ``seed`` and shared by all
@@ -576,7 +553,7 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
     obs = (X[ia] - X[ib]).mean(axis=1)
     count = np.zeros(len(ia), dtype=np.int64)
     step = chunk_size(trials + n)
-    with progress(len(ia), func, progress_bar) as bar:
+    with progress_bar(len(ia), func, progress) as bar:
         for s in range(0, len(ia), step):
             D = X[ia[s:s + step]] - X[ib[s:s + step]]
             perm = np.abs(D @ signs.T) / n
@@ -591,22 +568,22 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
                           parameters=TestParameters(trials, seed))
 
 
-def _bootstrap_counts(rng: np.random.Generator, samples: int, n: int) -> np.ndarray:
-    """``samples x n`` float matrix: how often each topic is drawn in each resample."""
-    draws = rng.integers(0, n, size=(samples, n))
-    counts = np.zeros((samples, n))
-    np.add.at(counts, (np.repeat(np.arange(samples), n), draws.ravel()), 1.0)
+def _bootstrap_counts(rng: np.random.Generator, trials: int, n: int) -> np.ndarray:
+    """``trials x n`` float matrix: how often each topic is drawn in each resample."""
+    draws = rng.integers(0, n, size=(trials, n))
+    counts = np.zeros((trials, n))
+    np.add.at(counts, (np.repeat(np.arange(trials), n), draws.ravel()), 1.0)
     return counts
 
 
 def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float = 0.05,
               correction: str | None = None, pairs=None,
-              progress_bar: bool | None = None, samples: int | None = None) -> BootstrapResult:
+              progress: bool | None = None) -> BootstrapResult:
     """Sakai's paired bootstrap test for every pair; see module doc.
 
-    ``trials``: bootstrap resamples ``B`` (default 1000); ``samples`` is its former name,
-    deprecated. ``extra``: ``delta`` (largest per-pair difference needed for significance
-    at ``level``). Per-pair columns ``delta`` and the percentile CI are in the table.
+    ``trials``: bootstrap resamples ``B`` (default 1000). ``delta``: the largest per-pair
+    difference needed for significance at ``level``. Per-pair columns ``delta`` and the
+    percentile CI are in the table.
 
     Examples
     --------
@@ -620,7 +597,6 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     TestParameters(trials=1000, seed=1)
     """
     func = "bootstrap"
-    trials = renamed_argument(func, "samples", samples, "trials", trials)
     trials = validate.trials(1000 if trials is None else trials, func)
     frame, X, level, ia, ib = _prepare(scores, func, level, correction, pairs)
     rng = rng_from(seed, func)
@@ -634,7 +610,7 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
     ci_high = np.empty(P)
     k = max(1, int(np.ceil(trials * level)))           # k-th largest |mean*| = delta
     step = chunk_size(4 * trials + n)
-    with progress(P, func, progress_bar) as bar:
+    with progress_bar(P, func, progress) as bar:
         for s in range(0, P, step):
             D = X[ia[s:s + step]] - X[ib[s:s + step]]
             mean = D.mean(axis=1)
@@ -679,7 +655,7 @@ def _anova_mse(X: np.ndarray) -> tuple[float, int]:
 
 def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     """Tukey HSD on the two-way ANOVA without replication (system + topic); see
-    module doc. ``extra``: ``mse``, ``df``, ``q_crit`` (at ``level``).
+    module doc. Typed fields: ``mse``, ``df``, ``q_crit`` (at ``level``).
 
     Parameters
     ----------
@@ -727,13 +703,13 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
 
 
 def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: float = 0.05,
-                         pairs=None, progress_bar: bool | None = None) -> RandomisedTukeyResult:
+                         pairs=None, progress: bool | None = None) -> RandomisedTukeyResult:
     """Randomised Tukey HSD (Carterette 2012; Sakai's B = 5000); see module doc.
 
     Each trial permutes every topic's column of scores across the systems
     (``Generator.permuted`` on a batch of trials); the null distribution is that of the
     range of the permuted system means. CI: ``diff +- `` the ``(1-level)`` quantile of
-    the ranges. ``extra``: ``ranges`` (sorted, one per trial).
+    the ranges. Typed field: ``ranges`` (sorted, one per trial).
 
     Examples
     --------
@@ -753,7 +729,7 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
     S, n = X.shape
     ranges = np.empty(trials)
     step = chunk_size(S * n, minimum=1)
-    with progress(trials, func, progress_bar) as bar:
+    with progress_bar(trials, func, progress) as bar:
         for s in range(0, trials, step):
             m = min(step, trials - s)
             batch = np.broadcast_to(X, (m, S, n)).copy()
@@ -864,8 +840,6 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     0  A  B  0.18         True
     1  A  C  0.32         True
     2  B  C  0.14        False
-    >>> round(result.q_crit, 4) == round(result.extra["q_crit"], 4)
-    True
     """
     import inspect
     fn = TESTS.get(test) if isinstance(test, str) else None
@@ -884,12 +858,11 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
 
 
 def options_for(test: str, *, trials: int | None = None, seed: int | None = None,
-                   progress_bar: bool | None = None,
-                   correction: str | None = None) -> dict:
+                progress: bool | None = None, correction: str | None = None) -> dict:
     """The subset of these common options that ``test`` takes, for callers that run
     several tests with one set of options (``None`` = the test's default)."""
     import inspect
     accepted = inspect.signature(TESTS[test]).parameters
-    given = {"trials": trials, "seed": seed, "progress_bar": progress_bar,
+    given = {"trials": trials, "seed": seed, "progress": progress,
              "correction": correction}
     return {k: v for k, v in given.items() if v is not None and k in accepted}

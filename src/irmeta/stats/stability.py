@@ -41,7 +41,7 @@ import pandas as pd
 from irmeta import validate
 from irmeta.constraints import COUNT, NONNEGATIVE, SEED, TRIALS, Flag, validated
 from irmeta.errors import ParameterError
-from irmeta.stats._common import all_pairs, chunk_size, progress, rng_from, score_matrix
+from irmeta.stats._common import all_pairs, chunk_size, progress_bar, rng_from, score_matrix
 
 #: a difference must exceed the fuzziness by more than this to count as a win, so that
 #: differences equal to it up to rounding (e.g. 0.55 - 0.5 with two-decimal scores) are
@@ -96,7 +96,7 @@ def _check(scores, func, trials, fuzziness, subset_size, parts):
            fuzziness=NONNEGATIVE, seed=SEED)
 def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None = None,
                         fuzziness: float = 0.05, seed: int = 0,
-                        progress_bar: bool | None = None) -> StabilityResult:
+                        progress: bool | None = None) -> StabilityResult:
     """The innovation paper's stability ratio (see module doc).
 
     Examples
@@ -117,7 +117,7 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
     wa = np.zeros(len(ia), np.int64)
     wb = np.zeros(len(ia), np.int64)
     step = max(1, chunk_size(len(ia) + S))
-    with progress(trials, func, progress_bar) as bar:
+    with progress_bar(trials, func, progress) as bar:
         for s in range(0, trials, step):
             means = X @ mask[s:s + step].T.astype(np.float64) / k        # [S, t]
             d = means[ia] - means[ib]                                      # [P, t]
@@ -135,7 +135,7 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
            fuzziness=NONNEGATIVE, seed=SEED, relative=Flag())
 def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = None,
                      fuzziness: float = 0.05, relative: bool = True, seed: int = 0,
-                     progress_bar: bool | None = None) -> StabilityResult:
+                     progress: bool | None = None) -> StabilityResult:
     """Buckley-Voorhees error rate (``value``), tie rate and swap rate with two
     disjoint topic subsets of ``subset_size`` (default ``T // 2``) per trial.
 
@@ -166,7 +166,7 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
                else fuzziness) + _EPS
         return np.where(d > thr, 1, np.where(-d > thr, -1, 0)).astype(np.int8)
 
-    with progress(trials, func, progress_bar) as bar:
+    with progress_bar(trials, func, progress) as bar:
         for s in range(0, trials, step):
             d1 = decide(X @ m1[s:s + step].T.astype(np.float64) / k)
             d2 = decide(X @ m2[s:s + step].T.astype(np.float64) / k)
@@ -187,7 +187,7 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
 def stability_table(matrices, measures=None, *, trials: int = 1000,
                     subset_size: int | None = None, fuzziness: float = 0.05, seed: int = 0,
                     classic: bool = True, relative: bool = True, rel_level: int = 1,
-                    progress_bar: bool | None = None) -> pd.DataFrame:
+                    progress: bool | None = None) -> pd.DataFrame:
     """One row per measure: the fuzziness stability, and (``classic``) the
     Buckley-Voorhees error, tie and swap rates. ``matrices``: ``{measure: systems x
     topics matrix}``, or a campaign with ``measures``. Every measure uses the same
@@ -197,11 +197,11 @@ def stability_table(matrices, measures=None, *, trials: int = 1000,
     rows = []
     for name, mat in matrices.items():
         r = fuzziness_stability(mat, trials=trials, subset_size=subset_size,
-                                fuzziness=fuzziness, seed=seed, progress_bar=progress_bar)
+                                fuzziness=fuzziness, seed=seed, progress=progress)
         row = {"measure": name, "stability": r.value, "stability_ties": r.tie_rate}
         if classic:
             bv = buckley_voorhees(mat, trials=trials, fuzziness=fuzziness, relative=relative,
-                                  seed=seed, progress_bar=progress_bar)
+                                  seed=seed, progress=progress)
             row.update({"bv_error": bv.value, "bv_ties": bv.tie_rate, "bv_swaps": bv.swap_rate})
         rows.append(row)
     return pd.DataFrame(rows)

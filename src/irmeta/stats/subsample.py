@@ -35,7 +35,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import CampaignError, ParameterError
-from irmeta.stats._common import progress, rng_from
+from irmeta.stats._common import progress_bar, rng_from
 from irmeta.stats.correlation import METHODS, kendall_tau, rank_correlation, system_means
 
 
@@ -130,7 +130,7 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
                       levels: Sequence[float] = (90, 70, 50, 30, 10), seed: int = 0,
                       repeats: int = 1, rel_level: int = 1, method: str = "kendall",
                       min_relevant: int = 1, min_nonrelevant: int = 10,
-                      progress_bar: bool | None = None) -> pd.DataFrame:
+                      progress: bool | None = None) -> pd.DataFrame:
     """Rank correlation between the system rankings on the full and on downsampled
     qrels, per measure and level (Twist paper, Figure 13).
 
@@ -150,7 +150,7 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
     kept: dict[float, list[float]] = {}
     n_rows = len(campaign.judged.grades)
     lv = _levels(levels, func)
-    with progress(repeats * len(lv), "pool_downsampling", progress_bar) as bar:
+    with progress_bar(repeats * len(lv), "pool_downsampling", progress) as bar:
         for s in seeds:
             rows = downsample_rows(campaign, lv, seed=int(s), rel_level=rel_level,
                                    min_relevant=min_relevant, min_nonrelevant=min_nonrelevant)
@@ -173,15 +173,16 @@ def pool_downsampling(campaign, measures: Sequence[str], *,
 
 
 # ------------------------------------------------------------------ systems
-def filter_top_runs(campaign, fraction: float = 0.75, *, by: str = "AP",
+def filter_top_runs(campaign, top_fraction: float = 0.75, *, by: str = "AP",
                     rel_level: int = 1):
-    """The campaign restricted to its best ``ceil(fraction * R)`` runs by ``by`` (mean
-    over the campaign topic set; ties broken by campaign order), in campaign order."""
+    """The campaign restricted to its best ``ceil(top_fraction * R)`` runs by ``by`` (mean
+    over the campaign topic set; ties broken by campaign order), in campaign order
+    (``top_fraction``: the name of ``irmeta meta --top-fraction``)."""
     validate.campaign(campaign, "filter_top_runs")
-    fraction = validate.number(fraction, "fraction", "filter_top_runs", low=0.0, high=1.0,
-                               low_open=True)
+    top_fraction = validate.number(top_fraction, "top_fraction", "filter_top_runs", low=0.0,
+                                   high=1.0, low_open=True)
     means = system_means(campaign, [by], rel_level=rel_level)[by].to_numpy()
-    keep = max(1, math.ceil(fraction * len(means) - 1e-9))
+    keep = max(1, math.ceil(top_fraction * len(means) - 1e-9))
     best = np.argsort(-means, kind="stable")[:keep]
     return campaign.select_runs(sorted(int(i) for i in best))
 
@@ -201,7 +202,7 @@ def _usable_sizes(sizes: list[int], runs: int, func: str) -> list[int]:
 def system_dependence(campaign, measures: Sequence[str], *,
                       sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), trials: int = 1000,
                       seed: int = 0, rel_level: int = 1, method: str = "kendall",
-                      progress_bar: bool | None = None) -> pd.DataFrame:
+                      progress: bool | None = None) -> pd.DataFrame:
     """Innovation paper, Algorithm 1 (see module doc). Returns ``measure, n_systems,
     tau, tau_std, trials, undefined``."""
     func = "system_dependence"
@@ -218,7 +219,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
     rows = []
-    with progress(sum(1 if n == R else trials for n in used), func, progress_bar) as bar:
+    with progress_bar(sum(1 if n == R else trials for n in used), func, progress) as bar:
         for n in used:
             reps = 1 if n == R else trials
             vals = {m: np.empty(reps) for m in measures}

@@ -82,9 +82,9 @@ def _loto_summary(mean_tau: pd.Series) -> str:
 
 # ---------------------------------------------------------------------- sections
 def _table2(S: Session, a: GAWMAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["table2"]
-    sec = S.section("table2", title, html(intro, a=a.params.axioms))
+    sec = S.section("table2", title, markup(intro, a=a.params.axioms))
     m, n = a.shape
     sec.add(S.table("table2", a.table2, index=True, digits=3, compact=True, sortable=False,
                     caption=f"Table 2 on {a.name} ({m} systems x {n} topics)."))
@@ -100,9 +100,9 @@ def _table2(S: Session, a: GAWMAnalysis, summary: list) -> None:
 
 def _figure2(S: Session, a: GAWMAnalysis, summary: list) -> None:
     from irmeta.plot.gawm import plot_weights_scatter
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, html(intro, a=a.params.axioms))
+    sec = S.section("figure2", title, markup(intro, a=a.params.axioms))
     fig_a, _ = plot_weights_scatter(a.figure2a, "MAP", ["A(s)", "H(s)", "E_s", "W_s"],
                                     title=f"Figure 2a: systems of {a.name}")
     fig_b, _ = plot_weights_scatter(a.figure2b, "AAP", ["A(t)", "H(t)", "E_t", "W_t"],
@@ -112,9 +112,9 @@ def _figure2(S: Session, a: GAWMAnalysis, summary: list) -> None:
 
 
 def _table3(S: Session, a: GAWMAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["table3"]
-    sec = S.section("table3", title, html(intro, a=a.params.axioms))
+    sec = S.section("table3", title, markup(intro, a=a.params.axioms))
     sec.add(S.table("table3", a.table3, index=True, digits=3, compact=True, sortable=False,
                     caption="Table 3."))
 
@@ -162,11 +162,10 @@ def _figure5(S: Session, a: GAWMAnalysis, summary: list) -> None:
 
 def _figure6(S: Session, a: GAWMAnalysis, summary: list) -> None:
     from irmeta.plot.gawm import plot_leave_one_topic_out
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     fig, _ = plot_leave_one_topic_out(a.figure6, None)
     title, intro = TEXT["figure6"]
-    sec = S.section("figure6", title, html(intro, a=a.params.loto_axioms))
+    sec = S.section("figure6", title, markup(intro, a=a.params.loto_axioms))
     sec.add(Row([S.figure("figure6_loto", fig, caption="Mean τ per aggregator.", width=480),
                  S.table("figure6", a.figure6, index=True, digits=4, compact=True,
                          caption="Leave-one-topic-out τ.")]))

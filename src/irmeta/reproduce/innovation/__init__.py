@@ -28,10 +28,10 @@ K = 100 and binary relevance (``rel_level``, ``-l``).
   win for the better system when its means differ by more than ``fuzziness``, else a
   tie; stability = sum max(wins) / (pairs x trials) (:func:`irmeta.stats.fuzziness_stability`).
 * **Table 3**: dependence on the participating systems (Algorithm 1): for N = 2, 4,
-  ..., 64 (up to R), ``samples`` times draw N runs, recompute the measures with the
+  ..., 64 (up to R), ``systems_trials`` times draw N runs, recompute the measures with the
   sample as the only context, Kendall's tau against the full ranking restricted to the
   sample; mean (:func:`irmeta.stats.system_dependence`). 1,000 samples, as in the paper
-  (about 43 s CPU for 63 runs; ``samples=100`` for a quick look).
+  (about 43 s CPU for 63 runs; ``systems_trials=100`` for a quick look).
 * **Table 4**: qualitative analysis — the runs whose rank gains the most from P@K to
   P_rare(alpha=1)@K and the rarest relevant documents of their top K
   (:func:`~irmeta.reproduce.innovation.analysis.rare_documents`, from

@@ -62,16 +62,16 @@ PAPER_TABLES = ("table1_paper", "table2", "table3_paper")
 class InnovationParams:
     """Parameters of the innovation reproduction (defaults: the paper's)."""
 
-    k: int = doc("cutoff K of P@K, AP@K and of rarity (runs' top K)", default=100)
+    cutoff: int = doc("cutoff K of P@K, AP@K and of rarity (runs' top K)", default=100)
     rel_level: int = doc("minimum grade counted relevant (binary measures, rarity)", default=1)
     alphas: tuple = doc("alpha grid of Figure 2",
                         default=tuple(np.round(np.linspace(0.0, 1.0, 11), 10)))
     table_alphas: tuple = doc("alphas of Tables 1-2", default=(0.0, 0.5, 1.0))
     levels: tuple = doc("significance levels of Table 1 (95% and 99%)", default=(0.05, 0.01))
-    trials: int = doc("Table 2: random topic subsets", default=1000)
+    stability_trials: int = doc("Table 2: random topic subsets", default=1000)
     fuzziness: float = doc("Table 2: absolute difference of means below which a pair ties",
                            default=0.05)
-    samples: int = doc("Table 3: random system samples per N", default=1000)
+    systems_trials: int = doc("Table 3: random system samples per N", default=1000)
     sizes: tuple = doc("Table 3: numbers of systems N (those above R are skipped)",
                        default=(2, 4, 8, 16, 32, 64))
     table3_alpha: float = doc("Table 3: alpha of the measures", default=1.0)
@@ -87,7 +87,8 @@ class InnovationParams:
 
     def validate(self) -> "InnovationParams":
         fn = "reproduce innovation"
-        for name in ("k", "trials", "samples", "table4_runs", "table4_docs", "figure1_max_d",
+        for name in ("cutoff", "stability_trials", "systems_trials", "table4_runs", "table4_docs",
+                     "figure1_max_d",
                      "figure1_points"):
             check_positive(getattr(self, name), name, fn)
         check_seed(self.seed, fn)
@@ -277,7 +278,7 @@ def provenance(p: InnovationParams, facts: CampaignFacts) -> dict[str, Provenanc
             "same-measure-different-data"),
         "table3_paper": Provenance(
             "table3_paper", "TREC-8 ad hoc: 129 runs, 50 topics, 1,000 samples per N",
-            f"{ours}, {p.samples:,} samples per N", "same-measure-different-data"),
+            f"{ours}, {p.systems_trials:,} samples per N", "same-measure-different-data"),
     }
 
 
@@ -384,7 +385,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
     campaign : Campaign
         At least 3 runs and 2 topics with a relevant document at ``params.rel_level``.
     params : InnovationParams, optional
-        The paper's values by default (except ``samples``, see the module doc).
+        The paper's values by default (except ``systems_trials``, see the module doc).
     figure1 : bool
         Run the synthetic insertion experiment of Figure 1.
     progress : bool, None or Progress
@@ -413,7 +414,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
     if keep.sum() < 2:
         raise CampaignError(f"reproduce innovation: the paper's significance tests need at least 2 "
                             f"topics with a relevant document, got {int(keep.sum())}")
-    k, lvl = p.k, p.rel_level
+    k, lvl = p.cutoff, p.rel_level
     measures = list(dict.fromkeys(_measure(fam, a, k) for fam in ("P", "AP")
                                   for a in p.table_alphas))
     f1 = ranks = None
@@ -433,7 +434,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         with prog.step("table 1 (discriminative power)"):
             mats = matrices(campaign, measures, rel_level=lvl)
             dp = discriminative_power(mats, tests=("pairwise_tukey", "tukey_hsd"),
-                                      levels=p.levels, progress_bar=prog.inner)
+                                      levels=p.levels, progress=prog.inner)
             t1 = dp.pivot_table(index="measure", columns=["test", "level"],
                                 values="significant", sort=False).reindex(measures)
             t1.columns = [
@@ -443,16 +444,16 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             t1.insert(1, "alpha", [_alpha_of(m) for m in t1["measure"]])
 
         with prog.step("table 2 (stability)"):
-            st = stability_table(mats, trials=p.trials, fuzziness=p.fuzziness, seed=p.seed,
-                                 classic=False, progress_bar=prog.inner)
+            st = stability_table(mats, trials=p.stability_trials, fuzziness=p.fuzziness,
+                                 seed=p.seed, classic=False, progress=prog.inner)
             st.insert(1, "alpha", [_alpha_of(m) for m in st["measure"]])
             st["paper (DLT20)"] = [PAPER_TABLE2.get(_paper_name(m, k), np.nan)
                                    for m in st["measure"]]
 
         with prog.step("table 3 (number of systems)"):
             t3m = [_measure("P", p.table3_alpha, k), _measure("AP", p.table3_alpha, k)]
-            sd = system_dependence(campaign, t3m, sizes=p.sizes, trials=p.samples,
-                                   seed=p.seed, rel_level=lvl, progress_bar=prog.inner)
+            sd = system_dependence(campaign, t3m, sizes=p.sizes, trials=p.systems_trials,
+                                   seed=p.seed, rel_level=lvl, progress=prog.inner)
             t3 = sd.pivot_table(index="measure", columns="n_systems", values="tau", sort=False)
             t3.columns = [f"N={c}" for c in t3.columns]
             t3 = t3.reset_index()

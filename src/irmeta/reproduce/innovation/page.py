@@ -132,14 +132,13 @@ def _figure1_plot(frame: pd.DataFrame, topic: str, k: int):
 
 # ---------------------------------------------------------------------- sections
 def _figure1(S: Session, a: InnovationAnalysis) -> None:
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
-    k = a.params.k
+    from irmeta.report.html import Row, markup
+    k = a.params.cutoff
     if a.figure1 is None or a.figure1_ranks is None:   # render() calls it only when computed
         return
     fig = _figure1_plot(a.figure1, str(a.figure1_topic), k)
     title, intro = TEXT["figure1"]
-    sec = S.section("figure1", title, html(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
+    sec = S.section("figure1", title, markup(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
     sec.add(Row([S.figure("figure1_synthetic", fig, caption="Rank against D.", width=700),
                  S.table("figure1", a.figure1_ranks, compact=True, tsv=a.figure1, digits=0,
                          caption="Rank per D.", max_rows=15)]))
@@ -148,11 +147,10 @@ def _figure1(S: Session, a: InnovationAnalysis) -> None:
 
 def _figure2(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.plot.meta import alpha_sweep_plot
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     fig = alpha_sweep_plot(a.figure2, title="Kendall's τ against alpha")
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, html(intro, k=a.params.k))
+    sec = S.section("figure2", title, markup(intro, k=a.params.cutoff))
     sec.add(Row([S.figure("figure2_alpha_sweep", fig, caption="Kendall's τ against α.",
                           width=520),
                  S.table("figure2", a.figure2_wide, digits=3, compact=True,
@@ -161,9 +159,9 @@ def _figure2(S: Session, a: InnovationAnalysis) -> None:
 
 
 def _table1(S: Session, a: InnovationAnalysis) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["table1"]
-    sec = S.section("table1", title, html(intro, n=f"{a.pairs:,}"))
+    sec = S.section("table1", title, markup(intro, n=f"{a.pairs:,}"))
     sec.add(S.table("table1", a.table1, caption="Significant pairs per measure and test.",
                     compact=True, digits={"alpha": 1}))
     paper = PAPER_TABLE1.reset_index().rename(columns={"index": "measure"})
@@ -174,11 +172,11 @@ def _table1(S: Session, a: InnovationAnalysis) -> None:
 
 
 def _table2(S: Session, a: InnovationAnalysis) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     p, T = a.params, a.campaign.analysed_topics
     title, intro = TEXT["table2"]
     sec = S.section("table2", title,
-                    html(intro, tr=f"{p.trials:,}", h=int(round(T / 2)), T=T,
+                    markup(intro, tr=f"{p.stability_trials:,}", h=int(round(T / 2)), T=T,
                          f=f"{p.fuzziness:g}"))
     sec.add(S.table("table2", a.table2, digits={"alpha": 1}, compact=True,
                     caption="Stability per measure (higher = more stable)."))
@@ -187,12 +185,11 @@ def _table2(S: Session, a: InnovationAnalysis) -> None:
 
 def _table3(S: Session, a: InnovationAnalysis) -> None:
     from irmeta.plot.meta import systems_plot
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     fig = systems_plot(a.table3, title="Kendall's τ against the number of systems")
     skipped = a.table3_skipped
     title, intro = TEXT["table3"]
-    sec = S.section("table3", title, html(intro, s=f"{a.params.samples:,}"))
+    sec = S.section("table3", title, markup(intro, s=f"{a.params.systems_trials:,}"))
     sec.add(Row([S.table("table3", a.table3_wide, digits=3, compact=True,
                          caption="Mean τ per N" + (f" (N = {', '.join(map(str, skipped))} > "
                                                    f"{a.campaign.runs} runs skipped)"
@@ -207,10 +204,10 @@ def _table3(S: Session, a: InnovationAnalysis) -> None:
 
 
 def _table4(S: Session, a: InnovationAnalysis) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     p = a.params
     title, intro = TEXT["table4"]
-    sec = S.section("table4", title, html(intro, n=p.table4_runs, k=p.k,
+    sec = S.section("table4", title, markup(intro, n=p.table4_runs, k=p.cutoff,
                                           a=f"{float(p.table3_alpha):g}", d=p.table4_docs))
     sec.add(S.table("table4", a.table4, digits={"rarity": 3}, compact=True, sortable=False,
                     caption="The rarest relevant documents of the runs that gain the most."))
@@ -265,5 +262,5 @@ def render(analysis: InnovationAnalysis, output, *,
         return S.finish(analysis=a, inputs=list(inputs or []) + campaign_rows(c),
                         command=command,
                         subtitle=f"{c.runs} runs, {c.analysed_topics} topics, relevance ≥ "
-                                 f"{c.rel_level}, K = {a.params.k}",
+                                 f"{c.rel_level}, K = {a.params.cutoff}",
                         summary=_summary(a), notes=notes)

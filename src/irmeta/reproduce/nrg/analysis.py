@@ -50,7 +50,8 @@ PAPER_TABLES = ("table1",)
 class NRGParams:
     """Parameters of the NRG reproduction (defaults: the paper's)."""
 
-    k: int = doc("cutoff of nDCG@k and of the chronological / all-others NRG", default=10)
+    cutoff: int = doc("cutoff k of nDCG@k and of the chronological / all-others NRG",
+                      default=10)
     pool_depth: int = doc("K of the unique-contribution variants (the pool depth)", default=10)
     alpha: float = doc("alpha of P_rare@k in Figure 4", default=1.0)
     rel_level: int = doc("minimum grade counted relevant (binary gains, unique, P_rare)",
@@ -58,7 +59,7 @@ class NRGParams:
     label_top: int = doc("runs named in the scatter plots (highest NRG)", default=5)
 
     def validate(self) -> "NRGParams":
-        for name in ("k", "pool_depth"):
+        for name in ("cutoff", "pool_depth"):
             check_positive(getattr(self, name), name, "reproduce nrg")
         if (isinstance(self.label_top, bool) or not isinstance(self.label_top, int)
                 or self.label_top < 0):
@@ -71,7 +72,7 @@ class NRGParams:
 
 def measures(p: NRGParams) -> dict[str, str]:
     """Column label -> measure string of every value the reproduction computes."""
-    k, K = p.k, p.pool_depth
+    k, K = p.cutoff, p.pool_depth
     return {
         f"nDCG@{k}": f"nDCG@{k}",
         f"NRG earlier@{k}": f"NRG(base=nDCG,prior=earlier)@{k}",
@@ -173,7 +174,7 @@ class NRGAnalysis:
     @property
     def base(self) -> str:
         """The base metric's column label (``nDCG@k``)."""
-        return f"nDCG@{self.params.k}"
+        return f"nDCG@{self.params.cutoff}"
 
     def tau_with_base(self, label: str) -> float:
         """Kendall's tau-b between the run means of ``label`` and of the base metric."""
@@ -238,7 +239,7 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
     if missing:
         raise ParameterError(f"reproduce nrg: no group for run(s) {', '.join(missing[:5])}")
     cols = measures(p)
-    base, K = f"nDCG@{p.k}", p.pool_depth
+    base, K = f"nDCG@{p.cutoff}", p.pool_depth
 
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
         with prog.step("table 1 (worked example)"):
@@ -267,13 +268,13 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
         params=p, campaign=CampaignFacts.of(campaign, p.rel_level), measures=cols,
         groups_given=not own, num_groups=len(set(group_of.values())), table1=t1, values=values,
         correlations=corr,
-        figure1a=_run_values(values, base, f"NRG earlier@{p.k}"),
-        figure1b=_run_values(values, base, f"NRG others@{p.k}"),
+        figure1a=_run_values(values, base, f"NRG earlier@{p.cutoff}"),
+        figure1b=_run_values(values, base, f"NRG others@{p.cutoff}"),
         figure2=_run_values(values, base, "NRG best_per_group"),
         figure3=_run_values(values, base, f"NRG(P) best_per_group@{K}"),
         unique_contributions=uct,
-        figure4=_run_values(values, base, f"P_rare@{p.k}"),
-        figure5=_run_values(values, base, f"TaSC best_per_group@{p.k}"),
+        figure4=_run_values(values, base, f"P_rare@{p.cutoff}"),
+        figure5=_run_values(values, base, f"TaSC best_per_group@{p.cutoff}"),
         provenance={"table1": Provenance(
             "table1", "its Table 1: three rankings of ten items, four relevant",
             "the same three rankings", "exact")},

@@ -107,10 +107,10 @@ def _table1(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 def _values(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["values"]
     sec = S.section("values", title,
-                    html(intro, m="; ".join(f"{k} = {v}" for k, v in a.measures.items())))
+                    markup(intro, m="; ".join(f"{k} = {v}" for k, v in a.measures.items())))
     sec.add(S.table("values", a.values.reset_index(), digits=4, compact=True,
                     caption="Per-run values (sortable)."))
     sec.add(S.table("correlations", a.correlations, digits=3, compact=True, sortable=False,
@@ -118,13 +118,13 @@ def _values(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 def _figure1(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
-    k = a.params.k
+    from irmeta.report.html import markup
+    k = a.params.cutoff
     fig_a = _chronological_plot(a.figure1a)
     fig_b = _scatter(a.figure1b, f"NRG@{k}, prior = all other runs", "All-others comparison",
                      a.params.label_top)
     title, intro = TEXT["figure1"]
-    sec = S.section("figure1", title, html(intro, b=a.base, k=k))
+    sec = S.section("figure1", title, markup(intro, b=a.base, k=k))
     sec.add(S.figure("figure1a_chronological", fig_a, caption="(a) chronological.", width=820))
     sec.add(S.figure("figure1b_others", fig_b, caption="(b) all other runs as the prior.",
                      width=620))
@@ -136,11 +136,11 @@ def _figure1(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 def _figure2(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     fig = _scatter(a.figure2, "NRG (nDCG, full depth), prior = best run of each other group",
                    f"NRG against {a.base}", a.params.label_top)
     title, intro = TEXT["figure2"]
-    sec = S.section("figure2", title, html(intro, n=a.params.label_top, k=a.params.k))
+    sec = S.section("figure2", title, markup(intro, n=a.params.label_top, k=a.params.cutoff))
     sec.add(S.figure("figure2_nrg_ndcg", fig, caption="NRG against nDCG.", width=620))
     summary.append("Figure 2: highest NRG (best_per_group): " + ", ".join(
         f"{r.run} ({r.group}, {r.value:.3f}; {a.base} rank {r.base_rank})"
@@ -148,15 +148,14 @@ def _figure2(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 def _figure3(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     K = a.params.pool_depth
     fig = _scatter(a.figure3, f"NRG@{K} (precision), prior = best run of each other group",
                    f"Unique contributions (NRG from P@{K})", a.params.label_top,
                    diagonal=False)
     uct = a.unique_contributions
     title, intro = TEXT["figure3"]
-    sec = S.section("figure3", title, html(intro, K=K))
+    sec = S.section("figure3", title, markup(intro, K=K))
     sec.add(Row([S.figure("figure3_unique", fig, caption="NRG(P) against nDCG.", width=620),
                  S.table("unique_contributions", uct, digits=3, compact=True, max_rows=20,
                          caption=f"Unique contributions to the pool (top {K}).")]))
@@ -167,22 +166,22 @@ def _figure3(S: Session, a: NRGAnalysis, summary: list) -> None:
 
 
 def _figure4(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     p = a.params
-    fig = _scatter(a.figure4, f"P_rare(α={float(p.alpha):g})@{p.k}",
+    fig = _scatter(a.figure4, f"P_rare(α={float(p.alpha):g})@{p.cutoff}",
                    "Rareness-based precision", p.label_top, diagonal=False)
     title, intro = TEXT["figure4"]
-    sec = S.section("figure4", title, html(intro, a=f"{float(p.alpha):g}", k=p.k))
+    sec = S.section("figure4", title, markup(intro, a=f"{float(p.alpha):g}", k=p.cutoff))
     sec.add(S.figure("figure4_p_rare", fig, caption="P_rare against nDCG.", width=620))
 
 
 def _figure5(S: Session, a: NRGAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
-    k = a.params.k
+    from irmeta.report.html import markup
+    k = a.params.cutoff
     fig = _scatter(a.figure5, f"TaSC@{k}, prior = best run of each other group",
                    "TaSC (task subspace coverage)", a.params.label_top, diagonal=True)
     title, intro = TEXT["figure5"]
-    sec = S.section("figure5", title, html(intro, k=k))
+    sec = S.section("figure5", title, markup(intro, k=k))
     sec.add(S.figure("figure5_tasc", fig, caption="TaSC against nDCG.", width=620))
     summary.append(f"Figure 5: τ(TaSC, {a.base}) = {a.tau_with_base(str(a.figure5.y.name)):.3f}, "
                    f"τ(NRG best_per_group, {a.base}) = "

@@ -64,13 +64,13 @@ class TwistParams:
     filter_all: bool = doc("also restrict Table 2 and the grids to those runs", default=False)
     levels: tuple = doc("Figure 13: pool percentages kept", default=(90, 70, 50, 30, 10))
     repeats: int = doc("Figure 13: independent downsamplings averaged", default=1)
-    samples: int = doc("Figure 14: bootstrap samples B", default=1000)
+    discpower_trials: int = doc("Figure 14: bootstrap resamples B", default=1000)
     level: float = doc("Figure 14: significance level", default=0.05)
     seed: int = doc("seed of every random procedure", default=0)
 
     def validate(self) -> "TwistParams":
         fn = "reproduce twist"
-        for name in ("depth", "repeats", "samples"):
+        for name in ("depth", "repeats", "discpower_trials"):
             check_positive(getattr(self, name), name, fn)
         check_depth(self.depth, fn)
         check_seed(self.seed, fn)
@@ -252,7 +252,7 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
 
         with prog.step("figure 13 (pool downsampling)"):
             down = pool_downsampling(top, measures, levels=p.levels, seed=p.seed,
-                                     repeats=p.repeats, rel_level=lvl, progress_bar=prog.inner)
+                                     repeats=p.repeats, rel_level=lvl, progress=prog.inner)
             wide = down.pivot_table(index="measure", columns="level", values="tau", sort=False)
             wide = wide[sorted(wide.columns, reverse=True)]
             wide.columns = [f"{c:g}%" for c in wide.columns]
@@ -260,8 +260,8 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
 
         with prog.step("figure 14 (bootstrap discriminative power)"):
             mats = matrices(top, measures, rel_level=lvl)
-            dp, curves = bootstrap_power(mats, level=p.level, trials=p.samples, seed=p.seed,
-                                         progress_bar=prog.inner)
+            dp, curves = bootstrap_power(mats, level=p.level, trials=p.discpower_trials,
+                                         seed=p.seed, progress=prog.inner)
             dp = dp.assign(dp_percent=100 * dp["dp"])
             n = max(len(c) for c in curves.values())
             asl = pd.DataFrame({k: np.pad(v, (0, n - len(v)), constant_values=np.nan)

@@ -104,10 +104,10 @@ def _example(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 
 def _table2(S: Session, a: TwistAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     p = a.params
     title, intro = TEXT["table2"]
-    sec = S.section("table2", title, html(intro, which=_which(a), n=p.depth, c=p.crossing))
+    sec = S.section("table2", title, markup(intro, which=_which(a), n=p.depth, c=p.crossing))
     sec.add(S.table("table2", a.table2, index=True, digits=2, compact=True, sortable=False,
                     caption="Percent of curves per archetype."))
     S.provenance(sec, a.provenance["table2"], TEXT["provenance"]["table2"])
@@ -120,10 +120,10 @@ def _table2(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.plot.effort import plot_crp_dcg_panels, plot_effort_gain
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     fig, _ = plot_effort_gain(a.grids, None, ncols=2, seed=a.params.seed)
     title, intro = TEXT["grids"]
-    sec = S.section("grids", title, html(intro, which=_which(a)))
+    sec = S.section("grids", title, markup(intro, which=_which(a)))
     sec.add(S.figure("grids_effort_gain", fig, caption="Effort/gain grids.", width=760))
     sec.add(S.table("effort_gain", a.effort_gain.reset_index(), digits=3, compact=True,
                     caption="Points, diagonal and high-high shares (percent), quartile cut "
@@ -133,7 +133,7 @@ def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
               table.reset_index().rename(columns={"index": "gain quartile"}), kept=table)
     if a.figure11 is not None and a.figure11_pairs is not None:
         fig, _ = plot_crp_dcg_panels(a.figure11, None, full_scale=True)
-        sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=html(FIGURE11)))
+        sec.add(S.figure("figure11_crp_dcg", fig, width=700, caption=markup(FIGURE11)))
         sec.add(S.table("figure11_pairs", a.figure11_pairs, digits=3, compact=True,
                         sortable=False, caption="The pairs of Figure 11."))
     summ = a.effort_gain
@@ -144,12 +144,12 @@ def _grids(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 def _figure12(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.plot.meta import means_boxplot
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     dropped = [r for r in a.figure12.index if r not in set(a.kept_runs)]
     fig = means_boxplot(a.figure12, marked=dropped,
                         title="Distribution of the run means (orange: dropped by MAP)")
     title, intro = TEXT["figure12"]
-    sec = S.section("figure12", title, html(intro, R=len(a.figure12), d=len(dropped),
+    sec = S.section("figure12", title, markup(intro, R=len(a.figure12), d=len(dropped),
                                             f=a.params.top_fraction))
     sec.add(S.figure("figure12_means", fig, caption="Run means per measure.", width=620))
     S.tsv("figure12", a.figure12.reset_index(), kept=a.figure12)
@@ -159,10 +159,10 @@ def _figure12(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 
 def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import markup
     title, intro = TEXT["tables3_4"]
     sec = S.section("tables3_4", title,
-                    html(intro, n=len(a.kept_runs), R=a.campaign.runs))
+                    markup(intro, n=len(a.kept_runs), R=a.campaign.runs))
     tau = a.tables3_4
     sec.add(S.table("tables3_4", tau.reset_index(), digits=3, compact=True, sortable=False,
                     caption="Kendall's τ matrix."))
@@ -181,12 +181,11 @@ def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 def _figure13(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.plot.meta import downsampling_plot
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     fig = downsampling_plot(a.figure13, title="Pool downsampling")
     wide = a.figure13_tau
     title, intro = TEXT["figure13"]
-    sec = S.section("figure13", title, html(
+    sec = S.section("figure13", title, markup(
         intro, r=a.params.repeats,
         k=", ".join(f"{lv:g}% → {v:.3f}"
                 for lv, v in zip(a.figure13_judged.index, a.figure13_judged) if lv < 100)))
@@ -202,13 +201,12 @@ def _figure13(S: Session, a: TwistAnalysis, summary: list) -> None:
 
 def _figure14(S: Session, a: TwistAnalysis, summary: list) -> None:
     from irmeta.plot.meta import asl_plot
-    from irmeta.report.html import Row
-    from irmeta.report.html import markup as html
+    from irmeta.report.html import Row, markup
     p = a.params
     fig = asl_plot(a.figure14_curves, level=p.level, summary=a.figure14,
                    title="ASL curves (paired bootstrap)")
     title, intro = TEXT["figure14"]
-    sec = S.section("figure14", title, html(intro, b=f"{p.samples:,}", a=f"{p.level:g}"))
+    sec = S.section("figure14", title, markup(intro, b=f"{p.discpower_trials:,}", a=f"{p.level:g}"))
     sec.add(Row([S.figure("figure14_asl", fig, caption="ASL curves.", width=520),
                  S.table("figure14", a.figure14, digits=3, compact=True,
                          caption="Significant pairs, DP and Δ per measure.")]))

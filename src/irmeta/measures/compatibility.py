@@ -56,8 +56,8 @@ def _grade_levels(campaign: Campaign, t0: int, t1: int) -> tuple[np.ndarray, np.
 
 
 @blocked
-def compat(campaign: Campaign, measure: Measure, ctx: EvalContext,
-           t0: int, t1: int) -> np.ndarray:
+def compatibility(campaign: Campaign, measure: Measure, ctx: EvalContext,
+                  t0: int, t1: int) -> np.ndarray:
     """Compat = RBO(run, ideal) [/ RBO(ideal, ideal)], weights summed to depth max(n, N_R)."""
     p = measure["p"]
     grades = campaign.grades[:, t0:t1]
@@ -88,7 +88,8 @@ def compat(campaign: Campaign, measure: Measure, ctx: EvalContext,
 
 register(MeasureDef(
     "Compat", "compatibility with an ideal ranking (Clarke et al. 2021; ir_measures Compat)",
-    compat, (Param("p", "float", 0.95, "persistence of the rank-biased overlap, 0 < p < 1"),
-             Param("normalize", "bool", True, "divide by the ideal ranking's own RBO")),
+    compatibility,
+    (Param("p", "float", 0.95, "persistence of the rank-biased overlap, 0 < p < 1"),
+     Param("normalize", "bool", True, "divide by the ideal ranking's own RBO")),
     cutoff="none", family="ir_measures", validate=_check,
     formula="RBO_p(run, ideal) / RBO_p(ideal, ideal), depth max(n, N_R)"))
