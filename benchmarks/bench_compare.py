@@ -8,7 +8,7 @@ Measures, best of ``--repeat`` wall-clock runs, in one process:
   tests' time, printed for scale;
 * ``compare_matrices`` (the tests, the corrections, the table) for paired t, Wilcoxon,
   randomisation (10,000 trials) and bootstrap (1,000 trials);
-* the same tests as ``irmeta meta significance`` runs them (``stats.compare`` per
+* the same tests as ``irmeta meta significance`` runs them (``stats.pairwise_test`` per
   measure, then its ``compare_table``);
 * ranx's ``compare`` (Student t, its default; Fisher randomisation with 1,000
   permutations) on the same runs, if ranx is installed (``pip install ranx``, the

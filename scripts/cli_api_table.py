@@ -39,6 +39,8 @@ CAMPAIGN = ("irmeta.evaluate", "irmeta.load_campaign", "irmeta.open_shards")
 #: command -> the API functions its options feed, first match wins
 FEEDS: dict[str, tuple[str, ...]] = {
     "eval": ("irmeta.evaluation.Results.aggregate", *CAMPAIGN),
+    "compare": ("irmeta.stats.comparison.compare", *CAMPAIGN,
+                "irmeta.stats.comparison.Comparison.to_latex"),
     "convert": ("irmeta.shards.partition.convert",),
     "measures": (),
     "explain": ("irmeta.explain.explain_documents", "irmeta.explain.unique_contributions",
@@ -57,7 +59,7 @@ FEEDS: dict[str, tuple[str, ...]] = {
                         "irmeta.stats.filter_top_runs"),
     "meta leaderboard": ("irmeta.stats.leaderboard", *CAMPAIGN,
                          "irmeta.stats.filter_top_runs"),
-    "meta significance": ("irmeta.stats.compare", "irmeta.stats.bootstrap",
+    "meta significance": ("irmeta.stats.pairwise_test", "irmeta.stats.bootstrap",
                           *CAMPAIGN, "irmeta.stats.filter_top_runs"),
     "meta stability": ("irmeta.stats.stability_table", *CAMPAIGN,
                        "irmeta.stats.filter_top_runs"),

@@ -177,7 +177,7 @@ def test_corrections_match_statsmodels(method):
 def test_identical_systems_never_significant(test):
     X = np.random.default_rng(0).random((4, 20))
     X[1] = X[0]
-    r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=200))
+    r = sg.pairwise_test(X, test, **sg.options_for(test, seed=0, trials=200))
     row = r.table[(r.table["a"] == "s0") & (r.table["b"] == "s1")].iloc[0]
     assert row["p_value"] == 1.0 and not row["significant"]
 
@@ -187,7 +187,7 @@ def test_dominating_system_always_significant(test):
     rng = np.random.default_rng(1)
     X = rng.random((4, 25)) * 0.3
     X[3] = X[:3].max(axis=0) + 0.5 + rng.random(25) * 0.01
-    r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=500), level=0.01)
+    r = sg.pairwise_test(X, test, **sg.options_for(test, seed=0, trials=500), level=0.01)
     rows = r.table[r.table["b"] == "s3"]
     assert len(rows) == 3 and rows["significant"].all()
     assert (rows["diff"] < 0).all()
@@ -197,9 +197,9 @@ def test_dominating_system_always_significant(test):
 
 @pytest.mark.parametrize("test", ["randomisation", "bootstrap", "randomised_tukey_hsd"])
 def test_seeds_reproduce(test, scores):
-    a = sg.compare(scores, test, **sg.options_for(test, seed=9, trials=300)).table
-    b = sg.compare(scores, test, **sg.options_for(test, seed=9, trials=300)).table
-    c = sg.compare(scores, test, **sg.options_for(test, seed=10, trials=300)).table
+    a = sg.pairwise_test(scores, test, **sg.options_for(test, seed=9, trials=300)).table
+    b = sg.pairwise_test(scores, test, **sg.options_for(test, seed=9, trials=300)).table
+    c = sg.pairwise_test(scores, test, **sg.options_for(test, seed=10, trials=300)).table
     pd.testing.assert_frame_equal(a, b)
     assert not a["p_value"].equals(c["p_value"])
 
@@ -236,7 +236,7 @@ def test_parameter_errors_random(scores):
     with pytest.raises(ParameterError, match="trials"):
         sg.bootstrap(scores, trials=0)
     with pytest.raises(ParameterError, match="unknown test"):
-        sg.compare(scores, "ttest2")
+        sg.pairwise_test(scores, "ttest2")
     with pytest.raises(ParameterError, match="systems x topics"):
         sg.paired_t(np.zeros(5))
 
@@ -258,7 +258,7 @@ def test_pairs_subset_by_name(scores):
 @given(arrays(np.float64, (4, 6), elements=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0])))
 def test_pvalues_are_probabilities(X):
     for test in ["paired_t", "wilcoxon", "randomisation", "bootstrap", "pairwise_tukey"]:
-        r = sg.compare(X, test, **sg.options_for(test, seed=0, trials=50))
+        r = sg.pairwise_test(X, test, **sg.options_for(test, seed=0, trials=50))
         p = r.table["p_value"].to_numpy()
         assert np.all((p >= 0) & (p <= 1)), test
         allzero = [not np.any(X[a] != X[b]) for a, b in pairs_of(4)]
@@ -277,5 +277,5 @@ def test_adjusted_pvalues_bounds(p):
 
 def test_tukey_refuses_correction(scores):
     with pytest.raises(ParameterError, match="family-wise"):
-        sg.compare(scores, "tukey_hsd", correction="holm")
-    assert sg.compare(scores, "tukey_hsd", correction=None).num_pairs == 21
+        sg.pairwise_test(scores, "tukey_hsd", correction="holm")
+    assert sg.pairwise_test(scores, "tukey_hsd", correction=None).num_pairs == 21

@@ -104,14 +104,14 @@ CASES = [
     ("gawm max_iter inf", lambda x, v: gawm(x.X, max_iter=v), math.inf, "max_iter"),
     ("gawm matrix 10**400", lambda x, v: gawm(v), [[10 ** 400, 1], [1, 1]], "matrix"),
     ("aggregate_matrix aggregator", lambda x, v: aggregate_matrix(x.X, v), "median", "median"),
-    ("compare trials to paired_t", lambda x, v: stats.compare(x.X, "paired_t", trials=v),
+    ("compare trials to paired_t", lambda x, v: stats.pairwise_test(x.X, "paired_t", trials=v),
      5, "trials"),
-    ("compare seed to wilcoxon", lambda x, v: stats.compare(x.X, "wilcoxon", seed=v), 1, "seed"),
-    ("compare misspelt keyword", lambda x, v: stats.compare(x.X, "bootstrap", sample=v),
+    ("compare seed to wilcoxon", lambda x, v: stats.pairwise_test(x.X, "wilcoxon", seed=v), 1, "seed"),
+    ("compare misspelt keyword", lambda x, v: stats.pairwise_test(x.X, "bootstrap", sample=v),
      5, "sample"),
-    ("compare level nan", lambda x, v: stats.compare(x.X, level=v), math.nan, "level"),
-    ("compare pairs int", lambda x, v: stats.compare(x.X, pairs=v), 5, "pairs"),
-    ("compare pairs index", lambda x, v: stats.compare(x.X, pairs=v), [(0, 99)], "pairs"),
+    ("compare level nan", lambda x, v: stats.pairwise_test(x.X, level=v), math.nan, "level"),
+    ("compare pairs int", lambda x, v: stats.pairwise_test(x.X, pairs=v), 5, "pairs"),
+    ("compare pairs index", lambda x, v: stats.pairwise_test(x.X, pairs=v), [(0, 99)], "pairs"),
     ("bootstrap trials 1.5", lambda x, v: stats.bootstrap(x.X, trials=v), 1.5, "trials"),
     ("bootstrap trials huge", lambda x, v: stats.bootstrap(x.X, trials=v), 10 ** 400, "trials"),
     ("randomisation seed -1", lambda x, v: stats.randomisation(x.X, trials=5, seed=v), -1, "seed"),
@@ -222,11 +222,11 @@ def test_a_single_measure_string_is_one_measure(campaign):
 
 
 def test_compare_uses_the_trials_it_is_given(matrix):
-    r = stats.compare(matrix, "bootstrap", trials=5, seed=1)
+    r = stats.pairwise_test(matrix, "bootstrap", trials=5, seed=1)
     assert r.parameters.trials == 5
     assert r.table["p_value"].equals(stats.bootstrap(matrix, trials=5, seed=1).table["p_value"])
     with pytest.raises(IrmetaError, match="accepted: .*level"):
-        stats.compare(matrix, "paired_t", seed=0)
+        stats.pairwise_test(matrix, "paired_t", seed=0)
 
 
 def test_samples_the_former_name_of_trials_is_refused(matrix):
@@ -237,7 +237,7 @@ def test_samples_the_former_name_of_trials_is_refused(matrix):
         with pytest.raises(TypeError, match="samples"):
             fn(matrix if fn is stats.bootstrap else {"AP": matrix}, samples=7)
     with pytest.raises(IrmetaError, match="unexpected argument.*samples"):
-        stats.compare(matrix, "bootstrap", samples=7)
+        stats.pairwise_test(matrix, "bootstrap", samples=7)
 
 
 def test_measure_listing_says_alpha_is_required():
@@ -284,8 +284,8 @@ SLOTS = {
     "explain_documents.topic": lambda x, v: explain.explain_documents(x.c, x.c.runs[0], v),
     "aggregate_matrix": lambda x, v: aggregate_matrix(x.X, v),
     "gawm.tol": lambda x, v: gawm(x.X, tol=v),
-    "compare.level": lambda x, v: stats.compare(x.X, "paired_t", level=v),
-    "compare.pairs": lambda x, v: stats.compare(x.X, "paired_t", pairs=v),
+    "compare.level": lambda x, v: stats.pairwise_test(x.X, "paired_t", level=v),
+    "compare.pairs": lambda x, v: stats.pairwise_test(x.X, "paired_t", pairs=v),
     "randomisation.trials": lambda x, v: stats.randomisation(x.X, trials=v, seed=0),
     "randomisation.seed": lambda x, v: stats.randomisation(x.X, trials=3, seed=v),
     "rank_correlation.x": lambda x, v: stats.rank_correlation(v, [1, 2, 3]),

@@ -244,7 +244,7 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
                      per_pair, **options):
     """Significance tests between every pair of systems, per measure: a ranx-style
     summary (systems it beats significantly, by rank number) or every pair (--per-pair)."""
-    from irmeta.stats import compare
+    from irmeta.stats import pairwise_test
     _refuse_common(click_ctx, options, seeded=_random(test))
     refuse(click_ctx, ["trials"], other=f"--test {test}", when=not _random(test),
            because="the test draws nothing at random")
@@ -262,7 +262,7 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
     import pandas as pd
     parts = []
     for name, mat in mats.items():
-        res = compare(mat, test, level=level, **extra)
+        res = pairwise_test(mat, test, level=level, **extra)
         click.echo(f"# {name}: {res.summary()}", err=True)
         frame = res.to_frame() if per_pair else res.compare_table()
         frame.insert(0, "measure", name)

@@ -512,7 +512,7 @@ def compare_matrices(matrices: Mapping[str, Any], *, baseline: str | None = None
     base = None if baseline is None else str(baseline)
     pairs = None if base is None else [(r, base) for r in runs if r != base]
     options = options_for(test, trials=trials, seed=seed if random else None,
-                          progress_bar=False)
+                          progress=False)
     parts, means, topics = [], {}, {}
     used_trials = None
     for m, f in frames.items():

@@ -23,7 +23,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats.significance import TESTS, bootstrap, compare, options_for
+from irmeta.stats.significance import TESTS, bootstrap, options_for, pairwise_test
 
 
 def matrices(campaign, measures: Sequence[str], *, rel_level: int = 1,
@@ -121,7 +121,7 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
                     boot = bootstrap(mat, level=lv, **kw)
                     rows.append(_row(name, t, lv, boot, delta=boot.delta))
                 continue
-            r = compare(mat, t, level=levels[0], **kw)
+            r = pairwise_test(mat, t, level=levels[0], **kw)
             for lv in levels:
                 rows.append(_row(name, t, lv, r))
     return pd.DataFrame(rows)

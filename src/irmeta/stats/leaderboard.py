@@ -19,7 +19,7 @@ Decision: no compact letter display. With 60-100 runs the letter groups of all p
 unreadable and depend on the order the algorithm absorbs them; "against the best" and
 "against the next" answer the two questions an organiser's results page is read for
 (who is at the top, and is each step down real). All pairs remain available from
-:func:`irmeta.stats.compare`.
+:func:`irmeta.stats.pairwise_test`.
 
 A run whose values are all equal has the degenerate interval ``[value, value]`` (SciPy
 would return NaN with a warning; every resample has that mean). A pair whose differences
@@ -38,7 +38,7 @@ import pandas as pd
 from irmeta.constraints import PROBABILITY, SEED, TRIALS, Choice, validated
 from irmeta.errors import ParameterError
 from irmeta.stats._common import score_matrix
-from irmeta.stats.significance import CORRECTIONS, compare
+from irmeta.stats.significance import CORRECTIONS, pairwise_test
 
 __all__ = ["ABOVE_NEXT", "BELOW_BEST", "CI_METHODS", "LEADERBOARD_TESTS", "Leaderboard",
            "leaderboard", "legend", "markers", "mean_intervals", "to_latex", "to_markdown"]
@@ -136,7 +136,7 @@ def _tests(frame: pd.DataFrame, pairs: list[tuple[str, str]], test: str, options
     """p-values (corrected within the family) and significance of each pair, in order."""
     if not pairs:
         return np.zeros(0), np.zeros(0, dtype=bool)
-    res = compare(frame, test, level=level, correction=correction, pairs=pairs, **options)
+    res = pairwise_test(frame, test, level=level, correction=correction, pairs=pairs, **options)
     table = res.table.set_index(["a", "b"])
     keys = pd.MultiIndex.from_tuples(pairs, names=["a", "b"])
     p = table.loc[keys, "p_adjusted" if correction else "p_value"].to_numpy(dtype=float)

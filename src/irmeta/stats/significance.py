@@ -803,7 +803,7 @@ TESTS: dict[str, Callable[..., PairwiseResult]] = {
 _RANDOM = {"randomisation", "bootstrap", "randomised_tukey_hsd"}
 
 
-def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
+def pairwise_test(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     """Run the named test (``paired_t``, ``wilcoxon``, ``randomisation``,
     ``bootstrap``, ``tukey_hsd``, ``randomised_tukey_hsd``, ``pairwise_tukey``) with its
     keyword arguments.
@@ -832,7 +832,7 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     >>> import pandas as pd
     >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
     ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = compare(scores, "tukey_hsd")
+    >>> result = pairwise_test(scores, "tukey_hsd")
     >>> result.summary()
     'tukey_hsd (level=0.05): 2 of 3 pairs significant over 5 topics'
     >>> result.table[["a", "b", "diff", "significant"]].round(2)
@@ -844,16 +844,16 @@ def compare(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     import inspect
     fn = TESTS.get(test) if isinstance(test, str) else None
     if fn is None:
-        raise ParameterError(f"compare: unknown test {test!r} (known: "
+        raise ParameterError(f"pairwise_test: unknown test {test!r} (known: "
                              f"{', '.join(sorted(set(TESTS)))})")
     accepted = [p for p in inspect.signature(fn).parameters if p != "scores"]
     if "correction" in kwargs and "correction" not in accepted:
         if kwargs["correction"] is None:        # "no correction" is what Tukey does
             del kwargs["correction"]
         else:
-            raise ParameterError(f"compare: {test} controls the family-wise error itself; "
+            raise ParameterError(f"pairwise_test: {test} controls the family-wise error itself; "
                              "correction is only for the pairwise tests")
-    validate.keywords(kwargs, accepted, f"compare({test!r})")
+    validate.keywords(kwargs, accepted, f"pairwise_test({test!r})")
     return fn(scores, **kwargs)
 
 
