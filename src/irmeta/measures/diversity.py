@@ -43,6 +43,7 @@ relevance blocks under the one memory budget of :mod:`irmeta.measures.kernel`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterator
 
 import numpy as np
@@ -50,12 +51,14 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.data.subtopics import SubtopicTable, cell_rows
 from irmeta.errors import MeasureError
+from irmeta.measures import kernel
 from irmeta.measures.kernel import memo, relevance_level, safe_div, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param
 
-REL = Param("rel", "int", None, "minimum subtopic grade counted as relevant (default: the "
-            "evaluation's relevance level)")
+#: the shared ``rel`` parameter, read on subtopic grades
+REL = replace(kernel.REL, doc="minimum subtopic grade counted as relevant (default: the "
+              "evaluation's relevance level)")
 ALPHA = Param("alpha", "float", 0.5, "redundancy intolerance, 0 <= alpha <= 1")
 BETA = Param("beta", "float", 0.5, "patience of NRBP, 0 < beta < 1")
 #: ndeval's alpha for ERR-IA (fixed: not a parameter of ERR_IA in ndeval or ir_measures)

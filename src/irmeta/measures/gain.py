@@ -14,8 +14,7 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.measures import kernel
-from irmeta.measures.classic import (
-    ALL_TREC,
+from irmeta.measures.kernel import (
     GAINS,
     REL,
     Block,
@@ -23,12 +22,14 @@ from irmeta.measures.classic import (
     gain_values,
     ideal_gains,
     max_judged,
+    relevance_level,
     relevant_ranks,
+    safe_div,
+    seqsum,
     sparse_judged,
 )
-from irmeta.measures.kernel import relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, TrecName
+from irmeta.measures.spec import ALL_TREC, EvalContext, Measure, MeasureDef, TrecName
 
 
 def _log2_ranks(n: int) -> np.ndarray:

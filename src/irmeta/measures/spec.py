@@ -110,6 +110,11 @@ TextKernel = Callable[["Campaign", "Measure", "EvalContext"], list[list[str]]]
 
 #: how a trec_eval name takes its parameters (``-m name.params``), see :class:`TrecName`
 TREC_FORMS = ("single", "cutoffs", "levels", "values", "pairs")
+#: trec_eval nicknames (``TrecName.nicknames``): ``official`` is a subset of ``all_trec``;
+#: ``set`` too
+OFFICIAL = ("official", "all_trec")
+ALL_TREC = ("all_trec",)
+SET = ("set", "all_trec")
 
 
 @dataclass(frozen=True)

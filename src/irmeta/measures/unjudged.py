@@ -12,10 +12,18 @@ import numpy as np
 
 from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.classic import ALL_TREC, REL, Block, block_kernel, powers, sparse_judged
-from irmeta.measures.kernel import relevance_level, safe_div, seqsum
+from irmeta.measures.kernel import (
+    REL,
+    Block,
+    block_kernel,
+    powers,
+    relevance_level,
+    safe_div,
+    seqsum,
+    sparse_judged,
+)
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
+from irmeta.measures.spec import ALL_TREC, EvalContext, Measure, MeasureDef, Param, TrecName
 
 #: trec_eval's INFAP_EPSILON
 INFAP_EPSILON = 0.00001
@@ -31,7 +39,7 @@ def _unjudged(b: Block, depth: int | None = None) -> np.ndarray:
 
 def inferred_ap(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     """infAP (see :func:`inferred_ap_blocked`), on the judged retrieved documents only
-    (:func:`~irmeta.measures.classic.judged_ranks`): the counts r, nr and u change only
+    (:func:`~irmeta.measures.kernel.judged_ranks`): the counts r, nr and u change only
     there, and only relevant documents add a term."""
     level = relevance_level(m, ctx)
     events = sparse_judged(campaign, m, ctx, level)
