@@ -163,7 +163,7 @@ ALIASES = [
     (["reproduce", "innovation"], "--trials", "9", "trials", 9),
     (["reproduce", "innovation"], "--samples", "9", "samples", 9),
     (["reproduce", "twist"], "--samples", "9", "samples", 9),
-    (["reproduce", "twist"], "--trials", "9", "trials", 9),
+    (["reproduce", "twist"], "--trials", "9", "repeats", 9),
 ]
 
 

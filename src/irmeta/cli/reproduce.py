@@ -6,31 +6,19 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import MISSING, fields
+from typing import Any
 
 import click
 
-from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
+from irmeta.cli.aggregate import CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign
 from irmeta.cli.options import Group, constrained, constrained_choice, refuse
-from irmeta.constraints import (
-    ALPHA,
-    COUNT,
-    CUTOFF,
-    DEPTH,
-    FRACTION,
-    NONNEGATIVE,
-    PROBABILITY,
-    SEED,
-    TRIALS,
-    Choice,
-    Integer,
-    ListOf,
-)
+from irmeta.constraints import Choice, Flag, Integer
+from irmeta.reproduce.params import GAWMParams, InnovationParams, NRGParams, TwistParams
 
 #: PNG resolution: below 30 dpi a figure is unreadable
 DPI = Integer(low=30)
-#: the alpha grid of the innovation paper's Figure 2
-ALPHAS = ListOf(ALPHA)
 
 
 def _command_line(paper: str) -> str:
@@ -59,6 +47,47 @@ def output_options(paper: str):
             fn = o(fn)
         return fn
     return deco
+
+
+def _param_option(f) -> Any:
+    """The click option of one declared field (:func:`irmeta.reproduce.params.doc`)."""
+    meta = f.metadata
+    decls = (*meta["option"], f.name)
+    default = f.default if f.default is not MISSING else f.default_factory()
+    text = meta["cli_help"] or meta["doc"][0].upper() + meta["doc"][1:] + "."
+    constraint = meta["constraint"]
+    extra = dict(meta["click"])
+    if isinstance(constraint, Flag):
+        return click.option(*decls, is_flag=True, default=default, help=text, **extra)
+    if isinstance(constraint, Choice):
+        return constrained_choice(*decls, constraint=constraint, default=default, help=text,
+                                  **extra)
+    if constraint is None:
+        return click.option(*decls, default=default, help=text, **extra)
+    if isinstance(default, tuple):          # shown and parsed as the command line writes it
+        default = ",".join(f"{x:g}" for x in default)
+    return constrained(*decls, constraint=constraint, default=default, help=text, **extra)
+
+
+def param_options(params_cls: type) -> Any:
+    """The options of a reproduction's parameters dataclass: one per field that declares
+    ``option`` spellings, in field order, storing into the field of the same name with the
+    field's default, constraint and meaning (declared once, in
+    :mod:`irmeta.reproduce.params`)."""
+    declared = [f for f in fields(params_cls) if f.metadata.get("option")]
+
+    def deco(fn: Any) -> Any:
+        for f in reversed(declared):
+            fn = _param_option(f)(fn)
+        return fn
+    return deco
+
+
+def param_values(params_cls: type, options: dict) -> dict:
+    """The values of ``params_cls``' declared options, taken out of ``options`` (the rest
+    says how to read the campaign)."""
+    return {f.name: options.pop(f.name) for f in fields(params_cls)
+            if f.metadata.get("option")}
 
 
 def _inputs(ctx: dict, options: dict) -> list[tuple[str, str]]:
@@ -125,32 +154,11 @@ def reproduce_command():
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("innovation")
-@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=100,
-             help="K of P@K, AP@K and of rarity (the runs' top K).")
-@constrained("--alphas", constraint=ALPHAS, default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
-             help="Alpha grid of Figure 2: a,b,c or START:STOP:STEP.")
-@constrained("--stability-trials", "trials", constraint=TRIALS, default=1000,
-             help="Table 2: random half-topic subsets.")
-@constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
-             help="Table 2: absolute difference of means below which a pair ties.")
-@constrained("--systems-trials", "samples", constraint=TRIALS, default=1000,
-             help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
-                  "on 63 runs; 100 for a quick look).")
-@constrained("--table4-runs", constraint=COUNT, default=3,
-             help="Table 4: runs with the largest rank gain from P@K to P_rare@K.")
-@constrained("--table4-docs", constraint=COUNT, default=5,
-             help="Table 4: rarest relevant documents listed per run.")
-@click.option("--figure1-topic", default=None,
-              help="Figure 1: the topic (default: the one whose best run's P@K is the median).")
-@constrained("--figure1-points", constraint=COUNT, default=40,
-             help="Figure 1: at most this many values of D (one small campaign each).")
+@param_options(InnovationParams)
 @click.option("--figure1/--no-figure1", default=True,
               help="Run the synthetic insertion experiment of Figure 1.")
-@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
 @click.pass_context
-def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, alphas, trials,
-                       fuzziness, samples, table4_runs, table4_docs, figure1_topic, figure1_points,
-                       figure1, seed, **options):
+def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, figure1, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
     \b
@@ -175,13 +183,9 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, al
 
     refuse(click_ctx, ["figure1_topic", "figure1_points"], other="--no-figure1",
            when=not figure1, because="they set up Figure 1's experiment")
+    values = param_values(InnovationParams, options)
     campaign, ctx = _load(qrels, runs, options)
-    params = innovation.InnovationParams(k=k, rel_level=options["rel_level"],
-                                         alphas=tuple(alphas),
-                                         trials=trials, fuzziness=fuzziness, samples=samples,
-                                         table4_runs=table4_runs, table4_docs=table4_docs,
-                                         figure1_topic=figure1_topic, figure1_points=figure1_points,
-                                         seed=seed)
+    params = InnovationParams(**values, rel_level=options["rel_level"])
     result = innovation.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
                                   command=_command_line("innovation"), progress=progress,
                                   formats=_formats(svg), dpi=dpi, figure1=figure1)
@@ -196,12 +200,8 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, k, al
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("nrg")
-@constrained("-k", "--cutoff", "k", constraint=CUTOFF, default=10,
-             help="Cutoff of nDCG@k and of the chronological / all-others NRG.")
-@constrained("--pool-depth", constraint=CUTOFF, default=10,
-             help="K of the unique-contribution variants (the track's pool depth).")
-@constrained("--alpha", constraint=ALPHA, default=1.0, help="Alpha of P_rare@k (Figure 4).")
-def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, **options):
+@param_options(NRGParams)
+def nrg_command(qrels, runs, output, svg, dpi, progress, **options):
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
     \b
@@ -218,9 +218,9 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
     """
     from irmeta.reproduce import nrg
 
+    values = param_values(NRGParams, options)
     campaign, ctx = _load(qrels, runs, options)
-    params = nrg.NRGParams(k=k, pool_depth=pool_depth, alpha=alpha,
-                           rel_level=options["rel_level"])
+    params = NRGParams(**values, rel_level=options["rel_level"])
     result = nrg.reproduce(campaign, output, groups=ctx["groups"], params=params,
                            inputs=_inputs(ctx, options), command=_command_line("nrg"),
                            progress=progress, formats=_formats(svg), dpi=dpi)
@@ -236,22 +236,8 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, k, pool_depth, alpha, *
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("twist")
-@constrained("--depth", constraint=DEPTH, default=1000, help="Depth N of Twist.")
-@constrained_choice("--crossing", constraint=Choice(("matters", "formal")), default="matters",
-                    help="First-crossing rule of the CRP curve (archetypes).")
-@constrained("--top-fraction", constraint=FRACTION, default=0.75,
-             help="Share of the runs kept by MAP for Tables 3-4 and Figures 13-14.")
-@click.option("--filter-all", is_flag=True,
-              help="Also restrict Table 2 and the effort/gain grids to those runs.")
-@constrained("--discpower-trials", "samples", constraint=TRIALS, default=1000,
-             help="Figure 14: bootstrap resamples B.")
-@constrained("--repeats", "trials", constraint=TRIALS, default=1,
-             help="Figure 13: independent pool downsamplings averaged.")
-@constrained("--level", constraint=PROBABILITY, default=0.05,
-             help="Figure 14: significance level.")
-@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
-def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_fraction,
-                  filter_all, samples, trials, level, seed, **options):
+@param_options(TwistParams)
+def twist_command(qrels, runs, output, svg, dpi, progress, **options):
     """The Twist paper: effort-aware evaluation with CRP curves.
 
     \b
@@ -270,10 +256,9 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     """
     from irmeta.reproduce import twist
 
+    values = param_values(TwistParams, options)
     campaign, ctx = _load(qrels, runs, options)
-    params = twist.TwistParams(depth=depth, crossing=crossing, rel_level=options["rel_level"],
-                               top_fraction=top_fraction, filter_all=filter_all,
-                               repeats=trials, samples=samples, level=level, seed=seed)
+    params = TwistParams(**values, rel_level=options["rel_level"])
     result = twist.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
                              command=_command_line("twist"), progress=progress,
                              formats=_formats(svg), dpi=dpi)
@@ -288,8 +273,7 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
 @click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
 @campaign_options
 @output_options("gawm")
-@click.option("-m", "--measure", default="AP", metavar="MEASURE",
-              help="Measure whose runs x topics matrix is analysed (campaign input).")
+@param_options(GAWMParams)
 @click.option("--matrix", "matrix_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="Read the systems x topics matrix from FILE instead of "
                                  "QRELS RUN... (long or wide, plain or gzip).")
@@ -298,9 +282,6 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
                          "rows are.")
 @click.option("--measure-name", default=None,
               help="For a long --matrix file with a measure column: the measure to keep.")
-@constrained_choice("--axioms", constraint=AXIOMS, case_sensitive=False, default="A",
-                    help="Axioms of Tables 2-3 and Figures 3-5 (Figure 6 uses B, as the "
-                         "paper).")
 @click.option("--name", default=None, help="Label of the collection in the tables.")
 @click.pass_context
 def gawm_command(click_ctx, qrels, runs, output, svg, dpi, progress, measure, matrix_path, rows,
@@ -346,8 +327,8 @@ def gawm_command(click_ctx, qrels, runs, output, svg, dpi, progress, measure, ma
         inputs = _inputs(ctx, options) + [
             ("matrix", f"{measure} per run and topic over the {frame.shape[1]} topics with a "
                        f"relevant document (grade ≥ {options['rel_level']})")]
-    params = gawm.GAWMParams(measure=measure if not matrix_path else "(from the file)",
-                             axioms=axioms.upper())
+    params = GAWMParams(measure=measure if not matrix_path else "(from the file)",
+                        axioms=axioms.upper())
     result = gawm.reproduce(frame, output, params=params, name=label, inputs=inputs,
                             command=_command_line("gawm"), progress=progress,
                             formats=_formats(svg), dpi=dpi)

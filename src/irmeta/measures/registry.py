@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import TYPE_CHECKING
 
-from irmeta.measures.spec import MeasureDef
+if TYPE_CHECKING:        # not at run time: the CLI reads FAMILIES without loading NumPy
+    from irmeta.measures.spec import MeasureDef
 
 _MODULES = (
     "irmeta.measures.classic",

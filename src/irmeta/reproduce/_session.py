@@ -24,6 +24,7 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from irmeta.constraints import COUNT
 from irmeta.errors import ParameterError
 from irmeta.io.output import check_folder_target, write_errors
 from irmeta.reproduce._common import (
@@ -31,7 +32,6 @@ from irmeta.reproduce._common import (
     Progress,
     Provenance,
     Reproduction,
-    check_positive,
 )
 
 __all__ = ["Session", "campaign_rows", "check_output", "params_frame"]
@@ -60,7 +60,7 @@ def check_output(paper: str, output, formats: Iterable[str], dpi) -> tuple[Path,
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad:
         raise ParameterError(f"reproduce {paper}: formats must be png, svg or pdf, got {bad!r}")
-    dpi = check_positive(dpi, "dpi", f"reproduce {paper}")
+    dpi = COUNT.check(dpi, "dpi", f"reproduce {paper}")
     return check_folder_target(output), formats, dpi
 
 
