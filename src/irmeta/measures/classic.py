@@ -442,6 +442,7 @@ register(MeasureDef(
            choices=("log2", "jk10"))),
     formula="DCG@k/IDCG@k, DCG@k = sum_{i<=k} gain_i / log2(i+1)",
     trec=(_trec("ndcg", 23, "pairs"), _trec("ndcg_cut", 26, "cutoffs", "@", CUTOFFS)),
+    relevance="graded",
     differs="fractional gains (ndcg.3=0.5) are sorted by value; trec_eval 10 sorts them by "
             "their integer-truncated difference, which can give nDCG above 1"))
 register(MeasureDef(
@@ -470,6 +471,7 @@ register(MeasureDef(
           Param("graded", "bool", False, "graded relevance: r_i = gain / largest gain of the "
                 "qrels (trec_eval rbp); default binary at rel"), GAINS),
     validate=_check_p, formula="(1-p) * sum_i r_i * p^(i-1)",
+    relevance=lambda m: "graded" if m["graded"] or m.get("gains") else "binary",
     trec=(_trec("rbp", 55, "pairs", fixed=(("p", 0.9), ("graded", True))),),
     differs="graded qrels: r_i = gain / largest gain of the qrels; trec_eval 10 rescales "
             "(gain - min) / (max - min) per topic with min and max read uninitialised"))

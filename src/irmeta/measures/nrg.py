@@ -481,4 +481,5 @@ register(MeasureDef(
      Param("select", "str", None, "with prior=best_per_group: the measure that picks each "
            "group's best run, quoted (select='nDCG@10'); default: the base metric")),
     cutoff="optional", context=True, family="nrg", validate=_validate,
+    relevance=lambda m: "binary" if gain_kind(m) == "binary" else "graded",
     formula="1/N * sum_{i<=K} G(d_i) * prod_{R_j in P} (1 - seen(pos(d_i, R_j))) * seen(i)"))

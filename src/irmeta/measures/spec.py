@@ -25,6 +25,8 @@ from irmeta.errors import MeasureError, ParameterError
 
 #: how a measure's per-topic values become one number per run
 AGGREGATES = ("mean", "sum", "count", "gmean")
+#: what a measure reads of the grades (:attr:`MeasureDef.relevance`)
+RELEVANCE = ("binary", "graded", "judged")
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,11 @@ class MeasureDef:
     ``text(campaign, measure, ctx) -> list of R lists of T strings``; its numeric values
     are NaN. ``summary``: whether an aggregate line is printed (``relstring``: no).
     ``differs``: how the value differs from trec_eval 10's, when it does (docs).
+    ``relevance``: what the measure reads of the grades, one of :data:`RELEVANCE` —
+    ``binary`` (grade >= ``rel``, the default), ``graded`` (grades as gains) or ``judged``
+    (whether a document is judged at all) — or a function ``(Measure) -> str`` when a
+    parameter decides (RBP's ``graded``, NRG's ``gain``); read by :attr:`Measure.relevance`
+    (the campaign report's column notes).
     """
 
     name: str
@@ -208,6 +215,7 @@ class MeasureDef:
     text: TextKernel | None = None
     summary: bool = True
     differs: str = ""
+    relevance: str | Callable[[Measure], str] = "binary"
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -262,6 +270,13 @@ class Measure:
     @property
     def display(self) -> str:
         return self.label or self.name
+
+    @property
+    def relevance(self) -> str:
+        """``binary``, ``graded`` or ``judged``: what this measure, with its parameters,
+        reads of the grades (:attr:`MeasureDef.relevance`)."""
+        declared = self.definition.relevance
+        return declared if isinstance(declared, str) else declared(self)
 
     def replace(self, cutoff: int | None = None, **params: Any) -> "Measure":
         """A copy with some parameters (or the cutoff) changed; validated."""

@@ -137,12 +137,13 @@ register(MeasureDef(
     trec=(TrecName("infAP", 14, nicknames=ALL_TREC),)))
 register(MeasureDef(
     "unj", "fraction of unjudged documents in the top k (trec_eval unj_k)", unjudged_at,
-    cutoff="required", formula="1/k * sum_{i<=k} [doc_i unjudged]",
+    cutoff="required", formula="1/k * sum_{i<=k} [doc_i unjudged]", relevance="judged",
     trec=(TrecName("unj", 57, "cutoffs", "@", (5, 10, 20), nicknames=ALL_TREC),)))
 register(MeasureDef(
     "rbp_resid", "RBP residual: the largest rise of RBP if unjudged documents were "
     "relevant (trec_eval rbp_resid)", rbp_residual,
     (Param("p", "float", 0.9, "persistence, 0 < p < 1"),), cutoff="none", validate=_check_p,
+    relevance="judged",
     formula="p^n + (1-p) * sum_{unjudged i} p^(i-1) (0 if none)",
     differs="with -c, a topic missing from the run scores 0 (an empty ranking); trec_eval 10 "
             "prints 0 for `rbp_resid` but 1 for `rbp_resid.p=x`, scoring its unjudged "
@@ -151,5 +152,5 @@ register(MeasureDef(
 register(MeasureDef(
     "relstring", "the grades of the top documents as a string (trec_eval relstring)", no_value,
     (Param("length", "int", 10, "number of documents shown", low=0),), cutoff="none",
-    text=relevance_string, summary=False,
+    text=relevance_string, summary=False, relevance="graded",
     trec=(TrecName("relstring", 12, "values", "length", nicknames=ALL_TREC),)))
