@@ -3,6 +3,7 @@ with the paper's own procedure and parameters, on any campaign (or score matrix)
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
 import sys
@@ -144,17 +145,42 @@ def reproduce_command():
     """
 
 
+def paper_command(paper: str, params_cls: type, **command: Any) -> Any:
+    """``irmeta reproduce PAPER [QRELS RUN...]``: the command with the campaign options,
+    the output options and the options of the paper's parameters dataclass."""
+    def deco(fn: Any) -> Any:
+        fn = param_options(params_cls)(fn)
+        fn = output_options(paper)(fn)
+        fn = campaign_options(fn)
+        fn = click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))(fn)
+        fn = click.argument("qrels", required=False,
+                            type=click.Path(exists=True, dir_okay=False))(fn)
+        return reproduce_command.command(paper, **command)(fn)
+    return deco
+
+
+def _reproduce(paper: str, params_cls: type, qrels, runs, options: dict, *, output, svg: bool,
+               dpi: int, progress, **extra: Any) -> None:
+    """Load the campaign, build the paper's parameters from the options and ``-l``, and
+    write the reproduction (``extra``: keywords of the paper's ``reproduce``)."""
+    module = importlib.import_module(f"irmeta.reproduce.{paper}")
+    values = param_values(params_cls, options)
+    campaign, ctx = _load(qrels, runs, options)
+    if paper == "nrg":
+        extra["groups"] = ctx["groups"]
+    result = module.reproduce(campaign, output,
+                              params=params_cls(**values, rel_level=options["rel_level"]),
+                              inputs=_inputs(ctx, options), command=_command_line(paper),
+                              progress=progress, formats=_formats(svg), dpi=dpi, **extra)
+    _done(result)
+
+
 # ---------------------------------------------------------------------- innovation
-@reproduce_command.command("innovation",
-                           aliases={"--trials": "--stability-trials",
-                                    "--samples": "--systems-trials"},
-                           short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
-                                      "Tables 1-4.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("innovation")
-@param_options(InnovationParams)
+@paper_command("innovation", InnovationParams,
+               aliases={"--trials": "--stability-trials",
+                        "--samples": "--systems-trials"},
+               short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
+                          "Tables 1-4.")
 @click.option("--figure1/--no-figure1", default=True,
               help="Run the synthetic insertion experiment of Figure 1.")
 @click.pass_context
@@ -179,28 +205,16 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, figur
     Binary relevance is grade >= -l (default 1). Means are over the topics with a
     relevant document.
     """
-    from irmeta.reproduce import innovation
-
     refuse(click_ctx, ["figure1_topic", "figure1_points"], other="--no-figure1",
            when=not figure1, because="they set up Figure 1's experiment")
-    values = param_values(InnovationParams, options)
-    campaign, ctx = _load(qrels, runs, options)
-    params = InnovationParams(**values, rel_level=options["rel_level"])
-    result = innovation.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
-                                  command=_command_line("innovation"), progress=progress,
-                                  formats=_formats(svg), dpi=dpi, figure1=figure1)
-    _done(result)
+    _reproduce("innovation", InnovationParams, qrels, runs, options, output=output, svg=svg,
+               dpi=dpi, progress=progress, figure1=figure1)
 
 
 # ---------------------------------------------------------------------- nrg
-@reproduce_command.command("nrg",
-                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
-                                      "Figures 1-5.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("nrg")
-@param_options(NRGParams)
+@paper_command("nrg", NRGParams,
+               short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
+                          "Figures 1-5.")
 def nrg_command(qrels, runs, output, svg, dpi, progress, **options):
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
@@ -216,27 +230,15 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, **options):
     Figure 5  TaSC@k (prior = best run of every other group) vs nDCG@k.
     The table of values has one row per run with every measure.
     """
-    from irmeta.reproduce import nrg
-
-    values = param_values(NRGParams, options)
-    campaign, ctx = _load(qrels, runs, options)
-    params = NRGParams(**values, rel_level=options["rel_level"])
-    result = nrg.reproduce(campaign, output, groups=ctx["groups"], params=params,
-                           inputs=_inputs(ctx, options), command=_command_line("nrg"),
-                           progress=progress, formats=_formats(svg), dpi=dpi)
-    _done(result)
+    _reproduce("nrg", NRGParams, qrels, runs, options, output=output, svg=svg, dpi=dpi,
+               progress=progress)
 
 
 # ---------------------------------------------------------------------- twist
-@reproduce_command.command("twist",
-                           aliases={"--samples": "--discpower-trials", "--trials": "--repeats"},
-                           short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
-                                      "Figures 13-14.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("twist")
-@param_options(TwistParams)
+@paper_command("twist", TwistParams,
+               aliases={"--samples": "--discpower-trials", "--trials": "--repeats"},
+               short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
+                          "Figures 13-14.")
 def twist_command(qrels, runs, output, svg, dpi, progress, **options):
     """The Twist paper: effort-aware evaluation with CRP curves.
 
@@ -254,26 +256,14 @@ def twist_command(qrels, runs, output, svg, dpi, progress, **options):
     Figure 14     paired bootstrap (B = 1000, 0.05): ASL curves, DP, delta.
     As in the paper, Tables 3-4 and Figures 13-14 use the top 75% of runs by MAP.
     """
-    from irmeta.reproduce import twist
-
-    values = param_values(TwistParams, options)
-    campaign, ctx = _load(qrels, runs, options)
-    params = TwistParams(**values, rel_level=options["rel_level"])
-    result = twist.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
-                             command=_command_line("twist"), progress=progress,
-                             formats=_formats(svg), dpi=dpi)
-    _done(result)
+    _reproduce("twist", TwistParams, qrels, runs, options, output=output, svg=svg, dpi=dpi,
+               progress=progress)
 
 
 # ---------------------------------------------------------------------- gawm
-@reproduce_command.command("gawm",
-                           short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
-                                      "(campaign or --matrix).")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("gawm")
-@param_options(GAWMParams)
+@paper_command("gawm", GAWMParams,
+               short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
+                          "(campaign or --matrix).")
 @click.option("--matrix", "matrix_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="Read the systems x topics matrix from FILE instead of "
                                  "QRELS RUN... (long or wide, plain or gzip).")

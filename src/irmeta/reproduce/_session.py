@@ -114,6 +114,17 @@ class Session:
         self.progress = progress
 
     # ------------------------------------------------------------------ steps
+    def write_sections(self, sections, analysis) -> list[str]:
+        """Write a page's sections in order: ``sections`` holds ``(step, writers)`` pairs,
+        each writer ``write(session, analysis, summary)`` adding its lines to the page's
+        summary, each step timed (:meth:`step`). Returns the summary lines."""
+        summary: list[str] = []
+        for step, writers in sections:
+            with self.step(step):
+                for write in writers:
+                    write(self, analysis, summary)
+        return summary
+
     @contextlib.contextmanager
     def step(self, name: str):
         """Time a step (wall and CPU seconds) and advance the progress bar. An error or
