@@ -39,6 +39,7 @@ ORACLES: dict[str, tuple[str, ...]] = {
         "num_nonrel_judged_ret", "ndcg_rel", "Rndcg", "G", "binG", "infAP",
         "unj", "rbp_resid", "relstring", "11pt_avg")},
     "IPrec": (IR_MEASURES, TREC_SUITE),
+    "yaap": ("tests/oracles/test_yaap_oracle.py",),
     "GMAP": (TREC_SUITE,), "gm_bpref": (TREC_SUITE,), "runid": (TREC_SUITE,),
     "P_rare": (CONTEXT,), "AP_rare": (CONTEXT,), "NRG": (CONTEXT,),
     "TaSC": ("tests/oracles/test_tasc_oracle.py",),
