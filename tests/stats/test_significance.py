@@ -279,3 +279,15 @@ def test_tukey_refuses_correction(scores):
     with pytest.raises(ParameterError, match="family-wise"):
         sg.pairwise_test(scores, "tukey_hsd", correction="holm")
     assert sg.pairwise_test(scores, "tukey_hsd", correction=None).num_pairs == 21
+
+
+def test_paired_t_on_differences_equal_up_to_rounding_warns_nothing():
+    """A run ahead by 0.1 on every topic: the differences are equal only up to rounding,
+    on which SciPy warns of precision loss (an error under this suite); paired_t gives the
+    limit of the exact answer (p about 0) without a warning, and the other pairs as SciPy."""
+    from scipy import stats as sps
+    X = np.array([[0.5, 0.6, 0.7, 0.1], [0.4, 0.5, 0.6, 0.0], [0.3, 0.2, 0.9, 0.4]])
+    table = sg.paired_t(X).table
+    assert table.loc[0, "p_value"] < 1e-12 and table.loc[0, "statistic"] > 1e6
+    for row, (a, b) in ((1, (0, 2)), (2, (1, 2))):
+        assert table.loc[row, "p_value"] == sps.ttest_rel(X[a], X[b]).pvalue

@@ -157,8 +157,9 @@ def test_a_huge_grade_in_a_frame_or_dict_is_an_input_error(grade, kind):
 def test_one_measure_refuses_several_and_non_numeric(text, message):
     with pytest.raises(MeasureError, match=message):
         one_measure(text, "--primary")
-    with pytest.raises(MeasureError, match=message):
-        ReportOptions(primary=text).validate()
+    for field in ("primary", "gain", "matrix_measure"):
+        with pytest.raises(MeasureError, match=message):
+            ReportOptions(**{field: text}).validate()
 
 
 @pytest.mark.parametrize("text", ["P_10", "map", "nDCG@10", "ndcg.1=3,2=9,4=4.5",
@@ -173,6 +174,8 @@ def test_one_measure_accepts_one_numeric_measure(text):
     ("--primary", ["report", "--primary", "relstring"]),
     ("--primary", ["report", "--primary", "runid"]),
     ("--primary", ["report", "--primary", "all_trec"]),
+    ("--gain", ["report", "--gain", "P"]),
+    ("--matrix-measure", ["report", "--matrix-measure", "runid"]),
     ("--measure", ["aggregate", "-m", "P"]), ("--measure", ["aggregate", "-m", "runid"]),
     ("--by", ["meta", "correlation", "-m", "AP", "-m", "P@10", "--top-fraction", "0.5",
               "--by", "P"]),
@@ -197,3 +200,11 @@ def test_options_taking_one_measure_exit_2_naming_the_option(option, args, capsy
 def test_a_measure_object_is_one_measure():
     m = irmeta.parse_measure("AP")[0]
     assert one_measure(m, "x") is m
+
+
+@pytest.mark.parametrize("by", ["P", "runid", "relstring", 5])
+def test_filter_top_runs_by_takes_one_numeric_measure(by):
+    from irmeta.demo import load_demo_campaign
+    from irmeta.stats import filter_top_runs
+    with pytest.raises(MeasureError, match="filter_top_runs: by"):
+        filter_top_runs(load_demo_campaign(), 0.5, by=by)

@@ -121,12 +121,14 @@ class ReportOptions:
         if self.twist_depth is not None:
             from irmeta.measures.twist import check_depth
             check_depth(canonical["twist_depth"], f"{fn}: twist_depth")
+        from irmeta.measures.parse import one_measure
         if self.primary is not None:
             if not isinstance(self.primary, str) or not self.primary.strip():
                 raise ParameterError(f"{fn}: primary must be a measure string, got "
                                      f"{self.primary!r}")
-            from irmeta.measures.parse import one_measure
             one_measure(self.primary, f"{fn}: primary")   # one numeric per-topic measure
+        for name in ("gain", "matrix_measure"):   # one measure each, as primary
+            one_measure(getattr(self, name), f"{fn}: {name}")
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
             raise ParameterError(f"{fn}: skip names unknown section(s) "

@@ -181,6 +181,8 @@ def filter_top_runs(campaign, top_fraction: float = 0.75, *, by: str = "AP",
     validate.campaign(campaign, "filter_top_runs")
     top_fraction = validate.number(top_fraction, "top_fraction", "filter_top_runs", low=0.0,
                                    high=1.0, low_open=True)
+    from irmeta.measures.parse import one_measure
+    one_measure(by, "filter_top_runs: by")   # one measure with a number per topic
     means = system_means(campaign, [by], rel_level=rel_level)[by].to_numpy()
     keep = max(1, math.ceil(top_fraction * len(means) - 1e-9))
     best = np.argsort(-means, kind="stable")[:keep]
