@@ -432,7 +432,9 @@ def check_manifest(data: object, path) -> ParquetCampaign:
     qsource = f.text(qrels.get("source"), "qrels.source", null=True)
     qgroups = _row_groups(f, f.get(qrels, "row_groups", "qrels.row_groups"),
                           "qrels.row_groups", len(blocks))
-    runs, names, files = [], {}, {qfile: "qrels.file"}
+    runs: list[RunEntry] = []
+    names: dict[str, str] = {}
+    files = {qfile: "qrels.file"}
     for i, r in enumerate(f.list(f.get(data, "runs", "runs"), "runs", low=1)):
         field = f"runs[{i}]"
         f.dict(r, field)
@@ -597,7 +599,7 @@ def read_groups(campaign: ParquetCampaign, file: str, row_groups: tuple[int, ...
             table = pa.Table.from_batches(batches).select(columns)
             sizes = np.asarray([b.num_rows for b in batches], np.int64)
         else:
-            with pq.ParquetFile(path) as pf:
+            with pq.ParquetFile(path, page_checksum_verification=True) as pf:
                 table = pf.read_row_groups([g for g, _ in parts], columns=columns)
                 sizes = np.asarray([pf.metadata.row_group(g).num_rows for g, _ in parts],
                                    np.int64)
@@ -696,7 +698,7 @@ def check_judged_topics(campaign: ParquetCampaign, tix: np.ndarray, t0: int, t1:
     missing = np.flatnonzero(counts[:t1 - t0] == 0)
     if len(missing):
         t = campaign.topics[t0 + int(missing[0])]
-        raise InputError(f"topic {t!r} of the manifest has no qrels row", path=path,
+        raise InputError("no qrels row for this topic of the manifest", path=path,
                          topic=t, expected="the manifest's topics are the judged topics")
 
 
