@@ -198,6 +198,7 @@ def _set_cell(path, group: int, row: int, column: str, value) -> None:
                                        "topic of this row group's block (topics 3 to 5)"),
     ("runs/00000.parquet", "line", 0, "column 'line': line number 0"),
     ("qrels.parquet", "grade", 40000, "column 'grade': 40000 is out of range"),
+    ("qrels.parquet", "grade", -2**63, f"column 'grade': {-2**63} is out of range"),
     ("qrels.parquet", "topic", 8, "column 'topic': topic index 8 ('t08') is not a topic "
                                   "of this row group's block"),
 ])

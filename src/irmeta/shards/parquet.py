@@ -19,6 +19,12 @@ line in the original file, so an error found when a shard is built (a document t
 a topic) names the same file and line as an in-memory evaluation. Documents are kept as
 bytes (``binary``), never decoded. Run names are resolved (tags, file names, ``names=``)
 before writing, so the manifest's names are the campaign's.
+
+A folder is untrusted input (people share them): :func:`open_campaign` checks the
+manifest's fields, confines its file names to the folder and checks each file's columns
+and row groups against it; every row read is checked by the text reader's value rules
+(:func:`check_rows`). Each problem is one located :class:`~irmeta.errors.InputError`
+(section "validation" below; docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -596,6 +602,8 @@ def read_groups(campaign: ParquetCampaign, file: str, row_groups: tuple[int, ...
         elif path.endswith(SPILL_SUFFIX):  # mapped: the batches keep the mapping alive
             reader = pa.ipc.open_file(pa.memory_map(path))
             batches = [reader.get_batch(g) for g, _ in parts]
+            for batch in batches:   # offsets inside their buffers: no read out of bounds
+                batch.validate(full=True)
             table = pa.Table.from_batches(batches).select(columns)
             sizes = np.asarray([b.num_rows for b in batches], np.int64)
         else:
@@ -666,7 +674,7 @@ def check_rows(campaign: ParquetCampaign, rows: _Rows) -> None:
                        "a finite score, as in a run file", topic(i))
     if "grade" in table.column_names:
         grades = column_numpy(table.column("grade"))
-        bad = np.flatnonzero(np.abs(grades) > MAX_GRADE)
+        bad = np.flatnonzero((grades < -MAX_GRADE) | (grades > MAX_GRADE))
         if len(bad):
             i = int(bad[0])
             raise fail(i, "grade", f"{int(grades[i])} is out of range",
