@@ -54,7 +54,14 @@ def clean(tmp_path_factory):
     folder = tmp_path_factory.mktemp("clean") / "c.parquet"
     assert main(["convert", str(paths.qrels), *map(str, paths.runs[:4]), "-o", str(folder),
                  "--block-topics", "10"]) == 0
-    return folder, _eval_output(folder)
+    return Clean((folder, _eval_output(folder)))
+
+
+class Clean(tuple):
+    """(folder, eval output), shown briefly in Hypothesis reports."""
+
+    def __repr__(self) -> str:
+        return "<the converted demo campaign>"
 
 
 def _eval_output(folder, *extra) -> str:
@@ -170,6 +177,8 @@ def m_wrong_type(f: Folder) -> Expect:
         value = 3  # null and any string are valid there
     if key == "dropped" and value in (True,):
         value = "x"
+    if key == "name" and isinstance(value, str) and value:
+        value = ""  # any other string is a valid run name
     if target[key] == value or (key == "float32" and isinstance(value, bool)):
         value = {"x": 1}
     target[key] = value
@@ -278,7 +287,7 @@ def m_escape(f: Folder) -> Expect:
         os.symlink(outside / "runs", f.path / "runs")
         field = "runs[0]"  # every run's file leaves the folder: the first is named
     elif how == "backslash":
-        e["file"] = name.replace("/", "\\")
+        e["file"] = name.replace("/", "\\") if "/" in name else ".\\" + name
     else:
         e["file"] = "./" + name
     f.save()
