@@ -353,3 +353,19 @@ def test_convert_into_an_empty_folder_fills_it(inputs, tmp_path):
     assert _leftovers(tmp_path) == sorted(["c.parquet", *[os.path.basename(p) for p in runs],
                                            "qrels.txt"])
     assert parquet.open_campaign(target).names == done.names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", [["report", "-o", "{out}/r.html"],
+                                     ["meta", "correlation", "-m", "AP", "-m", "P@5"],
+                                     ["meta", "leaderboard", "-m", "AP"],
+                                     ["eval", "-m", "AP", "--workers", "2"]])
+def test_every_command_reading_a_folder_names_the_row(folder, tmp_path, capsys, command):
+    _set_cell(folder / "runs" / "00002.parquet", 2, 3, "docid", None)
+    args = [a.replace("{out}", str(tmp_path)) for a in command]
+    words = 2 if args[0] == "meta" else 1   # the (sub)command, then the folder
+    assert main([*args[:words], str(folder), *args[words:]]) == 2
+    err = capsys.readouterr().err
+    assert f"{folder / 'runs' / '00002.parquet'}, topic" in err, err
+    assert "row group 2, row 3, column 'docid': null" in err, err
+    assert "Traceback" not in err

@@ -637,7 +637,9 @@ def check_rows(campaign: ParquetCampaign, rows: _Rows) -> None:
         column = table.column(name)
         if column.null_count:
             i = int(np.flatnonzero(_bools(pc.is_null(column)))[0])
-            raise fail(i, name, "null", "a value in every row")
+            t = table.column("topic")[i].as_py() if "topic" in table.column_names else None
+            raise fail(i, name, "null", "a value in every row",
+                       topics[t] if t is not None and 0 <= t < len(topics) else None)
     if not table.num_rows:
         return
     tix = np.asarray(column_numpy(table.column("topic")), dtype=np.int64)
