@@ -26,8 +26,8 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
+import secrets
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -251,12 +251,26 @@ def _stage(out: Path) -> tuple[Path, bool]:
         if any(out.iterdir()):
             raise ParameterError(f"convert: the output folder {out} is not empty")
         with write_errors(out / MANIFEST):
-            return Path(tempfile.mkdtemp(prefix=".irmeta-convert-", dir=out)), True
+            return _new_folder(out, ".irmeta-convert-"), True
     parent = out.parent
     if not parent.is_dir():
         raise output_error(out, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)))
     with write_errors(out):
-        return Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent)), False
+        return _new_folder(parent, f".{out.name}."), False
+
+
+def _new_folder(parent: Path, prefix: str) -> Path:
+    """A new hidden folder in ``parent`` with a plain ``mkdir``'s permissions (``0777``
+    less the umask: the campaign is renamed into place and shared; ``mkdtemp`` would
+    make it private to the user)."""
+    for _ in range(100):
+        path = parent / f"{prefix}{secrets.token_hex(6)}.tmp"
+        try:
+            path.mkdir(0o777)
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(errno.EEXIST, "no free temporary folder name")
 
 
 def _publish(stage: Path, out: Path, inside: bool) -> None:
