@@ -636,68 +636,80 @@ def check_rows(campaign: ParquetCampaign, rows: _Rows) -> None:
     for name in table.column_names:
         column = table.column(name)
         if column.null_count:
-            i = int(np.flatnonzero(_bools(pc.is_null(column)))[0])
-            t = table.column("topic")[i].as_py() if "topic" in table.column_names else None
-            raise fail(i, name, "null", "a value in every row",
+            row = int(np.flatnonzero(_bools(pc.is_null(column)))[0])
+            t = table.column("topic")[row].as_py() if "topic" in table.column_names else None
+            raise fail(row, name, "null", "a value in every row",
                        topics[t] if t is not None and 0 <= t < len(topics) else None)
     if not table.num_rows:
         return
-    tix = np.asarray(column_numpy(table.column("topic")), dtype=np.int64)
-    bounds = np.asarray([campaign.blocks[k] for k in rows.blocks], np.int64).reshape(-1, 2)
-    lo, hi = np.repeat(bounds[:, 0], rows.sizes), np.repeat(bounds[:, 1], rows.sizes)
-    bad = np.flatnonzero((tix < lo) | (tix >= hi))
-    if len(bad):
-        i = int(bad[0])
-        t = int(tix[i])
-        if 0 <= t < len(topics):
-            problem = (f"topic index {t} ({topics[t]!r}) is not a topic of this row group's "
-                       f"block (topics {lo[i]} to {hi[i] - 1})")
-        else:
-            problem = f"topic index {t} is outside the campaign's {len(topics)} topics"
-        raise fail(i, "topic", problem,
-                   "each row in the row group of its topic's block, as irmeta convert "
-                   "writes it")
+    tix = column_numpy(table.column("topic"))
+    start = 0
+    for k, size in zip(rows.blocks, rows.sizes.tolist()):
+        b0, b1 = campaign.blocks[k]
+        found = _first_outside(tix[start:start + size], b0, b1 - 1)
+        if found is not None:
+            row = found + start
+            t = int(tix[row])
+            if 0 <= t < len(topics):
+                problem = (f"topic index {t} ({topics[t]!r}) is not a topic of this row "
+                           f"group's block (topics {b0} to {b1 - 1})")
+            else:
+                problem = f"topic index {t} is outside the campaign's {len(topics)} topics"
+            raise fail(row, "topic", problem,
+                       "each row in the row group of its topic's block, as irmeta convert "
+                       "writes it")
+        start += size
 
     def topic(i: int) -> str:
         return topics[int(tix[i])]
 
     if "docid" in table.column_names:
-        empty = np.flatnonzero(_numbers(pc.binary_length(table.column("docid"))) == 0)
-        if len(empty):
-            i = int(empty[0])
+        i = _first_outside(column_numpy(pc.binary_length(table.column("docid"))), 1, None)
+        if i is not None:
             raise fail(i, "docid", "an empty document id", "a non-empty document id",
                        topic(i))
     if "score" in table.column_names:
         scores = column_numpy(table.column("score"))
-        bad = np.flatnonzero(~np.isfinite(scores))
-        if len(bad):
-            i = int(bad[0])
+        i = _first_outside(scores, -np.inf, np.inf, finite=True)
+        if i is not None:
             raise fail(i, "score", f"{scores[i]} is not a finite number",
                        "a finite score, as in a run file", topic(i))
     if "grade" in table.column_names:
         grades = column_numpy(table.column("grade"))
-        bad = np.flatnonzero((grades < -MAX_GRADE) | (grades > MAX_GRADE))
-        if len(bad):
-            i = int(bad[0])
+        i = _first_outside(grades, -MAX_GRADE, MAX_GRADE)
+        if i is not None:
             raise fail(i, "grade", f"{int(grades[i])} is out of range",
                        f"an integer relevance grade in [-{MAX_GRADE}, {MAX_GRADE}]",
                        topic(i))
     if "line" in table.column_names:
-        bad = np.flatnonzero(column_numpy(table.column("line")) < 1)
-        if len(bad):
-            i = int(bad[0])
-            raise fail(i, "line", f"line number {int(column_numpy(table.column('line'))[i])}",
+        lines = column_numpy(table.column("line"))
+        i = _first_outside(lines, 1, None)
+        if i is not None:
+            raise fail(i, "line", f"line number {int(lines[i])}",
                        "the row's line in its original file (>= 1)", topic(i))
+
+
+def _first_outside(values: np.ndarray, low, high, finite: bool = False) -> int | None:
+    """The first index whose value is outside ``[low, high]`` (``high`` None: no upper
+    bound; ``finite``: also NaN and infinities), or None. The common case, nothing
+    outside, costs a min and a max (NaN propagates through both)."""
+    if not len(values):
+        return None
+    lo, hi = values.min(), values.max()
+    if finite:
+        if np.isfinite(lo) and np.isfinite(hi):
+            return None
+        return int(np.flatnonzero(~np.isfinite(values))[0])
+    if low <= lo and (high is None or hi <= high):
+        return None
+    bad = values < low if high is None else (values < low) | (values > high)
+    return int(np.flatnonzero(bad)[0])
 
 
 def _bools(column) -> np.ndarray:
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
     return np.asarray(column.to_numpy(zero_copy_only=False), dtype=bool)
-
-
-def _numbers(column) -> np.ndarray:
-    return np.asarray(column_numpy(column), dtype=np.int64)
 
 
 def check_judged_topics(campaign: ParquetCampaign, tix: np.ndarray, t0: int, t1: int,
