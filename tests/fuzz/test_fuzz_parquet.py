@@ -14,7 +14,8 @@ topic indices, rows moved into another block's row group, one row group for all 
 
 One example of each mutation runs in the quick loop (``test_each_mutation``, five in the
 full suite); the broad sweep (``test_random_mutations``: random mutation, file, row and
-value, shard sizes) is ``slow``. ``IRMETA_FUZZ_EXAMPLES=500`` for a deep run by hand.
+value, shard sizes) is ``slow``. ``IRMETA_FUZZ_EXAMPLES=500`` for a deep run by hand;
+``python -m tests.fuzz.count_parquet N`` counts the outcomes per mutation class.
 """
 
 from __future__ import annotations
