@@ -77,6 +77,7 @@ def _set(path, value):
     (_set(["runs", 0, "exact_lines"], 1), "runs[0].exact_lines: 1 is not true or false"),
     (_set(["runs", 0, "exact_lines"], False), "runs[0].exact_lines: false for a Parquet"),
     (_set(["runs", 0, "name"], ""), "runs[0].name: '' is not a usable name"),
+    (_set(["runs", 0, "name"], "a\nb"), "runs[0].name: 'a\\nb' is not a usable name"),
     (lambda d: d["runs"][1].update(name=d["runs"][0]["name"]), "runs[1].name: run name"),
     (_set(["runs", 0, "source"], 7), "runs[0].source: 7 is not a string"),
     (_set(["topics"], "t01"), "field topics: 't01' is not a list"),

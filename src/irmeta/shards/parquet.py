@@ -364,9 +364,11 @@ class _Fields:
         if not isinstance(value, str):
             raise self.fail(field, f"{_show(value)} is not a string",
                             "a string" + (" or null" if null else ""))
-        if name and (not value.strip() or value != value.strip()):
+        if name and (not value.strip() or value != value.strip()
+                     or any(c in value for c in "\t\n\r\x0b\x0c")):
             raise self.fail(field, f"{_show(value)} is not a usable name",
-                            "a non-empty string without surrounding spaces")
+                            "a non-empty string without surrounding spaces, tabs or line "
+                            "breaks (they would break every table irmeta writes)")
         if "\x00" in value:
             raise self.fail(field, f"{_show(value)} holds a NUL character", "text")
         return value
