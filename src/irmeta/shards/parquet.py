@@ -463,7 +463,8 @@ def check_manifest(data: object, path) -> ParquetCampaign:
                          "true (irmeta convert stores every row's exact line)")
         runs.append(RunEntry(name, file, f.text(r.get("source"), f"{field}.source", null=True),
                              f.text(r.get("tag"), f"{field}.tag", null=True),
-                             f.integer(r.get("dropped", 0), f"{field}.dropped", 0),
+                             f.integer(r.get("dropped", 0), f"{field}.dropped", 0,
+                                       2**63 - 1),
                              _row_groups(f, f.get(r, "row_groups", f"{field}.row_groups"),
                                          f"{field}.row_groups", len(blocks)),
                              exact))
