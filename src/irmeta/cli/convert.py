@@ -12,7 +12,9 @@ from irmeta.constraints import COUNT
 @click.argument("qrels")
 @click.argument("runs", nargs=-1, required=True)
 @click.option("-o", "--output", required=True, type=click.Path(file_okay=False),
-              help="Folder to write (created; it must be empty or absent).")
+              help="Folder to write (created; it must be empty or absent, its parent "
+                   "must exist). Written aside and renamed into place when complete: a "
+                   "failed or interrupted convert leaves nothing.")
 @constrained("--block-topics", constraint=COUNT, default=100,
              help="Topics per block (Parquet row group): the finest shard that reads "
                   "no row twice.")

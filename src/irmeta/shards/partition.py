@@ -23,7 +23,11 @@ files are compressed Parquet (about a fifth of the text's size on synthetic runs
 
 from __future__ import annotations
 
+import dataclasses
+import errno
 import os
+import secrets
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,8 +42,9 @@ from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
 from irmeta.io.load import load_qrels
-from irmeta.io.output import atomic_path
+from irmeta.io.output import atomic_path, check_folder_target, output_error, write_errors
 from irmeta.shards.parquet import (
+    MANIFEST,
     QRELS_SCHEMA,
     RUN_SCHEMA,
     SPILL_SUFFIX,
@@ -97,7 +102,8 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
     with atomic_path(path) as tmp, \
             (pa.ipc.new_file(tmp, schema) if spill else
              pq.ParquetWriter(tmp, schema, compression=compression,
-                              use_dictionary=["topic"], write_statistics=False)) as writer:
+                              use_dictionary=["topic"], write_statistics=False,
+                              write_page_checksum=True)) as writer:  # a damaged page is found
         for k in range(num_blocks):
             n = int(sizes[k])
             if n == 0:
@@ -187,7 +193,11 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
             float32: bool = False, split_tags: bool = False, spill: bool = False,
             mapper: Callable | None = None) -> ParquetCampaign:
     """Write the campaign of ``qrels`` and the run files ``runs`` as a Parquet campaign
-    in ``out_dir`` (created; it must be empty or absent) and return its manifest.
+    in ``out_dir`` (created; it must be empty or absent, and its parent folder must
+    exist) and return its manifest. All or nothing: the campaign is written into a hidden
+    folder next to ``out_dir`` (inside it, when it is an empty folder) and renamed into
+    place once complete; an error or Ctrl-C deletes it. A folder that cannot be written
+    is an :class:`~irmeta.errors.OutputError` naming it and the reason.
 
     ``block_topics``: topics per block (row group), or a function of the number of
     topics giving it; shards read whole blocks, so a block is the finest shard that
@@ -208,9 +218,85 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
         raise InputError("standard input ('-') cannot be partitioned into shards",
                          expected="run and qrels files (or a smaller campaign in memory)")
     out = Path(out_dir)
-    if out.exists() and any(out.iterdir()):
-        raise ParameterError(f"convert: the output folder {out} is not empty")
-    (out / "runs").mkdir(parents=True, exist_ok=True)
+    if spill:  # the caller's own temporary folder, deleted by the caller
+        if out.exists() and any(out.iterdir()):
+            raise ParameterError(f"convert: the output folder {out} is not empty")
+        (out / "runs").mkdir(parents=True, exist_ok=True)
+        return _write_campaign(qrels, paths, out, block_topics=block_topics, names=names,
+                               float32=float32, split_tags=split_tags, spill=spill,
+                               mapper=mapper)
+    stage, inside = _stage(out)
+    try:
+        with write_errors(out):
+            (stage / "runs").mkdir()
+        done = _write_campaign(qrels, paths, stage, block_topics=block_topics, names=names,
+                               float32=float32, split_tags=split_tags, spill=spill,
+                               mapper=mapper, target=out)
+        _publish(stage, out, inside)
+    except BaseException:  # an error, Ctrl-C: nothing is left behind
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return dataclasses.replace(done, path=str(out))
+
+
+def _stage(out: Path) -> tuple[Path, bool]:
+    """The hidden folder a campaign is written into before it is renamed into place:
+    next to ``out`` when ``out`` is absent (its parent must exist), inside ``out`` when
+    it is an empty folder; ``(folder, inside)``. Every problem is an OutputError naming
+    the path and the reason, found before any input is read."""
+    check_folder_target(out)
+    if out.is_dir():
+        if any(out.iterdir()):
+            raise ParameterError(f"convert: the output folder {out} is not empty")
+        with write_errors(out / MANIFEST):
+            return _new_folder(out, ".irmeta-convert-"), True
+    parent = out.parent
+    if not parent.is_dir():
+        raise output_error(out, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)))
+    with write_errors(out):
+        return _new_folder(parent, f".{out.name}."), False
+
+
+def _new_folder(parent: Path, prefix: str) -> Path:
+    """A new hidden folder in ``parent`` with a plain ``mkdir``'s permissions (``0777``
+    less the umask: the campaign is renamed into place and shared; ``mkdtemp`` would
+    make it private to the user)."""
+    for _ in range(100):
+        path = parent / f"{prefix}{secrets.token_hex(6)}.tmp"
+        try:
+            path.mkdir(0o777)
+            return path
+        except FileExistsError:
+            continue
+    raise OSError(errno.EEXIST, "no free temporary folder name")
+
+
+def _publish(stage: Path, out: Path, inside: bool) -> None:
+    """Move a finished campaign into place: one rename, or (``inside`` an empty ``out``)
+    its files, the manifest last (a folder without it is no campaign)."""
+    with write_errors(out):
+        if not inside:
+            os.rename(stage, out)
+            return
+        for item in sorted(stage.iterdir(), key=lambda p: p.name == MANIFEST):
+            os.rename(item, out / item.name)
+        stage.rmdir()
+
+
+def _write_campaign(qrels, paths: list, out: Path, *, block_topics, names, float32: bool,
+                    split_tags: bool, spill: bool, mapper, target: Path | None = None
+                    ) -> ParquetCampaign:
+    """The body of :func:`convert`: write the campaign into the folder ``out`` (which
+    holds an empty ``runs``); OS errors writing it name ``target`` (default ``out``)."""
+    with write_errors(target or out):
+        return _write_campaign_files(qrels, paths, out, block_topics=block_topics,
+                                     names=names, float32=float32, split_tags=split_tags,
+                                     spill=spill, mapper=mapper)
+
+
+def _write_campaign_files(qrels, paths: list, out: Path, *, block_topics, names,
+                          float32: bool, split_tags: bool, spill: bool,
+                          mapper) -> ParquetCampaign:
     q = load_qrels(qrels)
     topics = campaign_topics(q.topic_ids, q.topic_codes)
     if not topics:
