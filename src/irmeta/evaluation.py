@@ -350,6 +350,23 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, Mapping, list, tuple, Run)   # or a DataFrame (is_frame)
 
 
+def _irds_qrels(qrels: Any) -> Any:
+    """``irds:<id>`` qrels as their local TREC file (so that a sharded evaluation can
+    partition them) or, for qrels ir_datasets does not keep as a TREC file, as read
+    :class:`Qrels`; any other qrels unchanged (``docs/ecosystem.md``)."""
+    from irmeta.io import ecosystem
+    if not ecosystem.is_irds(qrels):
+        return qrels
+    path = ecosystem.irds_qrels_path(qrels)
+    return path if path is not None else ecosystem.irds_qrels(qrels)
+
+
+def _is_ecosystem_run(runs: Any) -> bool:
+    """A ranx ``Run`` or an iterator of ``ScoredDoc`` rows (:mod:`irmeta.io.ecosystem`)."""
+    from irmeta.io.ecosystem import is_ranx, is_rows
+    return is_ranx(runs, "Run") or is_rows(runs, "run")
+
+
 def evaluate(qrels: Any, runs: Any = None,
              measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
@@ -459,6 +476,7 @@ def evaluate(qrels: Any, runs: Any = None,
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir)
     from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+    qrels = _irds_qrels(qrels)
     plan = sharded_plan(qrels, runs, work, subtopic_qrels=subtopic_qrels)
     if plan is not None:
         return evaluate_in_shards(qrels, runs, measures, plan, read, score, work)
@@ -467,9 +485,10 @@ def evaluate(qrels: Any, runs: Any = None,
     if qrels is None and subtopic_qrels is None:
         raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
                              "them from)")
-    if not (isinstance(runs, _RUN_KINDS) or is_frame(runs)) or isinstance(runs, Campaign):
-        raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
-                             f"of those, got {type(runs).__name__}")
+    if not (isinstance(runs, _RUN_KINDS) or is_frame(runs) or _is_ecosystem_run(runs)) \
+            or isinstance(runs, Campaign):
+        raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict, a ranx Run, "
+                             f"ScoredDoc rows or a list of those, got {type(runs).__name__}")
     if isinstance(runs, (list, tuple)) and not runs:
         raise ParameterError(f"{fn}: runs is an empty list")
     campaign = load_campaign(qrels, runs, names=read.names, max_docs=read.max_docs,
@@ -555,6 +574,7 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
                                subtopic_qrels=subtopic_qrels)
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir, progress=progress)
+    qrels = _irds_qrels(qrels)
     plan = sharded_plan(qrels, runs, work, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")
