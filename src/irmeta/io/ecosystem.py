@@ -78,7 +78,9 @@ def _provided(ident: str, step: Any) -> Any:
     except InputError:
         raise
     except Exception as exc:   # ir_datasets raises RuntimeError/OSError/... on downloads
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        arg = exc.args[0] if exc.args else ""   # RuntimeError('All download sources failed', [...])
+        text = arg if isinstance(arg, str) and arg else str(exc) or type(exc).__name__
+        first = text.splitlines()[0]
         raise InputError(f"ir_datasets could not provide the data ({type(exc).__name__}: "
                          f"{first[:300]})", path=ident,
                          expected="the dataset's files downloaded or placed under "
