@@ -70,12 +70,13 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
         Measure strings (``"map"``, ``"nDCG@10"``, ``"NRG@10"``), ir_measures objects
         (``nDCG@10``), and ir_measures measures defined at run time (such as those of
         :func:`measure`), which are computed per system by ir_measures, as PyTerrier does.
-    names, perquery, dataframe, filter_by_qrels, filter_by_topics, baseline, test, correction, correction_alpha, round
+    names, perquery, dataframe, filter_by_qrels, filter_by_topics, baseline, round
         As ``pt.Experiment``. ``test``: ``"t"`` (``scipy.stats.ttest_rel``), ``"wilcoxon"``
         (``scipy.stats.wilcoxon``) or a function returning ``(statistic, p)``;
-        ``correction``: a ``statsmodels.stats.multitest.multipletests`` method
-        (``"bonferroni"``, ``"holm"``, ``"fdr_bh"`` ...) applied per measure to the
-        p-values of the systems other than the baseline.
+        ``correction`` (with ``correction_alpha``): a method of
+        ``statsmodels.stats.multitest.multipletests`` (``"bonferroni"``, ``"holm"``,
+        ``"fdr_bh"`` ...) applied per measure to the p-values of the systems other than
+        the baseline.
     rel_level, groups, reference, prior_runs
         irmeta's campaign options (:func:`irmeta.evaluate`).
 

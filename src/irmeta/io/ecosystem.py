@@ -94,9 +94,8 @@ def irds_qrels_path(ident: str) -> str | None:
     if not ds.has_qrels():
         raise InputError(f"ir_datasets dataset {ident[len(IRDS_PREFIX):]!r} has no qrels",
                          path=ident, expected="a dataset that provides qrels")
-    from ir_datasets.formats import TrecQrels
-    handler = ds.qrels_handler()
-    if type(handler) is not TrecQrels:
+    cls = type(ds.qrels_handler())   # exactly ir_datasets' TrecQrels, not a subclass
+    if (cls.__module__, cls.__name__) != ("ir_datasets.formats.trec", "TrecQrels"):
         return None
     return str(_provided(ident, ds.qrels_path))
 

@@ -5,8 +5,8 @@ relevance`` (qrels) and ``query_id, doc_id, score`` (runs; an optional ``run``, 
 or ``system`` column splits a frame into several runs), or PyTerrier's: ``qid, docno,
 label`` (qrels) and ``qid, docno, score`` (a result frame; its ``rank`` column is ignored:
 rankings are ordered by score, ties by docid, as trec_eval and ``pt.Experiment``'s
-ir_measures do). A frame with both spellings is read by the ir_measures names. Dicts are ``{topic: {docid:
-value}}`` (the pytrec_eval / ranx shape).
+ir_measures do). A frame with both spellings is read by the ir_measures names. Dicts are
+``{topic: {docid: value}}`` (the pytrec_eval / ranx shape).
 
 Ids may be ``str``, ``bytes`` or integers (``1`` is the topic ``"1"``); they become the
 bytes of their UTF-8 text, exactly as a file would give them (``docs/conventions.md``).
