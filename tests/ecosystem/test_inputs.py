@@ -173,3 +173,22 @@ def test_unknown_object_is_refused():
         irmeta.load_campaign(object(), {"a": {"q1": {"d1": 1.0}}})
     with pytest.raises(ParameterError, match=r"ranx Run, ScoredDoc rows"):
         irmeta.evaluate({"q1": {"d1": 1}}, object(), "AP")
+
+
+def test_libraries_are_imported_only_when_used():
+    """``import irmeta`` and an evaluation of dicts, DataFrames and files load none of
+    the ecosystem's libraries; an ``irds:`` id loads ir_datasets (and only it)."""
+    from tests.fresh import python_output
+    libs = ("ir_datasets", "pyterrier", "ranx", "ir_measures", "numba", "statsmodels")
+    code = (
+        "import sys, irmeta, pandas as pd\n"
+        "r = irmeta.evaluate({'q': {'d': 1}}, pd.DataFrame({'qid': ['q'], 'docno': ['d'],"
+        " 'score': [1.0]}), ['nDCG@10', 'NRG@10'])\n"
+        "r._repr_html_(); r.to_dict()\n"
+        f"print(sorted(m for m in {libs!r} if m in sys.modules))\n"
+        "try:\n    irmeta.evaluate('irds:no/such', {'q': {'d': 1.0}})\n"
+        "except irmeta.InputError:\n    pass\n"
+        f"print(sorted(m for m in {libs!r} if m in sys.modules))\n")
+    before, after = python_output(code).stdout.splitlines()
+    assert before == "[]"
+    assert after == "['ir_datasets']"
