@@ -44,9 +44,11 @@ METRICS = ["map", ir_measures.nDCG @ 10, "P_5", ir_measures.P(rel=2) @ 5, ir_mea
 def test_table_equals_pt_experiment(seed, options):
     topics, qrels, frames = random_experiment(seed)
     names = ["A", "B", "C", "D"]
-    want = pt.Experiment([pt.Transformer.from_df(f) for f in frames], topics, qrels, METRICS,
+    # SciPy's wilcoxon on few topics with ties runs a permutation test (0.2 s a call)
+    metrics = METRICS[:2] if options.get("test") == "wilcoxon" else METRICS
+    want = pt.Experiment([pt.Transformer.from_df(f) for f in frames], topics, qrels, metrics,
                          names=names, **options)
-    got = Experiment([pt.Transformer.from_df(f) for f in frames], topics, qrels, METRICS,
+    got = Experiment([pt.Transformer.from_df(f) for f in frames], topics, qrels, metrics,
                      names=names, **options)
     assert sorted(got.columns) == sorted(want.columns)
     assert list(got["name"]) == names
