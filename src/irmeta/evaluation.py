@@ -502,7 +502,10 @@ def evaluate(qrels: Any, runs: Any = None,
     already built :class:`~irmeta.data.campaign.Campaign` (then ``runs`` is None, and
     ``max_docs``, ``names``, ``float32``, ``dedupe`` — which say how files are read —
     are errors: give them to :func:`irmeta.load_campaign`).
-    ``runs``: a path, DataFrame, dict, or a list of those. ``measures``: one measure
+    ``runs``: a path, DataFrame, dict, or a list of those. Both also take the IR
+    ecosystem's forms (``docs/ecosystem.md``): ``"irds:<id>"`` (ir_datasets), PyTerrier
+    frames (``qid, docno, label`` / ``qid, docno, score``), ``qrels_iter()`` /
+    ``ScoredDoc`` rows, ranx ``Qrels`` / ``Run``. ``measures``: one measure
     string or a list of them (``"AP"``, ``"P@10"``, ``"map"``, ``"ndcg_cut.10,20"`` ...).
     ``complete``: score every qrels topic (trec_eval ``-c``). ``rel_level``: binary
     relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per

@@ -174,9 +174,11 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
     Parameters
     ----------
     qrels : path, DataFrame, dict or Qrels
-        The judgments.
+        The judgments (or ``"irds:<id>"``, a ranx ``Qrels``, ``qrels_iter()`` rows;
+        ``docs/ecosystem.md``).
     runs : path, DataFrame, dict, Run, or a list of those
-        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs).
+        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs; PyTerrier
+        frames, ranx ``Run``s, ``ScoredDoc`` rows and ``"irds:<id>"`` scoreddocs too).
     names : sequence of str, optional
         One name per run, overriding tags.
     max_docs : int, optional
