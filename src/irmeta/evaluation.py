@@ -481,6 +481,18 @@ def _irds_qrels(qrels: Any) -> Any:
     return path if path is not None else ecosystem.irds_qrels(qrels)
 
 
+def _refuse_irds_runs(runs: Any, fn: str) -> None:
+    """A sharded evaluation partitions run files; an ``irds:`` run (a dataset's
+    scoreddocs) is read in memory only."""
+    from irmeta.io.ecosystem import is_irds
+    items = runs if isinstance(runs, (list, tuple)) else [runs]
+    bad = [item for item in items if is_irds(item)]
+    if bad:
+        raise ParameterError(f"{fn}: a sharded evaluation reads run files; {bad[0]} (an "
+                             "ir_datasets scoreddocs run) is read in memory only: evaluate "
+                             "without shard_topics / client (docs/ecosystem.md)")
+
+
 def _is_ecosystem_run(runs: Any) -> bool:
     """A ranx ``Run`` or an iterator of ``ScoredDoc`` rows (:mod:`irmeta.io.ecosystem`)."""
     from irmeta.io.ecosystem import is_ranx, is_rows
@@ -600,6 +612,8 @@ def evaluate(qrels: Any, runs: Any = None,
                                client=client, spill_dir=spill_dir)
     from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
     qrels = _irds_qrels(qrels)
+    if work.asks_for_shards:
+        _refuse_irds_runs(runs, fn)
     plan = sharded_plan(qrels, runs, work, subtopic_qrels=subtopic_qrels)
     if plan is not None:
         return evaluate_in_shards(qrels, runs, measures, plan, read, score, work)
@@ -698,6 +712,7 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir, progress=progress)
     qrels = _irds_qrels(qrels)
+    _refuse_irds_runs(runs, fn)
     plan = sharded_plan(qrels, runs, work, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")

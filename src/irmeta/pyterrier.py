@@ -79,6 +79,9 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
         the baseline.
     rel_level, groups, reference, prior_runs
         irmeta's campaign options (:func:`irmeta.evaluate`).
+    verbose, validate
+        Accepted for pt.Experiment's signature; irmeta shows no progress bar and checks
+        every frame (a bad row is an :class:`~irmeta.errors.InputError`).
 
     Returns
     -------
@@ -111,12 +114,14 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
                              "evaluates result frames; run pt.Experiment for them)")
     if perquery not in (False, True, "both"):
         raise ParameterError(f"{FN}: perquery must be False, True or 'both', got {perquery!r}")
+    qrels_frame = _qrels_frame(qrels, topics, filter_by_topics)
+    if filter_by_qrels and topics is not None and "qid" in getattr(topics, "columns", ()):
+        topics = topics[topics["qid"].astype(str).isin(set(qrels_frame["query_id"]))]
     frames, names = _systems(retr_systems, names, topics)
     base = _baseline(baseline, names)
     if correction is not None and base is None:
         raise ParameterError(f"{FN}: a correction needs a baseline")
     test_fn = _test(test)
-    qrels_frame = _qrels_frame(qrels, topics, filter_by_topics, filter_by_qrels)
     irmeta_items, runtime, columns = _measures(eval_metrics)
     campaign = load_campaign(qrels_frame, frames, names=names, warn_dropped=False)
     per_query: dict[str, np.ndarray] = {}   # column -> systems x topics
@@ -139,6 +144,9 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
     if perquery is False:
         return table
     pq = _per_query(names, columns, per_query, topics_axis, round)
+    if not dataframe:   # pt's dict form: {name: {qid: {measure: value}}}
+        pq = {n: {q: dict(zip(g["measure"], g["value"])) for q, g in part.groupby("qid")}
+              for n, part in pq.groupby("name", sort=False)}
     return (table, pq) if perquery == "both" else pq
 
 
@@ -244,7 +252,7 @@ def _test(test: Any) -> Callable[..., Any]:
     raise ParameterError(f"{FN}: test must be 't', 'wilcoxon' or a function, got {test!r}")
 
 
-def _qrels_frame(qrels: Any, topics: Any, by_topics: bool, by_qrels: bool) -> Any:
+def _qrels_frame(qrels: Any, topics: Any, by_topics: bool) -> Any:
     """The qrels as one ir_measures frame, restricted to the topics' qids
     (``filter_by_topics``, as pt.Experiment)."""
     frame = load_qrels(qrels).to_frame()

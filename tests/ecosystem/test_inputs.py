@@ -106,6 +106,9 @@ def test_irds_sharded_equals_in_memory(files):
     assert np.array_equal(got.values, want.values)
     with irmeta.open_shards(f"irds:{ident}", [str(r) for r in runs], shard_topics=2) as c:
         assert len(irmeta.unique_contributions(c, 10)) == 3
+    with pytest.raises(ParameterError, match=r"irds:irmeta-test/local \(an ir_datasets "
+                                             r"scoreddocs run\) is read in memory only"):
+        irmeta.evaluate(qrels, [f"irds:{ident}"], "AP", shard_topics=1)
 
 
 def test_irds_builtin_id_served_from_home(files):

@@ -137,3 +137,19 @@ def test_errors():
     bad.loc[2, "score"] = float("inf")
     with pytest.raises(irmeta.errors.InputError, match="row 2"):
         Experiment([bad, frames[1]], topics, qrels, ["map"])
+
+
+@pytest.mark.parametrize("options", [{}, {"filter_by_qrels": True},
+                                     {"filter_by_topics": False}])
+def test_topic_filters_equal_pt_experiment(options):
+    """Topics that are a subset of the qrels' (filter_by_topics restricts the qrels to
+    them) and extra topics without judgments (filter_by_qrels drops them)."""
+    topics, qrels, frames = random_experiment(9, systems=2)
+    topics = pd.concat([topics.iloc[:8], pd.DataFrame({"qid": ["99"], "query": ["x"]})])
+    systems = [pt.Transformer.from_df(f) for f in frames]
+    want = pt.Experiment(systems, topics, qrels, ["map", "ndcg_cut_10"], names=["A", "B"],
+                         **options)
+    got = Experiment(systems, topics, qrels, ["map", "ndcg_cut_10"], names=["A", "B"],
+                     **options)
+    np.testing.assert_allclose(got[["map", "ndcg_cut_10"]], want[["map", "ndcg_cut_10"]],
+                               rtol=1e-12)
