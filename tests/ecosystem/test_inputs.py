@@ -160,14 +160,15 @@ def test_cli_reads_irds(files, capsys):
 def test_missing_library_names_the_extra(monkeypatch, files, module, extra):
     qrels, runs = files
     monkeypatch.setitem(sys.modules, module, None)   # import ir_datasets -> ImportError
-    with pytest.raises(InputError, match=rf"pip install 'irmeta\[{extra}\]'"):
+    with pytest.raises(ParameterError, match=rf"needs {module}, which is not installed: "
+                                             rf"pip install 'irmeta\[{extra}\]'"):
         irmeta.evaluate("irds:anything", runs, "AP")
 
 
 def test_missing_ir_measures_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ir_measures", None)
     res = irmeta.evaluate({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}}, "AP")
-    with pytest.raises(InputError, match=r"pip install 'irmeta\[pyterrier\]'"):
+    with pytest.raises(ParameterError, match=r"pip install 'irmeta\[pyterrier\]'"):
         res.to_ir_measures()
 
 
@@ -195,3 +196,18 @@ def test_libraries_are_imported_only_when_used():
     before, after = python_output(code).stdout.splitlines()
     assert before == "[]"
     assert after == "['ir_datasets']"
+
+
+@pytest.mark.slow
+def test_ranx_objects_equal_files(files):
+    """ranx Qrels and Runs (slow: ranx's first use compiles numba kernels)."""
+    ranx = pytest.importorskip("ranx")
+    qrels, runs = files
+    want = irmeta.evaluate(qrels, runs, MEASURES)
+    rq = ranx.Qrels({q: {d: g for qq, d, g in QRELS if qq == q} for q, _, _ in QRELS})
+    rr = [ranx.Run({q: {d: s for qq, d, s in rows if qq == q} for q, _, _ in rows}, name=n)
+          for n, rows in RUNS.items()]
+    _same(irmeta.evaluate(rq, rr, MEASURES), want)
+    assert irmeta.evaluate(rq, rr[1], "AP").runs == ("dense",)          # its name is kept
+    assert irmeta.evaluate(rq, {"mine": rr[1]}, "AP").runs == ("mine",)  # or the one given
+    assert irmeta.evaluate(rq, ranx.Run({"q1": {"d1": 1.0}}), "AP").runs == ("run1",)

@@ -4,7 +4,7 @@ namedtuples, PyTerrier frames, ranx objects (``docs/ecosystem.md``).
 Every form is converted **once** into the tables the file and DataFrame readers build
 (:mod:`irmeta.io.frames`), with their checks and messages (a bad row is named by its
 position in the iteration). The libraries are imported only when such an input is given;
-when one is missing the error names the extra to install
+when one is missing a :class:`~irmeta.errors.ParameterError` names the extra to install
 (``pip install 'irmeta[ir_datasets]'``).
 
 * ``"irds:<id>"`` — an ir_datasets id. As qrels: when the dataset's qrels handler is
@@ -29,25 +29,27 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from irmeta.data.tables import Qrels, Run, is_frame
-from irmeta.errors import InputError
+from irmeta.errors import InputError, ParameterError
 
 #: the prefix of an ir_datasets id where a qrels or run path is accepted
 IRDS_PREFIX = "irds:"
 
 #: the extra that installs each library (``pip install 'irmeta[<extra>]'``)
 EXTRAS = {"ir_datasets": "ir_datasets", "pyterrier": "pyterrier", "ranx": "ranx",
-          "ir_measures": "pyterrier"}
+          "ir_measures": "pyterrier", "statsmodels": "pyterrier"}
 
 
 def require(module: str, what: str) -> Any:
-    """Import ``module`` or raise one clear :class:`InputError` naming the extra."""
+    """Import ``module`` or raise one clear :class:`ParameterError` naming the extra (as
+    a missing Dask is: ``irmeta.shards.dask``)."""
     import importlib
     try:
         return importlib.import_module(module)
     except ImportError:
-        extra = EXTRAS.get(module.split(".")[0], "ecosystem")
-        raise InputError(f"{what} needs the {module.split('.')[0]} package, which is not "
-                         f"installed", expected=f"pip install 'irmeta[{extra}]'") from None
+        package = module.split(".")[0]
+        extra = EXTRAS.get(package, "ecosystem")
+        raise ParameterError(f"{what} needs {package}, which is not installed: "
+                             f"pip install 'irmeta[{extra}]'") from None
 
 
 def is_irds(obj: object) -> bool:
