@@ -50,6 +50,7 @@ def pytest_unconfigure(config):
     that the interpreter's exit skips its final garbage collection over every object
     the session made (0.6-1.2 s a process with pandas, SciPy and matplotlib loaded,
     paid at the end of each worker and of the controller; objects are still freed)."""
+    shutil.rmtree(os.environ["IR_DATASETS_HOME"], ignore_errors=True)  # see its creation
     import gc
     gc.freeze()
 
