@@ -211,3 +211,14 @@ def test_ranx_objects_equal_files(files):
     assert irmeta.evaluate(rq, rr[1], "AP").runs == ("dense",)          # its name is kept
     assert irmeta.evaluate(rq, {"mine": rr[1]}, "AP").runs == ("mine",)  # or the one given
     assert irmeta.evaluate(rq, ranx.Run({"q1": {"d1": 1.0}}), "AP").runs == ("run1",)
+
+
+def test_missing_columns_name_both_spellings():
+    import pandas as pd
+    with pytest.raises(InputError, match=r"lacks column\(s\) query_id, doc_id, score \(expected "
+                                         r"columns query_id, doc_id, score \(or PyTerrier's "
+                                         r"qid, docno, score\)\)"):
+        irmeta.evaluate({"q1": {"d1": 1}}, pd.DataFrame({"x": [1]}), "AP")
+    with pytest.raises(InputError, match=r"lacks column\(s\) relevance .*qid, docno, label"):
+        irmeta.evaluate(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "grade": [1]}),
+                        {"a": {"q1": {"d1": 1.0}}}, "AP")

@@ -51,8 +51,10 @@ def _require(frame: object, columns: Sequence[str], what: str) -> None:
         raise InputError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
+        pyterrier = {v: k for k, v in PYTERRIER_COLUMNS.items()}
         raise InputError(f"{what} DataFrame lacks column(s) {', '.join(missing)}",
-                         expected="columns " + ", ".join(columns))
+                         expected="columns " + ", ".join(columns) + " (or PyTerrier's "
+                                  + ", ".join(pyterrier.get(c, c) for c in columns) + ")")
 
 
 def _id_bytes(value: object, column: str, row: int, source: str) -> bytes:
