@@ -31,6 +31,7 @@ SECTIONS = [
     ("irmeta.stats", "Meta-evaluation: correlation, significance, discriminative power"),
     ("irmeta.explain", "Explaining context scores per document"),
     ("irmeta.effort", "Effort analysis (Twist)"),
+    ("irmeta.pyterrier", "PyTerrier: pt.Experiment as one campaign"),
     ("irmeta.errors", "Errors and warnings"),
 ]
 

@@ -8,8 +8,11 @@ hard failure, so the trec_eval parity tests can never skip silently in CI
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,12 @@ import pytest
 sys.dont_write_bytecode = False
 
 from tests import quick  # noqa: E402  (after the line above: its module is cached too)
+
+# ir_datasets fixes its cache folder (IR_DATASETS_HOME) when it is first imported, and
+# importing it creates folders there: every test process gets its own temporary home, so
+# no test reads or writes a user's cache (tests/ecosystem, docs/ecosystem.md).
+os.environ["IR_DATASETS_HOME"] = tempfile.mkdtemp(prefix="irmeta-irds-")
+atexit.register(shutil.rmtree, os.environ["IR_DATASETS_HOME"], True)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("IRMETA_SHARED_DATA", ROOT.parent / "shared" / "data"))
@@ -41,6 +50,7 @@ def pytest_unconfigure(config):
     that the interpreter's exit skips its final garbage collection over every object
     the session made (0.6-1.2 s a process with pandas, SciPy and matplotlib loaded,
     paid at the end of each worker and of the controller; objects are still freed)."""
+    shutil.rmtree(os.environ["IR_DATASETS_HOME"], ignore_errors=True)  # see its creation
     import gc
     gc.freeze()
 

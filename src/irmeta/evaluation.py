@@ -27,7 +27,7 @@ from irmeta import validate
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign, require_common_topics
 from irmeta.data.tables import Run, is_frame
-from irmeta.errors import ParameterError
+from irmeta.errors import IrmetaError, ParameterError
 from irmeta.io.load import load_campaign
 from irmeta.measures.parse import parse_measures
 from irmeta.measures.spec import EvalContext, Measure
@@ -260,6 +260,99 @@ class Results:
             return pd.DataFrame(columns=["run", "measure", "topic", "value"])
         return pd.concat(parts, ignore_index=True)
 
+    def to_ir_measures(self, run: str | None = None,
+                       aggregate: bool = False) -> list[Any] | dict[Any, float]:
+        """The values of one run as ir_measures gives them (``docs/ecosystem.md``).
+
+        ``aggregate=False``: a list of ``ir_measures.Metric(query_id, measure, value)``, one
+        per measure and evaluated topic (the rows of ``ir_measures.iter_calc``);
+        ``aggregate=True``: ``{measure: value}`` (the dict of ``ir_measures.calc_aggregate``).
+        ``measure`` is the ir_measures object when ir_measures names the same measure
+        (``nDCG@10``), else irmeta's name (``NRG@10``). ``run``: the run's name, needed
+        when the results hold several runs.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> run = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}}
+        >>> rows = irmeta.evaluate(qrels, run, ["AP", "NRG@10"]).to_ir_measures()
+        >>> rows[0]   # doctest: +SKIP
+        Metric(query_id='q1', measure=AP, value=0.8333333333333333)
+        >>> [(r.query_id, str(r.measure), round(r.value, 4)) for r in rows]
+        [('q1', 'AP', 0.8333), ('q2', 'AP', 1.0), ('q1', 'NRG@10', 0.7602), ('q2', 'NRG@10', 1.0)]
+        """
+        fn = "Results.to_ir_measures"
+        aggregate = validate.flag(aggregate, "aggregate", fn)
+        r = self._run_index(run, fn)
+        from irmeta.io.ecosystem import require
+        ir_measures = require("ir_measures", fn)
+        measures = [_ir_measure(ir_measures, m) for m in self.measures]
+        if aggregate:
+            return dict(zip(measures, (float(v) for v in self.means[r])))
+        topics = [t for t, ok in zip(self.topics, self.evaluated[r]) if ok]
+        cols = np.flatnonzero(self.evaluated[r])
+        return [ir_measures.Metric(query_id=t, measure=measures[j],
+                                   value=float(self.values[r, j, c]))
+                for j in range(len(measures)) for t, c in zip(topics, cols)]
+
+    def to_dict(self, per_topic: bool = False) -> dict[str, dict[str, Any]]:
+        """``{run: {measure: mean}}``, or with ``per_topic`` ``{run: {measure: {topic:
+        value}}}`` over each run's evaluated topics — the shape of ranx's ``mean_scores``
+        / ``scores`` per run, with irmeta's measure names.
+
+        Examples
+        --------
+        >>> import irmeta
+        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> irmeta.evaluate(qrels, runs, ["P@2"]).to_dict()
+        {'A': {'P@2': 0.5}, 'B': {'P@2': 0.25}}
+        >>> irmeta.evaluate(qrels, runs, ["P@2"]).to_dict(per_topic=True)["B"]
+        {'P@2': {'q1': 0.5, 'q2': 0.0}}
+        """
+        per_topic = validate.flag(per_topic, "per_topic", "Results.to_dict")
+        out: dict[str, dict[str, Any]] = {}
+        means = self.means
+        for r, run in enumerate(self.runs):
+            if per_topic:
+                cols = np.flatnonzero(self.evaluated[r])
+                out[run] = {name: {self.topics[c]: float(self.values[r, j, c]) for c in cols}
+                            for j, name in enumerate(self.names)}
+            else:
+                out[run] = {name: float(means[r, j]) for j, name in enumerate(self.names)}
+        return out
+
+    def _repr_html_(self) -> str:
+        """A compact HTML table of the means (runs x measures) for notebooks; names are
+        escaped; at most :data:`HTML_ROWS` runs are shown (the first ones, then a note)."""
+        import html
+        means = self.means
+        shown = min(len(self.runs), HTML_ROWS)
+        head = "".join(f"<th>{html.escape(n)}</th>" for n in self.names)
+        rows = []
+        for r in range(shown):
+            cells = "".join(f"<td>{_html_number(v)}</td>" for v in means[r])
+            rows.append(f"<tr><th>{html.escape(self.runs[r])}</th>{cells}</tr>")
+        if shown < len(self.runs):
+            rows.append(f'<tr><td colspan="{len(self.names) + 1}">... '
+                        f"{len(self.runs) - shown:,} more runs (Results.aggregate() has "
+                        "all)</td></tr>")
+        return (f'<table class="irmeta-results"><caption>{html.escape(repr(self))}</caption>'
+                f"<thead><tr><th>run</th>{head}</tr></thead>"
+                f"<tbody>{''.join(rows)}</tbody></table>")
+
+    def _run_index(self, run: str | None, fn: str) -> int:
+        if run is None:
+            if len(self.runs) != 1:
+                raise ParameterError(f"{fn}: the results hold {len(self.runs)} runs; name one "
+                                     f"with run= (one of {', '.join(self.runs[:10])})")
+            return 0
+        if run not in self.runs:
+            raise ParameterError(f"{fn}: no run {run!r} (have: {', '.join(self.runs[:10])})")
+        return self.runs.index(run)
+
     def wide(self, measure: str | Measure | int, evaluated_only: bool = True) -> pd.DataFrame:
         """runs x topics values of one measure (NaN where a topic is not evaluated).
 
@@ -333,6 +426,33 @@ class Results:
         return frame
 
 
+#: runs shown by :meth:`Results._repr_html_`
+HTML_ROWS = 60
+
+
+def _html_number(value: float) -> str:
+    return "NaN" if np.isnan(value) else f"{value:.4f}"
+
+
+def _ir_measure(ir_measures: Any, measure: Measure) -> Any:
+    """The ir_measures object naming exactly ``measure``, else irmeta's name."""
+    try:
+        obj = ir_measures.parse_measure(measure.display)
+    except Exception:   # not ir_measures syntax: a trec_eval name (map), or unknown (NRG)
+        try:
+            found = ir_measures.parse_trec_measure(measure.display)
+        except Exception:
+            found = []
+        if len(found) != 1:
+            return measure.display
+        obj = found[0]
+    try:
+        same = parse_measures([obj]) == [measure]
+    except IrmetaError:
+        same = False
+    return obj if same else measure.display
+
+
 def compute(campaign: Campaign, measures: str | Measure | Iterable[str | Measure],
             ctx: EvalContext | None = None) -> tuple[list[Measure], np.ndarray]:
     """Raw kernel values ``[R, M, T]`` of parsed measures for every run and topic."""
@@ -358,6 +478,35 @@ _READING_ARGS = {"max_docs": None, "names": None, "float32": False, "dedupe": Fa
 _RUN_KINDS = (str, os.PathLike, Mapping, list, tuple, Run)   # or a DataFrame (is_frame)
 
 
+def _irds_qrels(qrels: Any) -> Any:
+    """``irds:<id>`` qrels as their local TREC file (so that a sharded evaluation can
+    partition them) or, for qrels ir_datasets does not keep as a TREC file, as read
+    :class:`Qrels`; any other qrels unchanged (``docs/ecosystem.md``)."""
+    from irmeta.io import ecosystem
+    if not ecosystem.is_irds(qrels):
+        return qrels
+    path = ecosystem.irds_qrels_path(qrels)
+    return path if path is not None else ecosystem.irds_qrels(qrels)
+
+
+def _refuse_irds_runs(runs: Any, fn: str) -> None:
+    """A sharded evaluation partitions run files; an ``irds:`` run (a dataset's
+    scoreddocs) is read in memory only."""
+    from irmeta.io.ecosystem import is_irds
+    items = runs if isinstance(runs, (list, tuple)) else [runs]
+    bad = [item for item in items if is_irds(item)]
+    if bad:
+        raise ParameterError(f"{fn}: a sharded evaluation reads run files; {bad[0]} (an "
+                             "ir_datasets scoreddocs run) is read in memory only: evaluate "
+                             "without shard_topics / client (docs/ecosystem.md)")
+
+
+def _is_ecosystem_run(runs: Any) -> bool:
+    """A ranx ``Run`` or an iterator of ``ScoredDoc`` rows (:mod:`irmeta.io.ecosystem`)."""
+    from irmeta.io.ecosystem import is_ranx, is_rows
+    return is_ranx(runs, "Run") or is_rows(runs, "run")
+
+
 def evaluate(qrels: Any, runs: Any = None,
              measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
@@ -373,7 +522,10 @@ def evaluate(qrels: Any, runs: Any = None,
     already built :class:`~irmeta.data.campaign.Campaign` (then ``runs`` is None, and
     ``max_docs``, ``names``, ``float32``, ``dedupe`` — which say how files are read —
     are errors: give them to :func:`irmeta.load_campaign`).
-    ``runs``: a path, DataFrame, dict, or a list of those. ``measures``: one measure
+    ``runs``: a path, DataFrame, dict, or a list of those. Both also take the IR
+    ecosystem's forms (``docs/ecosystem.md``): ``"irds:<id>"`` (ir_datasets), PyTerrier
+    frames (``qid, docno, label`` / ``qid, docno, score``), ``qrels_iter()`` /
+    ``ScoredDoc`` rows, ranx ``Qrels`` / ``Run``. ``measures``: one measure
     string or a list of them (``"AP"``, ``"P@10"``, ``"map"``, ``"ndcg_cut.10,20"`` ...).
     ``complete``: score every qrels topic (trec_eval ``-c``). ``rel_level``: binary
     relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per
@@ -467,6 +619,9 @@ def evaluate(qrels: Any, runs: Any = None,
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir)
     from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+    qrels = _irds_qrels(qrels)
+    if work.asks_for_shards:
+        _refuse_irds_runs(runs, fn)
     plan = sharded_plan(qrels, runs, work, subtopic_qrels=subtopic_qrels)
     if plan is not None:
         return evaluate_in_shards(qrels, runs, measures, plan, read, score, work)
@@ -475,9 +630,10 @@ def evaluate(qrels: Any, runs: Any = None,
     if qrels is None and subtopic_qrels is None:
         raise ParameterError(f"{fn}: qrels is required (or subtopic_qrels to derive "
                              "them from)")
-    if not (isinstance(runs, _RUN_KINDS) or is_frame(runs)) or isinstance(runs, Campaign):
-        raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict or a list "
-                             f"of those, got {type(runs).__name__}")
+    if not (isinstance(runs, _RUN_KINDS) or is_frame(runs) or _is_ecosystem_run(runs)) \
+            or isinstance(runs, Campaign):
+        raise ParameterError(f"{fn}: runs must be a path, a DataFrame, a dict, a ranx Run, "
+                             f"ScoredDoc rows or a list of those, got {type(runs).__name__}")
     if isinstance(runs, (list, tuple)) and not runs:
         raise ParameterError(f"{fn}: runs is an empty list")
     campaign = load_campaign(qrels, runs, names=read.names, max_docs=read.max_docs,
@@ -563,6 +719,8 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
                                subtopic_qrels=subtopic_qrels)
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir, progress=progress)
+    qrels = _irds_qrels(qrels)
+    _refuse_irds_runs(runs, fn)
     plan = sharded_plan(qrels, runs, work, force=True, subtopic_qrels=subtopic_qrels)
     if plan is None:  # pragma: no cover - force=True always plans shards
         raise ParameterError(f"{fn}: no shard plan for these inputs")

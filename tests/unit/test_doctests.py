@@ -26,6 +26,7 @@ MODULES = [
     "irmeta.stats.discriminative",
     "irmeta.stats.stability",
     "irmeta.effort",
+    "irmeta.pyterrier",
 ]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS

@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("io",),
     ("aggregate",),
     ("evaluation", "explain", "effort", "demo", "shards", "options"),
-    ("stats",),
+    ("stats", "pyterrier"),
     ("plot",),
     ("report",),
     ("reproduce",),

@@ -2,8 +2,11 @@
 
 DataFrames use the ir_measures / ir_datasets column names: ``query_id, doc_id,
 relevance`` (qrels) and ``query_id, doc_id, score`` (runs; an optional ``run``, ``tag``
-or ``system`` column splits a frame into several runs). Dicts are ``{topic: {docid:
-value}}`` (the pytrec_eval / ranx shape).
+or ``system`` column splits a frame into several runs), or PyTerrier's: ``qid, docno,
+label`` (qrels) and ``qid, docno, score`` (a result frame; its ``rank`` column is ignored:
+rankings are ordered by score, ties by docid, as trec_eval and ``pt.Experiment``'s
+ir_measures do). A frame with both spellings is read by the ir_measures names. Dicts are
+``{topic: {docid: value}}`` (the pytrec_eval / ranx shape).
 
 Ids may be ``str``, ``bytes`` or integers (``1`` is the topic ``"1"``); they become the
 bytes of their UTF-8 text, exactly as a file would give them (``docs/conventions.md``).
@@ -28,6 +31,19 @@ from irmeta.errors import InputError
 
 QRELS_FRAME_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_FRAME_COLUMNS = ("query_id", "doc_id", "score")
+#: PyTerrier's column names -> ir_measures' (pyterrier.model.to_ir_measures' mapping)
+PYTERRIER_COLUMNS = {"qid": "query_id", "docno": "doc_id", "label": "relevance"}
+
+
+def _renamed(frame: Any) -> Any:
+    """A PyTerrier frame (``qid, docno``) with the ir_measures column names; any other
+    object unchanged."""
+    if (isinstance(frame, pd.DataFrame) and "query_id" not in frame.columns
+            and "qid" in frame.columns and "docno" in frame.columns):
+        keep = {k: v for k, v in PYTERRIER_COLUMNS.items()
+                if k in frame.columns and v not in frame.columns}
+        return frame.rename(columns=keep)
+    return frame
 
 
 def _require(frame: object, columns: Sequence[str], what: str) -> None:
@@ -35,8 +51,10 @@ def _require(frame: object, columns: Sequence[str], what: str) -> None:
         raise InputError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
+        pyterrier = {v: k for k, v in PYTERRIER_COLUMNS.items()}
         raise InputError(f"{what} DataFrame lacks column(s) {', '.join(missing)}",
-                         expected="columns " + ", ".join(columns))
+                         expected="columns " + ", ".join(columns) + " (or PyTerrier's "
+                                  + ", ".join(pyterrier.get(c, c) for c in columns) + ")")
 
 
 def _id_bytes(value: object, column: str, row: int, source: str) -> bytes:
@@ -134,6 +152,7 @@ def _scores(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
 
 def qrels_from_frame(frame: pd.DataFrame, source: str = "<DataFrame>") -> Qrels:
     """Qrels from a DataFrame with columns ``query_id, doc_id, relevance``."""
+    frame = _renamed(frame)
     _require(frame, QRELS_FRAME_COLUMNS, "qrels")
     grades = _grades(frame["relevance"], frame["query_id"], source)
     ids, codes = _topics(frame["query_id"], source)
@@ -142,6 +161,7 @@ def qrels_from_frame(frame: pd.DataFrame, source: str = "<DataFrame>") -> Qrels:
 
 def run_from_frame(frame: pd.DataFrame, name: str = "run", source: str = "<DataFrame>") -> Run:
     """One run from a DataFrame with columns ``query_id, doc_id, score``."""
+    frame = _renamed(frame)
     _require(frame, RUN_FRAME_COLUMNS, "run")
     scores = _scores(frame["score"], frame["query_id"], source)
     ids, codes = _topics(frame["query_id"], source)
@@ -151,6 +171,7 @@ def run_from_frame(frame: pd.DataFrame, name: str = "run", source: str = "<DataF
 
 def runs_from_frame(frame: pd.DataFrame, name: str = "run") -> list[Run]:
     """Runs from a DataFrame; a ``run`` (or ``tag``, ``system``) column splits it."""
+    frame = _renamed(frame)
     _require(frame, RUN_FRAME_COLUMNS, "run")
     for col in ("run", "tag", "system"):
         if col in frame.columns:
@@ -173,13 +194,13 @@ def _rows(data: object, what: str, source: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["query_id", "doc_id", "value"], dtype=object)
 
 
-def qrels_from_dict(data: Mapping[Any, Any]) -> Qrels:
+def qrels_from_dict(data: Mapping[Any, Any], source: str = "<dict>") -> Qrels:
     """Qrels from ``{topic: {docid: grade}}``."""
-    frame = _rows(data, "qrels", "<dict>").rename(columns={"value": "relevance"})
-    return qrels_from_frame(frame, source="<dict>")
+    frame = _rows(data, "qrels", source).rename(columns={"value": "relevance"})
+    return qrels_from_frame(frame, source=source)
 
 
-def run_from_dict(data: Mapping[Any, Any], name: str = "run") -> Run:
+def run_from_dict(data: Mapping[Any, Any], name: str = "run", source: str = "<dict>") -> Run:
     """A run from ``{topic: {docid: score}}``."""
-    frame = _rows(data, "run", "<dict>").rename(columns={"value": "score"})
-    return run_from_frame(frame, name, source="<dict>")
+    frame = _rows(data, "run", source).rename(columns={"value": "score"})
+    return run_from_frame(frame, name, source=source)

@@ -22,9 +22,15 @@ PathLike = (str, os.PathLike)
 
 
 def load_qrels(qrels: object) -> Qrels:
-    """Qrels from a path, a DataFrame, a ``{topic: {doc: grade}}`` dict or a Qrels."""
+    """Qrels from a path, a DataFrame, a ``{topic: {doc: grade}}`` dict or a Qrels, or
+    from the ecosystem (:mod:`irmeta.io.ecosystem`: ``irds:<id>``, ranx ``Qrels``,
+    ``qrels_iter()`` namedtuples; PyTerrier frames are DataFrames)."""
     if isinstance(qrels, Qrels):
         return qrels
+    from irmeta.io import ecosystem
+    converted = ecosystem.load_qrels(qrels)
+    if converted is not None:
+        return converted
     if isinstance(qrels, PathLike):
         return trec.read_qrels(qrels)
     from irmeta.io import frames  # pandas, loaded only for DataFrames and dicts
@@ -33,7 +39,8 @@ def load_qrels(qrels: object) -> Qrels:
     if isinstance(qrels, Mapping):
         return frames.qrels_from_dict(qrels)
     raise InputError(f"cannot read qrels from {type(qrels).__name__}",
-                     expected="a path, a DataFrame (query_id, doc_id, relevance) or a dict")
+                     expected="a path, 'irds:<id>', a DataFrame (query_id, doc_id, relevance "
+                              "or qid, docno, label), a dict, a ranx Qrels or qrels rows")
 
 
 def _is_run_dict(obj: object) -> bool:
@@ -49,9 +56,11 @@ def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool
               split_tags: bool = False) -> list[Run]:
     """Runs from paths, DataFrames, dicts or Runs (one or a list; a dict
     ``{name: {topic: {doc: score}}}`` gives named runs)."""
+    from irmeta.io import ecosystem
     items: list[object] = []
     given_names: list[str | None] = []
-    if isinstance(runs, (Run, *PathLike)) or is_frame(runs) or _is_run_dict(runs):
+    if (isinstance(runs, (Run, *PathLike)) or is_frame(runs) or _is_run_dict(runs)
+            or ecosystem.is_ranx(runs, "Run") or ecosystem.is_rows(runs, "run")):
         runs = [runs]
     if isinstance(runs, Mapping):
         for key, value in runs.items():
@@ -67,11 +76,16 @@ def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool
         raise CampaignError("a campaign needs at least one run")
     loaded: list[Run] = []
     from_file: list[bool] = []
-    parsed = _read_files([item for item in items if isinstance(item, PathLike)],
-                         float32=float32, split_tags=split_tags)
+    files = [item for item in items
+             if isinstance(item, PathLike) and not ecosystem.is_irds(item)]
+    parsed = _read_files(files, float32=float32, split_tags=split_tags)
     for i, (item, gname) in enumerate(zip(items, given_names)):
+        is_file = isinstance(item, PathLike) and not ecosystem.is_irds(item)
+        eco = None if isinstance(item, Run) else ecosystem.load_run(item, gname, f"run{i + 1}")
         if isinstance(item, Run):
             got = [item]
+        elif eco is not None:
+            got = [eco]
         elif isinstance(item, PathLike):
             read = parsed.pop(0)
             got = read if isinstance(read, list) else [read]
@@ -83,14 +97,16 @@ def load_runs(runs: object, names: Sequence[str] | None = None, *, float32: bool
             got = [frames.run_from_dict(item, gname or f"run{i + 1}")]
         else:
             raise InputError(f"cannot read a run from {type(item).__name__}",
-                             expected="a path, a DataFrame (query_id, doc_id, score) or a dict")
+                             expected="a path, 'irds:<id>', a DataFrame (query_id, doc_id, "
+                                      "score or qid, docno, score), a dict, a ranx Run or "
+                                      "ScoredDoc rows")
         if gname is not None and len(got) == 1:
             got = [got[0].renamed(gname)]
-        if float32 and not isinstance(item, PathLike):
+        if float32 and not is_file:
             for r in got:
                 r.scores = r.scores.astype("float32").astype("float64")
         loaded.extend(got)
-        from_file.extend([isinstance(item, PathLike) and not split_tags] * len(got))
+        from_file.extend([is_file and not split_tags] * len(got))
     _resolve_names(loaded, from_file)
     if names is not None:
         names = _check_names(names)
@@ -159,9 +175,11 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
     Parameters
     ----------
     qrels : path, DataFrame, dict or Qrels
-        The judgments.
+        The judgments (or ``"irds:<id>"``, a ranx ``Qrels``, ``qrels_iter()`` rows;
+        ``docs/ecosystem.md``).
     runs : path, DataFrame, dict, Run, or a list of those
-        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs).
+        The runs (a dict ``{name: {topic: {doc: score}}}`` gives named runs; PyTerrier
+        frames, ranx ``Run``s, ``ScoredDoc`` rows and ``"irds:<id>"`` scoreddocs too).
     names : sequence of str, optional
         One name per run, overriding tags.
     max_docs : int, optional

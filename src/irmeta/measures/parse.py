@@ -58,9 +58,15 @@ def is_ir_measures_object(item: Any) -> bool:
 
 def from_ir_measures(item: Any) -> str:
     """The irmeta measure string of an ir_measures measure object (its name, parameters
-    and cutoff; ``nDCG(dcg='exp-log2')@10`` -> ``nDCG(dcg=exp-log2)@10``)."""
+    and its at-parameter, the cutoff or IPrec's ``recall``; ``nDCG(dcg='exp-log2')@10`` ->
+    ``nDCG(dcg=exp-log2)@10``). Measures defined at run time
+    (``ir_measures.define``) are refused: their values are a function irmeta cannot see."""
+    if hasattr(item, "runtime_impl"):
+        raise MeasureError(f"ir_measures measure {item!r} is defined at run time "
+                           "(ir_measures.define): irmeta cannot compute it; give irmeta the "
+                           "measure string it stands for (docs/ecosystem.md)")
     params = dict(item.params)
-    cutoff = params.pop("cutoff", None)
+    cutoff = params.pop(getattr(item, "AT_PARAM", "cutoff"), None)
 
     def value(v: Any) -> str:
         if isinstance(v, bool):
@@ -71,6 +77,22 @@ def from_ir_measures(item: Any) -> str:
     inner = ",".join(f"{k}={value(v)}" for k, v in params.items())
     text: str = item.NAME + (f"({inner})" if inner else "")
     return text + (f"@{cutoff}" if cutoff is not None else "")
+
+
+def _parse_ir_measures(item: Any) -> list[Measure]:
+    """The irmeta measure an ir_measures object names, or one MeasureError saying why
+    there is none (an unknown name, a parameter irmeta does not take)."""
+    text = from_ir_measures(item)
+    try:
+        return parse_measure(text)
+    except MeasureError as exc:
+        first = str(exc).splitlines()[0]
+        try:
+            shown = repr(item)
+        except Exception:   # ir_measures' repr fails on a parameter it does not know
+            shown = text
+        raise MeasureError(f"ir_measures measure {shown} has no irmeta equivalent: {first} "
+                           "(docs/ecosystem.md lists the mapping)") from None
 
 
 def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measure]:
@@ -91,8 +113,10 @@ def parse_measures(items: Iterable[str | Measure] | str | Measure) -> list[Measu
     seen = set()
     for item in sequence:
         if is_ir_measures_object(item):
-            item = from_ir_measures(item)
-        for m in ([item] if isinstance(item, Measure) else parse_measure(item)):
+            parsed = _parse_ir_measures(item)
+        else:
+            parsed = [item] if isinstance(item, Measure) else parse_measure(item)
+        for m in parsed:
             key = (m, m.display)
             if key not in seen:
                 seen.add(key)

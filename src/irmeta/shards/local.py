@@ -67,9 +67,11 @@ class ShardedValues:
 
 
 def _paths(runs) -> list | None:
-    """The run inputs as a list of paths, or None when one is not a path."""
+    """The run inputs as a list of paths, or None when one is not a path (an ``irds:``
+    id is a dataset's scoreddocs, read in memory: docs/ecosystem.md)."""
+    from irmeta.io.ecosystem import is_irds
     items = list(runs) if isinstance(runs, (list, tuple)) else [runs]
-    if items and all(isinstance(i, (str, os.PathLike)) for i in items):
+    if items and all(isinstance(i, (str, os.PathLike)) and not is_irds(i) for i in items):
         return items
     return None
 
