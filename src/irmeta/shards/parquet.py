@@ -600,7 +600,9 @@ def read_groups(campaign: ParquetCampaign, file: str, row_groups: tuple[int, ...
     path = os.path.join(campaign.path, file)
     parts = [(row_groups[k], k) for k in blocks if row_groups[k] >= 0]
     kind = "run" if "score" in columns else "qrels"
-    table = _columns(kind).empty_table().select(columns)
+    # Table.from_batches, not Schema.empty_table: the latter imports pandas, which the
+    # trec_eval measures never need (tests/unit/test_fast_paths.py)
+    table = pa.Table.from_batches([], schema=_columns(kind)).select(columns)
     try:
         if not parts:
             sizes = np.zeros(0, np.int64)
