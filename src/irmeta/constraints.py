@@ -29,7 +29,7 @@ import inspect
 import math
 import numbers
 import sys
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -340,8 +340,3 @@ def validated(**constraints: Constraint) -> Callable[[F], F]:
         wrapper.__constraints__ = dict(constraints)  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
     return decorate
-
-
-def choice_of(options: Collection[str], optional: bool = False) -> Choice:
-    """A :class:`Choice` from any collection of strings (kept in the given order)."""
-    return Choice(tuple(options), optional)

@@ -3,34 +3,23 @@ with the paper's own procedure and parameters, on any campaign (or score matrix)
 
 from __future__ import annotations
 
+import importlib
 import os
 import shlex
 import sys
+from dataclasses import MISSING, fields
+from typing import Any
 
 import click
 
-from irmeta.cli.aggregate import AXIOMS, CAMPAIGN_ONLY, ROWS
+from irmeta.cli.aggregate import CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
 from irmeta.cli.options import constrained, constrained_choice, refuse
-from irmeta.constraints import (
-    ALPHA,
-    COUNT,
-    CUTOFF,
-    DEPTH,
-    FRACTION,
-    NONNEGATIVE,
-    PROBABILITY,
-    SEED,
-    TRIALS,
-    Choice,
-    Integer,
-    ListOf,
-)
+from irmeta.constraints import Choice, Flag, Integer
+from irmeta.reproduce.params import GAWMParams, InnovationParams, NRGParams, TwistParams
 
 #: PNG resolution: below 30 dpi a figure is unreadable
 DPI = Integer(low=30)
-#: the alpha grid of the innovation paper's Figure 2
-ALPHAS = ListOf(ALPHA)
 
 
 def _command_line(paper: str) -> str:
@@ -59,6 +48,52 @@ def output_options(paper: str):
             fn = o(fn)
         return fn
     return deco
+
+
+def _param_option(f, callback: Any = None) -> Any:
+    """The click option of one declared field (:func:`irmeta.reproduce.params.doc`);
+    ``callback``: click's, for a check the CLI adds (``-m``: exactly one measure)."""
+    meta = f.metadata
+    decls = (*meta["option"], f.name)
+    default = f.default if f.default is not MISSING else f.default_factory()
+    text = meta["cli_help"] or meta["doc"][0].upper() + meta["doc"][1:] + "."
+    constraint = meta["constraint"]
+    extra = dict(meta["click"])
+    if callback is not None:
+        extra["callback"] = callback
+    if isinstance(constraint, Flag):
+        return click.option(*decls, is_flag=True, default=default, help=text, **extra)
+    if isinstance(constraint, Choice):
+        return constrained_choice(*decls, constraint=constraint, default=default, help=text,
+                                  **extra)
+    if constraint is None:
+        return click.option(*decls, default=default, help=text, **extra)
+    if isinstance(default, tuple):          # shown and parsed as the command line writes it
+        default = ",".join(f"{x:g}" for x in default)
+    return constrained(*decls, constraint=constraint, default=default, help=text, **extra)
+
+
+def param_options(params_cls: type, callbacks: dict[str, Any] | None = None) -> Any:
+    """The options of a reproduction's parameters dataclass: one per field that declares
+    ``option`` spellings, in field order, storing into the field of the same name with the
+    field's default, constraint and meaning (declared once, in
+    :mod:`irmeta.reproduce.params`). ``callbacks``: field name -> click callback of its
+    option (a check that needs the CLI layer, such as :func:`one_measure_option`)."""
+    callbacks = callbacks or {}
+    declared = [f for f in fields(params_cls) if f.metadata.get("option")]
+
+    def deco(fn: Any) -> Any:
+        for f in reversed(declared):
+            fn = _param_option(f, callbacks.get(f.name))(fn)
+        return fn
+    return deco
+
+
+def param_values(params_cls: type, options: dict) -> dict:
+    """The values of ``params_cls``' declared options, taken out of ``options`` (the rest
+    says how to read the campaign)."""
+    return {f.name: options.pop(f.name) for f in fields(params_cls)
+            if f.metadata.get("option")}
 
 
 def _inputs(ctx: dict, options: dict) -> list[tuple[str, str]]:
@@ -115,40 +150,46 @@ def reproduce_command():
     """
 
 
+def paper_command(paper: str, params_cls: type, *, callbacks: dict[str, Any] | None = None,
+                  **command: Any) -> Any:
+    """``irmeta reproduce PAPER [QRELS RUN...]``: the command with the campaign options,
+    the output options and the options of the paper's parameters dataclass
+    (``callbacks``: see :func:`param_options`)."""
+    def deco(fn: Any) -> Any:
+        fn = param_options(params_cls, callbacks)(fn)
+        fn = output_options(paper)(fn)
+        fn = campaign_options(fn)
+        fn = click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))(fn)
+        fn = click.argument("qrels", required=False,
+                            type=click.Path(exists=True, dir_okay=False))(fn)
+        return reproduce_command.command(paper, **command)(fn)
+    return deco
+
+
+def _reproduce(paper: str, params_cls: type, qrels, runs, options: dict, *, output, svg: bool,
+               dpi: int, progress, **extra: Any) -> None:
+    """Load the campaign, build the paper's parameters from the options and ``-l``, and
+    write the reproduction (``extra``: keywords of the paper's ``reproduce``)."""
+    module = importlib.import_module(f"irmeta.reproduce.{paper}")
+    values = param_values(params_cls, options)
+    campaign, ctx = _load(qrels, runs, options)
+    if paper == "nrg":
+        extra["groups"] = ctx["groups"]
+    result = module.reproduce(campaign, output,
+                              params=params_cls(**values, rel_level=options["rel_level"]),
+                              inputs=_inputs(ctx, options), command=_command_line(paper),
+                              progress=progress, formats=_formats(svg), dpi=dpi, **extra)
+    _done(result)
+
+
 # ---------------------------------------------------------------------- innovation
-@reproduce_command.command("innovation",
-                           short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
-                                      "Tables 1-4.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("innovation")
-@constrained("-k", "--cutoff", constraint=CUTOFF, default=100,
-             help="K of P@K, AP@K and of rarity (the runs' top K).")
-@constrained("--alphas", constraint=ALPHAS, default="0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1",
-             help="Alpha grid of Figure 2: a,b,c or START:STOP:STEP.")
-@constrained("--stability-trials", constraint=TRIALS, default=1000,
-             help="Table 2: random half-topic subsets.")
-@constrained("--fuzziness", constraint=NONNEGATIVE, default=0.05,
-             help="Table 2: absolute difference of means below which a pair ties.")
-@constrained("--systems-trials", constraint=TRIALS, default=1000,
-             help="Table 3: random system samples per N (the paper's 1000: about 43 s CPU "
-                  "on 63 runs; 100 for a quick look).")
-@constrained("--table4-runs", constraint=COUNT, default=3,
-             help="Table 4: runs with the largest rank gain from P@K to P_rare@K.")
-@constrained("--table4-docs", constraint=COUNT, default=5,
-             help="Table 4: rarest relevant documents listed per run.")
-@click.option("--figure1-topic", default=None,
-              help="Figure 1: the topic (default: the one whose best run's P@K is the median).")
-@constrained("--figure1-points", constraint=COUNT, default=40,
-             help="Figure 1: at most this many values of D (one small campaign each).")
+@paper_command("innovation", InnovationParams,
+               short_help="Türkmen et al. 2023: P_rare/AP_rare, Figures 1-2, "
+                          "Tables 1-4.")
 @click.option("--figure1/--no-figure1", default=True,
               help="Run the synthetic insertion experiment of Figure 1.")
-@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
 @click.pass_context
-def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, cutoff, alphas,
-                       stability_trials, fuzziness, systems_trials, table4_runs, table4_docs,
-                       figure1_topic, figure1_points, figure1, seed, **options):
+def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, figure1, **options):
     """Türkmen et al. (ECIR 2023): P_rare@K and AP_rare@K, "innovation" metrics.
 
     \b
@@ -169,38 +210,17 @@ def innovation_command(click_ctx, qrels, runs, output, svg, dpi, progress, cutof
     Binary relevance is grade >= -l (default 1). Means are over the topics with a
     relevant document.
     """
-    from irmeta.reproduce import innovation
-
     refuse(click_ctx, ["figure1_topic", "figure1_points"], other="--no-figure1",
            when=not figure1, because="they set up Figure 1's experiment")
-    campaign, ctx = _load(qrels, runs, options)
-    params = innovation.InnovationParams(cutoff=cutoff, rel_level=options["rel_level"],
-                                         alphas=tuple(alphas),
-                                         stability_trials=stability_trials, fuzziness=fuzziness,
-                                         systems_trials=systems_trials,
-                                         table4_runs=table4_runs, table4_docs=table4_docs,
-                                         figure1_topic=figure1_topic, figure1_points=figure1_points,
-                                         seed=seed)
-    result = innovation.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
-                                  command=_command_line("innovation"), progress=progress,
-                                  formats=_formats(svg), dpi=dpi, figure1=figure1)
-    _done(result)
+    _reproduce("innovation", InnovationParams, qrels, runs, options, output=output, svg=svg,
+               dpi=dpi, progress=progress, figure1=figure1)
 
 
 # ---------------------------------------------------------------------- nrg
-@reproduce_command.command("nrg",
-                           short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
-                                      "Figures 1-5.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("nrg")
-@constrained("-k", "--cutoff", constraint=CUTOFF, default=10,
-             help="Cutoff of nDCG@k and of the chronological / all-others NRG.")
-@constrained("--pool-depth", constraint=CUTOFF, default=10,
-             help="K of the unique-contribution variants (the track's pool depth).")
-@constrained("--alpha", constraint=ALPHA, default=1.0, help="Alpha of P_rare@k (Figure 4).")
-def nrg_command(qrels, runs, output, svg, dpi, progress, cutoff, pool_depth, alpha, **options):
+@paper_command("nrg", NRGParams,
+               short_help="Bigdeli et al. 2024: Normalized Residual Gain, Table 1, "
+                          "Figures 1-5.")
+def nrg_command(qrels, runs, output, svg, dpi, progress, **options):
     """Bigdeli et al. (SIGIR-AP 2024): Normalized Residual Gain.
 
     \b
@@ -215,41 +235,15 @@ def nrg_command(qrels, runs, output, svg, dpi, progress, cutoff, pool_depth, alp
     Figure 5  TaSC@k (prior = best run of every other group) vs nDCG@k.
     The table of values has one row per run with every measure.
     """
-    from irmeta.reproduce import nrg
-
-    campaign, ctx = _load(qrels, runs, options)
-    params = nrg.NRGParams(cutoff=cutoff, pool_depth=pool_depth, alpha=alpha,
-                           rel_level=options["rel_level"])
-    result = nrg.reproduce(campaign, output, groups=ctx["groups"], params=params,
-                           inputs=_inputs(ctx, options), command=_command_line("nrg"),
-                           progress=progress, formats=_formats(svg), dpi=dpi)
-    _done(result)
+    _reproduce("nrg", NRGParams, qrels, runs, options, output=output, svg=svg, dpi=dpi,
+               progress=progress)
 
 
 # ---------------------------------------------------------------------- twist
-@reproduce_command.command("twist",
-                           short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
-                                      "Figures 13-14.")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("twist")
-@constrained("--depth", constraint=DEPTH, default=1000, help="Depth N of Twist.")
-@constrained_choice("--crossing", constraint=Choice(("matters", "formal")), default="matters",
-                    help="First-crossing rule of the CRP curve (archetypes).")
-@constrained("--top-fraction", constraint=FRACTION, default=0.75,
-             help="Share of the runs kept by MAP for Tables 3-4 and Figures 13-14.")
-@click.option("--filter-all", is_flag=True,
-              help="Also restrict Table 2 and the effort/gain grids to those runs.")
-@constrained("--discpower-trials", constraint=TRIALS, default=1000,
-             help="Figure 14: bootstrap resamples B.")
-@constrained("--repeats", constraint=TRIALS, default=1,
-             help="Figure 13: independent pool downsamplings averaged.")
-@constrained("--level", constraint=PROBABILITY, default=0.05,
-             help="Figure 14: significance level.")
-@constrained("--seed", constraint=SEED, default=0, help="Seed of every random step.")
-def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_fraction,
-                  filter_all, discpower_trials, repeats, level, seed, **options):
+@paper_command("twist", TwistParams,
+               short_help="Twist: archetypes, effort/gain grids, Tables 3-4, "
+                          "Figures 13-14.")
+def twist_command(qrels, runs, output, svg, dpi, progress, **options):
     """The Twist paper: effort-aware evaluation with CRP curves.
 
     \b
@@ -266,29 +260,14 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
     Figure 14     paired bootstrap (B = 1000, 0.05): ASL curves, DP, delta.
     As in the paper, Tables 3-4 and Figures 13-14 use the top 75% of runs by MAP.
     """
-    from irmeta.reproduce import twist
-
-    campaign, ctx = _load(qrels, runs, options)
-    params = twist.TwistParams(depth=depth, crossing=crossing, rel_level=options["rel_level"],
-                               top_fraction=top_fraction, filter_all=filter_all,
-                               repeats=repeats, discpower_trials=discpower_trials, level=level,
-                               seed=seed)
-    result = twist.reproduce(campaign, output, params=params, inputs=_inputs(ctx, options),
-                             command=_command_line("twist"), progress=progress,
-                             formats=_formats(svg), dpi=dpi)
-    _done(result)
+    _reproduce("twist", TwistParams, qrels, runs, options, output=output, svg=svg, dpi=dpi,
+               progress=progress)
 
 
 # ---------------------------------------------------------------------- gawm
-@reproduce_command.command("gawm",
-                           short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
-                                      "(campaign or --matrix).")
-@click.argument("qrels", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.argument("runs", nargs=-1, type=click.Path(exists=True, dir_okay=False))
-@campaign_options
-@output_options("gawm")
-@click.option("-m", "--measure", default="AP", metavar="MEASURE", callback=one_measure_option,
-              help="Measure whose runs x topics matrix is analysed (campaign input).")
+@paper_command("gawm", GAWMParams, callbacks={"measure": one_measure_option},
+               short_help="GAWM vs HITS: Tables 2-3, Figures 2-6 "
+                          "(campaign or --matrix).")
 @click.option("--matrix", "matrix_path", type=click.Path(exists=True, dir_okay=False),
               default=None, help="Read the systems x topics matrix from FILE instead of "
                                  "QRELS RUN... (long or wide, plain or gzip).")
@@ -297,9 +276,6 @@ def twist_command(qrels, runs, output, svg, dpi, progress, depth, crossing, top_
                          "rows are.")
 @click.option("--measure-name", default=None,
               help="For a long --matrix file with a measure column: the measure to keep.")
-@constrained_choice("--axioms", constraint=AXIOMS, case_sensitive=False, default="A",
-                    help="Axioms of Tables 2-3 and Figures 3-5 (Figure 6 uses B, as the "
-                         "paper).")
 @click.option("--name", default=None, help="Label of the collection in the tables.")
 @click.pass_context
 def gawm_command(click_ctx, qrels, runs, output, svg, dpi, progress, measure, matrix_path, rows,
@@ -345,8 +321,8 @@ def gawm_command(click_ctx, qrels, runs, output, svg, dpi, progress, measure, ma
         inputs = _inputs(ctx, options) + [
             ("matrix", f"{measure} per run and topic over the {frame.shape[1]} topics with a "
                        f"relevant document (grade ≥ {options['rel_level']})")]
-    params = gawm.GAWMParams(measure=measure if not matrix_path else "(from the file)",
-                             axioms=axioms.upper())
+    params = GAWMParams(measure=measure if not matrix_path else "(from the file)",
+                        axioms=axioms.upper())
     result = gawm.reproduce(frame, output, params=params, name=label, inputs=inputs,
                             command=_command_line("gawm"), progress=progress,
                             formats=_formats(svg), dpi=dpi)

@@ -92,12 +92,6 @@ class SubtopicTable:
         np.add.at(out, self.topic, rel.astype(np.int64))
         return out
 
-    def actual_subtopics(self, level: int) -> np.ndarray:
-        """int64 [T]: subtopics with at least one relevant document (ndeval ignores the
-        others)."""
-        counts: np.ndarray = np.count_nonzero(self.relevant_counts(level), axis=1)
-        return counts.astype(np.int64)
-
 
 def subtopic_table(subtopics: SubtopicQrels, topics: tuple[str, ...]) -> SubtopicTable:
     """Lay out ``subtopics`` for the campaign topic axis ``topics`` (others are ignored).

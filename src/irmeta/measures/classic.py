@@ -11,155 +11,44 @@ bounded on large campaigns.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
-from irmeta.data.campaign import NOT_IN_QRELS, Campaign
+from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures import kernel
-from irmeta.measures.kernel import blocked, memo, relevance_level, safe_div, seqsum, window
+from irmeta.measures.kernel import (
+    GAINS,
+    JUDGED_ONLY,
+    REL,
+    Block,
+    block_kernel,
+    gain_values,
+    ideal_gains,
+    max_judged,
+    memo,
+    powers,
+    relevance_level,
+    relevant_ranks,
+    safe_div,
+    seqsum,
+    sparse_judged,
+    window,
+)
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param, TrecName
+from irmeta.measures.spec import (
+    ALL_TREC,
+    OFFICIAL,
+    EvalContext,
+    Measure,
+    MeasureDef,
+    Param,
+    TrecName,
+)
 
-REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
-            "evaluation's relevance level, trec_eval -l)")
-JUDGED_ONLY = Param("judged_only", "bool", False, "drop unjudged documents from the ranking "
-                    "first (trec_eval -J, ir_measures judged_only)")
-GAINS = Param("gains", "gains", None, "grade -> gain mapping, e.g. {0:0,1:1,2:3,3:7}; "
-              "default gain = grade")
-#: trec_eval nicknames: ``official`` is a subset of ``all_trec``; ``set`` too
-OFFICIAL = ("official", "all_trec")
-ALL_TREC = ("all_trec",)
-SET = ("set", "all_trec")
 #: trec_eval's default cutoffs of P, recall, ndcg_cut, map_cut, relative_P
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-
-class Block:
-    """A chunk of topics of a campaign with the arrays classic kernels share."""
-
-    def __init__(self, campaign: Campaign, t0: int, t1: int, level: int):
-        self.grades: np.ndarray = campaign.grades[:, t0:t1]
-        self.length: np.ndarray = campaign.length[:, t0:t1]
-        self.num_rel: np.ndarray = campaign.num_rel(level)[t0:t1]
-        self.level = level
-        self.campaign = campaign
-        self.t0, self.t1 = t0, t1
-        self.rel: np.ndarray = self.grades >= level
-        self.depth: int = self.grades.shape[2]
-
-    def cum_rel(self) -> np.ndarray:
-        return np.cumsum(self.rel, axis=2, dtype=np.int32)
-
-    def upto(self, cutoff: int | None) -> int:
-        return self.depth if cutoff is None else min(cutoff, self.depth)
-
-
-#: a classic kernel over one block of topics: ``fn(block, measure) -> [R, Tc]``
-BlockKernelFn = Callable[["Block", Measure], np.ndarray]
-
-
-def block_kernel(fn: BlockKernelFn) -> Kernel:
-    """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics
-    (topic blocks of :func:`irmeta.measures.kernel.topic_blocks`)."""
-    def over_block(campaign: Campaign, measure: Measure, ctx: EvalContext,
-                   t0: int, t1: int) -> np.ndarray:
-        return fn(Block(campaign, t0, t1, relevance_level(measure, ctx)), measure)
-    over_block.__name__ = fn.__name__
-    over_block.__doc__ = fn.__doc__
-    return blocked(over_block)
-
-
-#: ``(idx, i, slot, j, K, found)`` of :func:`_selected_columns`
-_Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]
-
-
-def _selected_columns(selected: np.ndarray) -> _Columns | None:
-    """The documents ``selected`` (bool ``[R, T, D]``) as padded columns, in rank order:
-    ``(idx, i, slot, j, K, found)`` with ``idx`` their flat positions, ``i`` their 0-based
-    ranks, ``j`` their order within their (run, topic) cell, ``slot = cell * K + j`` their
-    place in a flat ``[R, T, K]`` array, ``K`` the most in one cell (at least 1) and
-    ``found[cell]`` the count per cell. None when ``R * T * K`` exceeds two topic blocks of
-    cells (the caller then works block by block on the dense arrays)."""
-    R, T, D = selected.shape
-    idx = np.flatnonzero(selected)
-    cell, i = np.divmod(idx, D)
-    found = np.bincount(cell, minlength=R * T)
-    K = max(1, int(found.max(initial=0)))
-    if R * T * K > 2 * kernel.CELLS_PER_BLOCK:
-        return None
-    first = np.r_[0, np.cumsum(found)[:-1]]
-    j = np.arange(len(idx)) - first[cell]
-    slot: np.ndarray = cell * K + j
-    return idx, i, slot, j, K, found
-
-
-#: ``(rank, prec, found)`` of :func:`relevant_ranks`
-RelevantRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-def relevant_ranks(campaign: Campaign, level: int,
-                   ctx: EvalContext | None) -> RelevantRanks | None:
-    """The retrieved relevant documents only, shared by AP, IPrec and 11pt_avg:
-    ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
-    document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
-    past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
-    exceed two topic blocks of cells (the kernels then work block by block)."""
-    def build() -> RelevantRanks | None:
-        R, T, D = campaign.grades.shape
-        columns = _selected_columns(campaign.grades >= level)
-        if columns is None:
-            return None
-        idx, i, slot, j, K, found = columns
-        rank = np.full(R * T * K, D + 1, dtype=np.int32)
-        prec = np.zeros(R * T * K)
-        rank[slot] = i + 1
-        prec[slot] = (j + 1) / (i + 1)
-        return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
-    ranks: RelevantRanks | None = memo(ctx, ("relevant_ranks", campaign, level), build)
-    return ranks
-
-
-#: ``(pos, grade, found)`` of :func:`judged_ranks`
-JudgedRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-def judged_ranks(campaign: Campaign, ctx: EvalContext | None) -> JudgedRanks | None:
-    """The retrieved documents that the qrels hold (any grade, negative included), in rank
-    order: ``(pos, grade, found)`` with ``pos[r, t, j]`` the 0-based rank of the (j+1)-th
-    of them (past ``found[r, t]``: the depth D) and ``grade[r, t, j]`` its grade (past it:
-    ``NOT_IN_QRELS``). Kernels whose sums only take terms at judged documents (infAP,
-    bpref, nDCG, ndcg_rel, G) read these few columns instead of the full depth: a term of
-    0 adds nothing to a float sum, so the values are the same bit for bit. Memoised per
-    campaign; None when the ``[R, T, K]`` arrays would exceed two topic blocks of cells
-    (the kernels then work block by block on the dense arrays)."""
-    def build() -> JudgedRanks | None:
-        R, T, D = campaign.grades.shape
-        flat = campaign.grades.reshape(-1)
-        columns = _selected_columns(campaign.grades != NOT_IN_QRELS)
-        if columns is None:
-            return None
-        idx, i, slot, _, K, found = columns
-        pos = np.full(R * T * K, D, dtype=np.int64)
-        grade = np.full(R * T * K, NOT_IN_QRELS, dtype=np.int16)
-        pos[slot] = i
-        grade[slot] = flat[idx]
-        return pos.reshape(R, T, K), grade.reshape(R, T, K), found.reshape(R, T)
-    ranks: JudgedRanks | None = memo(ctx, ("judged_ranks", campaign), build)
-    return ranks
-
-
-def sparse_judged(campaign: Campaign, m: Measure, ctx: EvalContext | None,
-                  level: int | None = None) -> JudgedRanks | None:
-    """:func:`judged_ranks` when a kernel may use them: every document outside the qrels
-    must score 0, i.e. the relevance level is above ``NOT_IN_QRELS`` and no ``gains``
-    mapping names that grade. None: use the dense kernel."""
-    if level is not None and level <= NOT_IN_QRELS:
-        return None
-    if any(grade == NOT_IN_QRELS for grade, _ in (m.get("gains") or ())):
-        return None
-    return judged_ranks(campaign, ctx)
 
 
 # ------------------------------------------------------------------ kernels
@@ -285,40 +174,6 @@ def bpref_blocked(b: Block, m: Measure) -> np.ndarray:
     return safe_div(total, b.num_rel[None, :].astype(float))
 
 
-def gain_values(grades: np.ndarray, m: Measure) -> np.ndarray:
-    """Gain of each grade (float array, same shape): the grade itself for grades > 0
-    (``2^grade - 1`` with ``dcg='exp-log2'``), 0 for grade 0, negative grades and
-    unjudged documents; the measure's ``gains`` mapping overrides listed grades."""
-    positive = np.where(grades > 0, grades, 0).astype(float)
-    gain = np.exp2(positive) - 1.0 if m.get("dcg") == "exp-log2" else positive
-    gain_map = m.get("gains")
-    if gain_map:
-        for grade, value in gain_map:
-            gain[grades == grade] = value
-    return gain
-
-
-def ideal_gains(campaign: Campaign, m: Measure, t0: int, t1: int, depth: int) -> np.ndarray:
-    """[Tc, depth] positive gains of the judged documents (grade >= 0), sorted
-    descending per topic, zero-padded: the ideal ranking's gain vector."""
-    j = campaign.judged
-    lo, hi = j.ptr[t0], j.ptr[t1]
-    grades = j.grades[lo:hi]
-    topic = j.topic[lo:hi] - t0
-    gain = gain_values(grades, m)
-    gain[grades < 0] = 0.0
-    gain = np.where(gain > 0, gain, 0.0)
-    order = np.lexsort((-gain, topic))
-    gain, topic = gain[order], topic[order]
-    counts = np.bincount(topic, minlength=t1 - t0)
-    starts = np.r_[0, np.cumsum(counts)[:-1]]
-    rank = np.arange(len(gain)) - starts[topic]
-    out = np.zeros((t1 - t0, depth))
-    keep = rank < depth
-    out[topic[keep], rank[keep]] = gain[keep]
-    return out
-
-
 def _log_discount(depth: int, kind: str = "log2") -> np.ndarray:
     """The divisor of the gain at ranks i = 1..depth: ``log2(i + 1)`` (trec_eval), or with
     ``kind="jk10"`` Järvelin & Kekäläinen's (2002) base-10 discount ``max(1, log10(i))`` —
@@ -326,11 +181,6 @@ def _log_discount(depth: int, kind: str = "log2") -> np.ndarray:
     if kind == "jk10":
         return np.maximum(1.0, np.log10(np.arange(1, depth + 1, dtype=np.float64)))
     return np.log2(np.arange(2, depth + 2, dtype=np.float64))
-
-
-def max_judged(campaign: Campaign, t0: int, t1: int) -> int:
-    """The largest number of judged documents of one topic among topics t0..t1-1."""
-    return int(np.max(np.diff(campaign.judged.ptr[t0:t1 + 1]), initial=0))
 
 
 def _ndcg_block(b: Block, m: Measure) -> np.ndarray:
@@ -369,12 +219,6 @@ def ndcg(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     ideal = ideal_gains(campaign, m, 0, T, ideal_depth)
     idcg = seqsum(ideal / _log_discount(ideal_depth, kind))
     return safe_div(dcg, idcg[None, :])
-
-
-def powers(p: float, n: int) -> np.ndarray:
-    """p^0 .. p^n by repeated multiplication, as trec_eval computes them (bit for bit)."""
-    power: np.ndarray = np.r_[1.0, np.cumprod(np.full(n, p))]
-    return power
 
 
 def graded_relevance(b: Block, m: Measure, d: int) -> np.ndarray:
@@ -567,8 +411,6 @@ def _check_p(m: Measure) -> None:
         raise MeasureError(f"RBP: p must be in (0, 1), got {m['p']}")
 
 
-
-
 # ----------------------------------------------------------- declarations
 def _trec(name: str, rank: int, form: str = "single", bind: str | None = None,
           defaults: tuple[Any, ...] = (), fixed: tuple[tuple[str, Any], ...] = (),
@@ -605,6 +447,7 @@ register(MeasureDef(
            choices=("log2", "jk10"))),
     formula="DCG@k/IDCG@k, DCG@k = sum_{i<=k} gain_i / log2(i+1)",
     trec=(_trec("ndcg", 23, "pairs"), _trec("ndcg_cut", 26, "cutoffs", "@", CUTOFFS)),
+    relevance="graded",
     differs="fractional gains (ndcg.3=0.5) are sorted by value; trec_eval 10 sorts them by "
             "their integer-truncated difference, which can give nDCG above 1"))
 register(MeasureDef(
@@ -633,6 +476,7 @@ register(MeasureDef(
           Param("graded", "bool", False, "graded relevance: r_i = gain / largest gain of the "
                 "qrels (trec_eval rbp); default binary at rel"), GAINS),
     validate=_check_p, formula="(1-p) * sum_i r_i * p^(i-1)",
+    relevance=lambda m: "graded" if m["graded"] or m.get("gains") else "binary",
     trec=(_trec("rbp", 55, "pairs", fixed=(("p", 0.9), ("graded", True))),),
     differs="graded qrels: r_i = gain / largest gain of the qrels; trec_eval 10 rescales "
             "(gain - min) / (max - min) per topic with min and max read uninitialised"))
@@ -668,7 +512,7 @@ register(MeasureDef(
                 (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),)))
 register(MeasureDef(
     "num_ret", "documents retrieved (with rel: retrieved with grade >= rel)", num_ret,
-    (Param("rel", "int", None, "count only documents with grade >= rel"),), cutoff="none",
+    (replace(REL, doc="count only documents with grade >= rel"),), cutoff="none",
     aggregate="sum", integer=True, aliases=("NumRet",),
     trec=(_trec("num_ret", 2, nicknames=OFFICIAL + ("set",)),)))
 register(MeasureDef(

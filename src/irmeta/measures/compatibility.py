@@ -91,5 +91,5 @@ register(MeasureDef(
     compatibility,
     (Param("p", "float", 0.95, "persistence of the rank-biased overlap, 0 < p < 1"),
      Param("normalize", "bool", True, "divide by the ideal ranking's own RBO")),
-    cutoff="none", family="ir_measures", validate=_check,
+    cutoff="none", family="ir_measures", validate=_check, relevance="graded",
     formula="RBO_p(run, ideal) / RBO_p(ideal, ideal), depth max(n, N_R)"))

@@ -152,14 +152,16 @@ def sdcg(campaign: Campaign, measure: Measure, ctx: EvalContext) -> np.ndarray:
 register(MeasureDef(
     "INST", "INST, adaptive C/W/L measure (Moffat et al. 2015; ir_measures cwl_eval)", inst,
     (T_PARAM, MIN_REL, MAX_REL), cutoff="none", family="ir_measures", validate=_check,
+    relevance="graded",
     formula="sum_i W_i g_i, C_i = ((i+T+T_i-1)/(i+T+T_i))^2, T_i = T - sum_{j<=i} g_j"))
 register(MeasureDef(
     "INSQ", "INSQ, C/W/L measure (Moffat et al. 2012; ir_measures cwl_eval)", insq,
     (T_PARAM, MIN_REL, MAX_REL), cutoff="none", family="ir_measures", validate=_check,
+    relevance="graded",
     formula="sum_i W_i g_i, C_i = ((i+2T-1)/(i+2T))^2"))
 register(MeasureDef(
     "SDCG", "scaled DCG: DCG@k over the DCG of k fully relevant documents (cwl_eval)", sdcg,
     (MIN_REL, MAX_REL, Param("dcg", "str", "log2", "discount (ir_measures: only log2)",
                              choices=("log2",))),
-    cutoff="required", family="ir_measures", validate=_check,
+    cutoff="required", family="ir_measures", validate=_check, relevance="graded",
     formula="sum_{i<=k} g_i/log2(i+1) / sum_{i<=k} 1/log2(i+1)"))

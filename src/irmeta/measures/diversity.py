@@ -44,6 +44,7 @@ relevance blocks under the one memory budget of :mod:`irmeta.measures.kernel`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterator
 
 import numpy as np
@@ -51,12 +52,14 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.data.subtopics import SubtopicTable, cell_rows
 from irmeta.errors import MeasureError
+from irmeta.measures import kernel
 from irmeta.measures.kernel import memo, relevance_level, safe_div, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Kernel, Measure, MeasureDef, Param
 
-REL = Param("rel", "int", None, "minimum subtopic grade counted as relevant (default: the "
-            "evaluation's relevance level)")
+#: the shared ``rel`` parameter, read on subtopic grades
+REL = replace(kernel.REL, doc="minimum subtopic grade counted as relevant (default: the "
+              "evaluation's relevance level)")
 #: ndeval's ``-alpha`` (default 0.5), which changes alpha-(n)DCG, (n)NRBP and ERR-IA /
 #: nERR-IA alike (ir_measures' ERR_IA has no alpha: its value is ndeval's default)
 ALPHA = Param("alpha", "float", 0.5, "redundancy intolerance, 0 <= alpha <= 1")

@@ -93,8 +93,8 @@ def nerr(campaign: Campaign, measure: Measure, ctx: EvalContext, t0: int, t1: in
 
 register(MeasureDef(
     "ERR", "expected reciprocal rank (Chapelle et al. 2009), graded; ir_measures / gdeval "
-    "ERR@k", err, (MAX_REL,), family="ir_measures",
+    "ERR@k", err, (MAX_REL,), family="ir_measures", relevance="graded",
     formula="sum_{i<=k} R_i/i * prod_{j<i}(1-R_j), R = (2^g-1)/2^max_rel"))
 register(MeasureDef(
     "nERR", "ERR normalised by the ERR of the ideal ranking", nerr, (MAX_REL,),
-    family="ir_measures", formula="ERR@k / ERR@k(ideal ranking)"))
+    family="ir_measures", relevance="graded", formula="ERR@k / ERR@k(ideal ranking)"))

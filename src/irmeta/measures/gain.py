@@ -14,8 +14,7 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.measures import kernel
-from irmeta.measures.classic import (
-    ALL_TREC,
+from irmeta.measures.kernel import (
     GAINS,
     REL,
     Block,
@@ -23,12 +22,14 @@ from irmeta.measures.classic import (
     gain_values,
     ideal_gains,
     max_judged,
+    relevance_level,
     relevant_ranks,
+    safe_div,
+    seqsum,
     sparse_judged,
 )
-from irmeta.measures.kernel import relevance_level, safe_div, seqsum
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, TrecName
+from irmeta.measures.spec import ALL_TREC, EvalContext, Measure, MeasureDef, TrecName
 
 
 def _log2_ranks(n: int) -> np.ndarray:
@@ -281,18 +282,18 @@ def bin_g_blocked(b: Block, m: Measure) -> np.ndarray:
 
 register(MeasureDef(
     "dcg", "discounted cumulative gain, not normalised (trec_eval dcg)", dcg, (GAINS,),
-    cutoff="none", formula="sum_i g_i / log2(i+1)",
+    cutoff="none", formula="sum_i g_i / log2(i+1)", relevance="graded",
     trec=(TrecName("dcg", 21, "pairs", nicknames=()),),
     differs="`-m dcg.x -m ideal_dcg.y`: each keeps its own gains; trec_eval 10 shares one "
             "parameter block between them (the last given applies to both, and it then "
             "crashes freeing it twice)"))
 register(MeasureDef(
     "ideal_dcg", "DCG of the ideal ranking (trec_eval ideal_dcg)", ideal_dcg, (GAINS,),
-    cutoff="none", formula="sum_{j<=m} I_j / log2(j+1)",
+    cutoff="none", formula="sum_{j<=m} I_j / log2(j+1)", relevance="graded",
     trec=(TrecName("ideal_dcg", 22, "pairs", nicknames=()),)))
 register(MeasureDef(
     "ndcg_rel", "nDCG averaged over the relevant documents (trec_eval ndcg_rel)", ndcg_rel,
-    (GAINS,), cutoff="none",
+    (GAINS,), cutoff="none", relevance="graded",
     formula="1/m (sum_{g_i>0} DCG_i/IDCG_min(i,m) + (m - r) DCG_n/IDCG_m)",
     trec=(TrecName("ndcg_rel", 24, "pairs", nicknames=ALL_TREC),),
     differs="fractional gains (ndcg_rel.3=0.5) are sorted by value for the ideal ranking, "
@@ -301,6 +302,7 @@ register(MeasureDef(
 register(MeasureDef(
     "Rndcg", "nDCG averaged where the ideal gain drops (trec_eval Rndcg)", r_ndcg,
     (GAINS, REL), cutoff="none", formula="mean_b DCG_min(b-1,n) / IDCG_(b-1)",
+    relevance="graded",
     trec=(TrecName("Rndcg", 25, "pairs", nicknames=ALL_TREC),),
     differs="fractional gains (Rndcg.3=0.5) are sorted by value for the ideal ranking, "
             "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
@@ -308,6 +310,7 @@ register(MeasureDef(
 register(MeasureDef(
     "G", "gain discounted by the excess cost over the ideal (trec_eval G)", g_measure,
     (GAINS,), cutoff="none", formula="sum_i g_i / log2(2 + C_i - S_i) / sum_j I_j",
+    relevance="graded",
     trec=(TrecName("G", 20, "pairs", nicknames=ALL_TREC),),
     differs="fractional gains (G.3=0.5) are sorted by value for the ideal ranking, "
             "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "

@@ -29,7 +29,7 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
 from irmeta.measures.context import others_count
-from irmeta.measures.kernel import relevance_level, seqsum, topic_blocks, window
+from irmeta.measures.kernel import REL, relevance_level, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -39,8 +39,6 @@ VARIANT = Param("variant", "str", "standard", "standard: 1 + alpha*R(d); normali
                 "(1-alpha) + alpha*R'(d), bounded by [0, 1]", choices=("standard", "normalized"))
 DEPTH = Param("depth", "int", None, "rank depth within which a run 'retrieves' a document "
               "for rarity (default: the cutoff K)", low=1)
-REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
-            "evaluation's relevance level)")
 
 
 def rarity(others: np.ndarray, S: int, variant: str = "standard") -> np.ndarray:

@@ -36,4 +36,4 @@ def judged(campaign: Campaign, measure: Measure, ctx: EvalContext,
 register(MeasureDef(
     "Judged", "fraction of the top k documents that are judged (ir_measures Judged@k)",
     judged, formula="|{i <= min(k,n): d_i judged}| / min(k,n); 0 on an empty ranking",
-    family="ir_measures"))
+    family="ir_measures", relevance="judged"))

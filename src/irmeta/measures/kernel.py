@@ -11,6 +11,16 @@
   measures whose denominator is empty, e.g. recall on a topic without relevant documents).
 * :func:`memo` — memoisation of shared intermediate arrays in :attr:`EvalContext.cache`.
 * :func:`window` — number of rank columns inside a cutoff.
+* :data:`REL`, :data:`JUDGED_ONLY`, :data:`GAINS` — the parameters many families share,
+  declared once (a family may restate a doc with ``dataclasses.replace``).
+* :class:`Block` and :func:`block_kernel` — a kernel over one topic block with the
+  arrays most kernels need (grades, binary relevance, ``N_R``).
+* :func:`relevant_ranks`, :func:`judged_ranks`, :func:`sparse_judged` — the retrieved
+  relevant (or judged) documents as compact columns, memoised per campaign.
+* :func:`gain_values`, :func:`ideal_gains`, :func:`max_judged`, :func:`powers` — gains of
+  grades, the ideal ranking's gains, and trec_eval's repeated-multiplication powers.
+
+Kernels themselves live in their family's module (``classic.py``, ``gain.py``, ...).
 """
 
 from __future__ import annotations
@@ -19,8 +29,8 @@ from typing import Any, Callable, Iterator, TypeVar
 
 import numpy as np
 
-from irmeta.data.campaign import Campaign
-from irmeta.measures.spec import EvalContext, Kernel, Measure
+from irmeta.data.campaign import NOT_IN_QRELS, Campaign
+from irmeta.measures.spec import EvalContext, Kernel, Measure, Param
 
 Built = TypeVar("Built")
 
@@ -98,3 +108,185 @@ def memo(ctx: EvalContext | None, key: tuple[Any, ...], build: Callable[[], Buil
 def window(campaign: Campaign, k: int | None) -> int:
     """Number of rank columns of the dense arrays inside a cutoff ``k`` (None = all)."""
     return campaign.depth if k is None else min(int(k), campaign.depth)
+
+
+# ------------------------------------------------------------ shared parameters
+REL = Param("rel", "int", None, "minimum grade counted as relevant (default: the "
+            "evaluation's relevance level, trec_eval -l)")
+JUDGED_ONLY = Param("judged_only", "bool", False, "drop unjudged documents from the ranking "
+                    "first (trec_eval -J, ir_measures judged_only)")
+GAINS = Param("gains", "gains", None, "grade -> gain mapping, e.g. {0:0,1:1,2:3,3:7}; "
+              "default gain = grade")
+
+
+# ------------------------------------------------ blocks and compact columns
+class Block:
+    """A chunk of topics of a campaign with the arrays classic kernels share."""
+
+    def __init__(self, campaign: Campaign, t0: int, t1: int, level: int):
+        self.grades: np.ndarray = campaign.grades[:, t0:t1]
+        self.length: np.ndarray = campaign.length[:, t0:t1]
+        self.num_rel: np.ndarray = campaign.num_rel(level)[t0:t1]
+        self.level = level
+        self.campaign = campaign
+        self.t0, self.t1 = t0, t1
+        self.rel: np.ndarray = self.grades >= level
+        self.depth: int = self.grades.shape[2]
+
+    def cum_rel(self) -> np.ndarray:
+        return np.cumsum(self.rel, axis=2, dtype=np.int32)
+
+    def upto(self, cutoff: int | None) -> int:
+        return self.depth if cutoff is None else min(cutoff, self.depth)
+
+
+#: a classic kernel over one block of topics: ``fn(block, measure) -> [R, Tc]``
+BlockKernelFn = Callable[["Block", Measure], np.ndarray]
+
+
+def block_kernel(fn: BlockKernelFn) -> Kernel:
+    """Wrap ``fn(block, measure) -> [R, Tc]`` into a registry kernel over all topics
+    (topic blocks of :func:`topic_blocks`)."""
+    def over_block(campaign: Campaign, measure: Measure, ctx: EvalContext,
+                   t0: int, t1: int) -> np.ndarray:
+        return fn(Block(campaign, t0, t1, relevance_level(measure, ctx)), measure)
+    over_block.__name__ = fn.__name__
+    over_block.__doc__ = fn.__doc__
+    return blocked(over_block)
+
+
+#: ``(idx, i, slot, j, K, found)`` of :func:`_selected_columns`
+_Columns = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]
+
+
+def _selected_columns(selected: np.ndarray) -> _Columns | None:
+    """The documents ``selected`` (bool ``[R, T, D]``) as padded columns, in rank order:
+    ``(idx, i, slot, j, K, found)`` with ``idx`` their flat positions, ``i`` their 0-based
+    ranks, ``j`` their order within their (run, topic) cell, ``slot = cell * K + j`` their
+    place in a flat ``[R, T, K]`` array, ``K`` the most in one cell (at least 1) and
+    ``found[cell]`` the count per cell. None when ``R * T * K`` exceeds two topic blocks of
+    cells (the caller then works block by block on the dense arrays)."""
+    R, T, D = selected.shape
+    idx = np.flatnonzero(selected)
+    cell, i = np.divmod(idx, D)
+    found = np.bincount(cell, minlength=R * T)
+    K = max(1, int(found.max(initial=0)))
+    if R * T * K > 2 * CELLS_PER_BLOCK:
+        return None
+    first = np.r_[0, np.cumsum(found)[:-1]]
+    j = np.arange(len(idx)) - first[cell]
+    slot: np.ndarray = cell * K + j
+    return idx, i, slot, j, K, found
+
+
+#: ``(rank, prec, found)`` of :func:`relevant_ranks`
+RelevantRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def relevant_ranks(campaign: Campaign, level: int,
+                   ctx: EvalContext | None) -> RelevantRanks | None:
+    """The retrieved relevant documents only, shared by AP, IPrec and 11pt_avg:
+    ``(rank, prec, found)`` with ``rank[r, t, j]`` the 1-based rank of the (j+1)-th relevant
+    document (past ``found[r, t]``: depth + 1) and ``prec[r, t, j] = (j + 1) / rank`` (0
+    past it). Memoised per campaign and level; None when the ``[R, T, K]`` arrays would
+    exceed two topic blocks of cells (the kernels then work block by block)."""
+    def build() -> RelevantRanks | None:
+        R, T, D = campaign.grades.shape
+        columns = _selected_columns(campaign.grades >= level)
+        if columns is None:
+            return None
+        idx, i, slot, j, K, found = columns
+        rank = np.full(R * T * K, D + 1, dtype=np.int32)
+        prec = np.zeros(R * T * K)
+        rank[slot] = i + 1
+        prec[slot] = (j + 1) / (i + 1)
+        return rank.reshape(R, T, K), prec.reshape(R, T, K), found.reshape(R, T)
+    ranks: RelevantRanks | None = memo(ctx, ("relevant_ranks", campaign, level), build)
+    return ranks
+
+
+#: ``(pos, grade, found)`` of :func:`judged_ranks`
+JudgedRanks = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def judged_ranks(campaign: Campaign, ctx: EvalContext | None) -> JudgedRanks | None:
+    """The retrieved documents that the qrels hold (any grade, negative included), in rank
+    order: ``(pos, grade, found)`` with ``pos[r, t, j]`` the 0-based rank of the (j+1)-th
+    of them (past ``found[r, t]``: the depth D) and ``grade[r, t, j]`` its grade (past it:
+    ``NOT_IN_QRELS``). Kernels whose sums only take terms at judged documents (infAP,
+    bpref, nDCG, ndcg_rel, G) read these few columns instead of the full depth: a term of
+    0 adds nothing to a float sum, so the values are the same bit for bit. Memoised per
+    campaign; None when the ``[R, T, K]`` arrays would exceed two topic blocks of cells
+    (the kernels then work block by block on the dense arrays)."""
+    def build() -> JudgedRanks | None:
+        R, T, D = campaign.grades.shape
+        flat = campaign.grades.reshape(-1)
+        columns = _selected_columns(campaign.grades != NOT_IN_QRELS)
+        if columns is None:
+            return None
+        idx, i, slot, _, K, found = columns
+        pos = np.full(R * T * K, D, dtype=np.int64)
+        grade = np.full(R * T * K, NOT_IN_QRELS, dtype=np.int16)
+        pos[slot] = i
+        grade[slot] = flat[idx]
+        return pos.reshape(R, T, K), grade.reshape(R, T, K), found.reshape(R, T)
+    ranks: JudgedRanks | None = memo(ctx, ("judged_ranks", campaign), build)
+    return ranks
+
+
+def sparse_judged(campaign: Campaign, m: Measure, ctx: EvalContext | None,
+                  level: int | None = None) -> JudgedRanks | None:
+    """:func:`judged_ranks` when a kernel may use them: every document outside the qrels
+    must score 0, i.e. the relevance level is above ``NOT_IN_QRELS`` and no ``gains``
+    mapping names that grade. None: use the dense kernel."""
+    if level is not None and level <= NOT_IN_QRELS:
+        return None
+    if any(grade == NOT_IN_QRELS for grade, _ in (m.get("gains") or ())):
+        return None
+    return judged_ranks(campaign, ctx)
+
+
+# ------------------------------------------------------------------- gains
+def gain_values(grades: np.ndarray, m: Measure) -> np.ndarray:
+    """Gain of each grade (float array, same shape): the grade itself for grades > 0
+    (``2^grade - 1`` with ``dcg='exp-log2'``), 0 for grade 0, negative grades and
+    unjudged documents; the measure's ``gains`` mapping overrides listed grades."""
+    positive = np.where(grades > 0, grades, 0).astype(float)
+    gain = np.exp2(positive) - 1.0 if m.get("dcg") == "exp-log2" else positive
+    gain_map = m.get("gains")
+    if gain_map:
+        for grade, value in gain_map:
+            gain[grades == grade] = value
+    return gain
+
+
+def ideal_gains(campaign: Campaign, m: Measure, t0: int, t1: int, depth: int) -> np.ndarray:
+    """[Tc, depth] positive gains of the judged documents (grade >= 0), sorted
+    descending per topic, zero-padded: the ideal ranking's gain vector."""
+    j = campaign.judged
+    lo, hi = j.ptr[t0], j.ptr[t1]
+    grades = j.grades[lo:hi]
+    topic = j.topic[lo:hi] - t0
+    gain = gain_values(grades, m)
+    gain[grades < 0] = 0.0
+    gain = np.where(gain > 0, gain, 0.0)
+    order = np.lexsort((-gain, topic))
+    gain, topic = gain[order], topic[order]
+    counts = np.bincount(topic, minlength=t1 - t0)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    rank = np.arange(len(gain)) - starts[topic]
+    out = np.zeros((t1 - t0, depth))
+    keep = rank < depth
+    out[topic[keep], rank[keep]] = gain[keep]
+    return out
+
+
+def max_judged(campaign: Campaign, t0: int, t1: int) -> int:
+    """The largest number of judged documents of one topic among topics t0..t1-1."""
+    return int(np.max(np.diff(campaign.judged.ptr[t0:t1 + 1]), initial=0))
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """p^0 .. p^n by repeated multiplication, as trec_eval computes them (bit for bit)."""
+    power: np.ndarray = np.r_[1.0, np.cumprod(np.full(n, p))]
+    return power

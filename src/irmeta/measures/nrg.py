@@ -54,7 +54,7 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.errors import CampaignError, MeasureError
 from irmeta.measures.context import judged_cells, seen_totals
-from irmeta.measures.kernel import relevance_level, seqsum, topic_blocks, window
+from irmeta.measures.kernel import REL, relevance_level, seqsum, topic_blocks, window
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -477,9 +477,9 @@ register(MeasureDef(
            "(grade / highest grade); default: the base's (grade for nDCG and DCG, binary "
            "for RBP; P and unique are binary only)", choices=GAIN_KINDS),
      Param("p", "float", 0.8, "RBP persistence, 0 < p < 1"),
-     Param("rel", "int", None, "minimum grade counted as relevant (default: the "
-           "evaluation's relevance level)"),
+     REL,
      Param("select", "str", None, "with prior=best_per_group: the measure that picks each "
            "group's best run, quoted (select='nDCG@10'); default: the base metric")),
     cutoff="optional", context=True, family="nrg", validate=_validate,
+    relevance=lambda m: "binary" if gain_kind(m) == "binary" else "graded",
     formula="1/N * sum_{i<=K} G(d_i) * prod_{R_j in P} (1 - seen(pos(d_i, R_j))) * seen(i)"))

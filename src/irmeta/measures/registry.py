@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import TYPE_CHECKING
 
-from irmeta.measures.spec import MeasureDef
+if TYPE_CHECKING:        # not at run time: the CLI reads FAMILIES without loading NumPy
+    from irmeta.measures.spec import MeasureDef
 
 _MODULES = (
     "irmeta.measures.classic",
@@ -28,6 +30,16 @@ _MODULES = (
     "irmeta.measures.compatibility",
     "irmeta.measures.diversity",
 )
+#: the measure families (``MeasureDef.family``), in listing order, with what each holds:
+#: ``irmeta measures --family`` offers these, and :func:`register` refuses any other
+FAMILIES: dict[str, str] = {
+    "classic": "trec_eval's measures, with trec_eval 10 semantics",
+    "innovation": "rareness-weighted P_rare and AP_rare (Türkmen et al. 2023)",
+    "nrg": "Normalized Residual Gain and TaSC (Bigdeli et al. 2024)",
+    "twist": "Twist, effort-aware evaluation with CRP curves",
+    "ir_measures": "measures of ir_measures beyond trec_eval (Judged, ERR, INST, SDCG, ...)",
+    "diversity": "intent-aware measures over subtopic qrels (ndeval)",
+}
 _REGISTRY: dict[str, MeasureDef] = {}
 _ALIASES: dict[str, MeasureDef] = {}
 _MODULE_OF: dict[str, str] = {}   # measure name -> the module that registered it
@@ -35,7 +47,11 @@ _LOADED = False
 
 
 def register(definition: MeasureDef) -> MeasureDef:
-    """Add a measure declaration (its ``name`` must be new)."""
+    """Add a measure declaration (its ``name`` must be new, its ``family`` one of
+    :data:`FAMILIES`)."""
+    if definition.family not in FAMILIES:
+        raise ValueError(f"measure {definition.name!r}: family {definition.family!r} is not "
+                         f"one of {', '.join(FAMILIES)} (irmeta.measures.registry.FAMILIES)")
     for name in (definition.name, *definition.aliases):
         taken = _REGISTRY.get(name) or _ALIASES.get(name)
         if taken is not None and taken is not definition:

@@ -12,10 +12,9 @@ import numpy as np
 
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.classic import ALL_TREC, JUDGED_ONLY, REL, SET, Block, block_kernel
-from irmeta.measures.kernel import safe_div
+from irmeta.measures.kernel import JUDGED_ONLY, REL, Block, block_kernel, safe_div
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
+from irmeta.measures.spec import ALL_TREC, SET, EvalContext, Measure, MeasureDef, Param, TrecName
 
 
 def _counts(b: Block) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

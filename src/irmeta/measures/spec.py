@@ -13,18 +13,20 @@ is decided by :func:`irmeta.evaluate`.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from irmeta.constraints import Choice, Constraint, Flag, Integer, ListOf, Real, Strings
 from irmeta.data.campaign import Campaign
-from irmeta.errors import MeasureError
+from irmeta.errors import MeasureError, ParameterError
 
 #: how a measure's per-topic values become one number per run
 AGGREGATES = ("mean", "sum", "count", "gmean")
+#: what a measure reads of the grades (:attr:`MeasureDef.relevance`)
+RELEVANCE = ("binary", "graded", "judged")
 
 
 @dataclass(frozen=True)
@@ -47,57 +49,77 @@ class Param:
     high: float | None = None
     required: bool = False
 
-    def check(self, value: Any, measure: str) -> Any:
-        """Coerce and validate ``value``; raise :class:`MeasureError` if it does not fit."""
-        try:
-            if self.kind == "int":
-                if isinstance(value, bool) or (isinstance(value, float)
-                                               and not value.is_integer()):
+    def constraint(self) -> Constraint | None:
+        """The :mod:`irmeta.constraints` object a value of this parameter must meet (after
+        :meth:`read`): ``int`` and ``float`` in ``[low, high]`` (finite), ``bool``, ``str``
+        one of ``choices``, ``floats`` a non-empty list of finite numbers, ``runs`` names;
+        None for ``str`` without choices and for ``gains`` (whose values :meth:`check`
+        checks as finite numbers)."""
+        if self.kind == "int":
+            return Integer(self.low, self.high)  # type: ignore[arg-type]
+        if self.kind == "float":
+            return Real(self.low, self.high)
+        if self.kind == "bool":
+            return Flag()
+        if self.kind == "str":
+            return Choice(tuple(self.choices)) if self.choices is not None else None
+        if self.kind == "floats":
+            return ListOf(Real())
+        if self.kind == "runs":
+            return Strings(allow_empty=True)
+        return None
+
+    def read(self, value: Any) -> Any:
+        """The measure-string spellings of a value, as the value itself: an integral float
+        for ``int`` (trec_eval's ``name=value`` pairs are read as reals), ``true``/``false``
+        /``1``/``0`` for ``bool``, ``1,2`` for ``floats``, ``a|b`` for ``runs``, a mapping
+        for ``gains``. Raises ``ValueError``/``TypeError`` when it cannot be one."""
+        if self.kind == "int":
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError
+            return int(value)
+        if self.kind == "float":
+            return value if isinstance(value, bool) else float(value)
+        if self.kind == "bool":
+            if isinstance(value, str):
+                if value.lower() not in ("true", "false", "1", "0"):
                     raise ValueError
-                value = int(value)
-            elif self.kind == "float":
-                if isinstance(value, bool):
-                    raise ValueError
-                value = float(value)
-            elif self.kind == "bool":
-                if isinstance(value, str):
-                    if value.lower() not in ("true", "false", "1", "0"):
-                        raise ValueError
-                    value = value.lower() in ("true", "1")
-                value = bool(value)
-            elif self.kind == "str":
-                value = str(value)
-            elif self.kind == "gains":
-                value = tuple(sorted((int(k), float(v)) for k, v in dict(value).items()))
-            elif self.kind == "floats":
-                if isinstance(value, str):
-                    value = [v for v in value.split(",") if v]
-                value = tuple(float(v) for v in value)
-                if not value:
-                    raise ValueError
-            elif self.kind == "runs":
-                if isinstance(value, str):
-                    value = tuple(v for v in value.split("|") if v)
-                value = tuple(str(v) for v in value)
-        except (TypeError, ValueError, OverflowError):
-            raise MeasureError(f"{measure}: parameter {self.name!r} expects {self.kind}, "
-                               f"got {value!r}") from None
-        numbers = ([value] if self.kind == "float" else
-                   [g for _, g in value] if self.kind == "gains" else
-                   list(value) if self.kind == "floats" else [])
-        if not all(math.isfinite(x) for x in numbers):
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be finite "
-                               f"(no nan or inf), got {value!r}")
-        if self.choices is not None and value not in self.choices:
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be one of "
-                               f"{', '.join(map(str, self.choices))}; got {value!r}")
-        if self.low is not None and value < self.low:
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be >= {self.low}; "
-                               f"got {value!r}")
-        if self.high is not None and value > self.high:
-            raise MeasureError(f"{measure}: parameter {self.name!r} must be <= {self.high}; "
-                               f"got {value!r}")
+                return value.lower() in ("true", "1")
+            return bool(value)
+        if self.kind == "str":
+            return str(value)
+        if self.kind == "gains":
+            return tuple(sorted((int(k), float(v)) for k, v in dict(value).items()))
+        if self.kind == "floats":
+            items = [v for v in value.split(",") if v] if isinstance(value, str) else value
+            return [float(v) for v in items]
+        if self.kind == "runs":
+            items = [v for v in value.split("|") if v] if isinstance(value, str) else value
+            return [str(v) for v in items]
         return value
+
+    def check(self, value: Any, measure: str) -> Any:
+        """Read ``value`` (:meth:`read`) and validate it through :meth:`constraint`; raise
+        :class:`MeasureError` ``"<measure>: parameter '<name>' must be <what>, got
+        <value>"`` if it does not fit."""
+        label = f"parameter {self.name!r}"
+        try:
+            value = self.read(value)
+        except (TypeError, ValueError, OverflowError):
+            raise MeasureError(f"{measure}: {label} expects {self.kind}, "
+                               f"got {value!r}") from None
+        constraint = (ListOf(Real(), min_items=0) if self.kind == "gains" else
+                      self.constraint())
+        if constraint is None:
+            return value
+        try:
+            if self.kind == "gains":            # the mapping's gains: finite numbers
+                constraint.check([g for _, g in value], label, measure)
+                return value
+            checked = constraint.check(value, label, measure)
+        except ParameterError as exc:
+            raise MeasureError(str(exc)) from None
+        return tuple(checked) if isinstance(checked, list) else checked
 
 
 #: the kernel contract: ``kernel(campaign, measure, ctx) -> float64 [R, T]`` (a Callable
@@ -110,6 +132,11 @@ TextKernel = Callable[["Campaign", "Measure", "EvalContext"], list[list[str]]]
 
 #: how a trec_eval name takes its parameters (``-m name.params``), see :class:`TrecName`
 TREC_FORMS = ("single", "cutoffs", "levels", "values", "pairs")
+#: trec_eval nicknames (``TrecName.nicknames``): ``official`` is a subset of ``all_trec``;
+#: ``set`` too
+OFFICIAL = ("official", "all_trec")
+ALL_TREC = ("all_trec",)
+SET = ("set", "all_trec")
 
 
 @dataclass(frozen=True)
@@ -163,6 +190,11 @@ class MeasureDef:
     ``text(campaign, measure, ctx) -> list of R lists of T strings``; its numeric values
     are NaN. ``summary``: whether an aggregate line is printed (``relstring``: no).
     ``differs``: how the value differs from trec_eval 10's, when it does (docs).
+    ``relevance``: what the measure reads of the grades, one of :data:`RELEVANCE` —
+    ``binary`` (grade >= ``rel``, the default), ``graded`` (grades as gains) or ``judged``
+    (whether a document is judged at all) — or a function ``(Measure) -> str`` when a
+    parameter decides (RBP's ``graded``, NRG's ``gain``); read by :attr:`Measure.relevance`
+    (the campaign report's column notes).
     """
 
     name: str
@@ -183,6 +215,7 @@ class MeasureDef:
     text: TextKernel | None = None
     summary: bool = True
     differs: str = ""
+    relevance: str | Callable[[Measure], str] = "binary"
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -238,8 +271,12 @@ class Measure:
     def display(self) -> str:
         return self.label or self.name
 
-    def with_label(self, label: str | None) -> "Measure":
-        return Measure(self.definition, self.params, self.cutoff, label)
+    @property
+    def relevance(self) -> str:
+        """``binary``, ``graded`` or ``judged``: what this measure, with its parameters,
+        reads of the grades (:attr:`MeasureDef.relevance`)."""
+        declared = self.definition.relevance
+        return declared if isinstance(declared, str) else declared(self)
 
     def replace(self, cutoff: int | None = None, **params: Any) -> "Measure":
         """A copy with some parameters (or the cutoff) changed; validated."""

@@ -113,5 +113,5 @@ register(MeasureDef(
     (Param("prior", "str", "others", "prior set, as NRG's: others, best_per_group (needs "
            "groups), earlier (campaign order), list (needs prior_runs / --prior-runs)",
            choices=PRIORS),),
-    cutoff="optional", context=True, family="nrg",
+    cutoff="optional", context=True, family="nrg", relevance="graded",
     formula="(1 - max_{j in P} nDCG@k(j, t)) * nDCG@k(r, t)"))

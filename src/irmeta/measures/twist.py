@@ -32,14 +32,14 @@ When ``RB <= N < 2 RB`` the full-scale run is not an extreme run (Definition 14 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from irmeta.constraints import DEPTH, Choice, Integer
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError, ParameterError
-from irmeta.measures.kernel import topic_blocks
+from irmeta.measures.kernel import REL, memo, relevance_level, topic_blocks
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -319,15 +319,10 @@ def _components(campaign: Campaign, depth: int, crossing: str, level: int) -> Tw
 # ------------------------------------------------------------------- kernels
 def _cached(campaign: Campaign, measure: Measure, ctx: EvalContext) -> TwistComponents:
     depth = measure.cutoff or DEFAULT_DEPTH
-    rel = measure.get("rel")
-    level = ctx.rel_level if rel is None else int(rel)
-    key = ("twist.components", id(campaign), depth, measure["crossing"], level)
-    hit = ctx.cache.get(key)
-    if hit is not None and hit[0] is campaign:   # holding the campaign keeps its id unique
-        cached: TwistComponents = hit[1]
-        return cached
-    comp = components(campaign, depth, measure["crossing"], level)
-    ctx.cache[key] = (campaign, comp)
+    level = relevance_level(measure, ctx)
+    comp: TwistComponents = memo(
+        ctx, ("twist.components", campaign, depth, measure["crossing"], level),
+        lambda: components(campaign, depth, measure["crossing"], level))
     return comp
 
 
@@ -355,8 +350,8 @@ def _validate(measure: Measure) -> None:
 _PARAMS = (
     Param("crossing", "str", "matters", "first-crossing rule: matters (the authors' MATTERS "
           "code, default) or formal (the paper's printed Definition 3)", choices=CROSSING_RULES),
-    Param("rel", "int", None, "minimum relevant grade; lower grades are non-relevant "
-          "(default: the evaluation's relevance level)", low=1),
+    replace(REL, doc="minimum relevant grade; lower grades are non-relevant (default: the "
+            "evaluation's relevance level)", low=1),
 )
 
 register(MeasureDef("Twist", "Twist: avoidable effort, (rho + sigma)/2 over the top N "

@@ -12,10 +12,18 @@ import numpy as np
 
 from irmeta.data.campaign import NOT_IN_QRELS, Campaign
 from irmeta.errors import MeasureError
-from irmeta.measures.classic import ALL_TREC, REL, Block, block_kernel, powers, sparse_judged
-from irmeta.measures.kernel import relevance_level, safe_div, seqsum
+from irmeta.measures.kernel import (
+    REL,
+    Block,
+    block_kernel,
+    powers,
+    relevance_level,
+    safe_div,
+    seqsum,
+    sparse_judged,
+)
 from irmeta.measures.registry import register
-from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param, TrecName
+from irmeta.measures.spec import ALL_TREC, EvalContext, Measure, MeasureDef, Param, TrecName
 
 #: trec_eval's INFAP_EPSILON
 INFAP_EPSILON = 0.00001
@@ -31,7 +39,7 @@ def _unjudged(b: Block, depth: int | None = None) -> np.ndarray:
 
 def inferred_ap(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     """infAP (see :func:`inferred_ap_blocked`), on the judged retrieved documents only
-    (:func:`~irmeta.measures.classic.judged_ranks`): the counts r, nr and u change only
+    (:func:`~irmeta.measures.kernel.judged_ranks`): the counts r, nr and u change only
     there, and only relevant documents add a term."""
     level = relevance_level(m, ctx)
     events = sparse_judged(campaign, m, ctx, level)
@@ -129,12 +137,13 @@ register(MeasureDef(
     trec=(TrecName("infAP", 14, nicknames=ALL_TREC),)))
 register(MeasureDef(
     "unj", "fraction of unjudged documents in the top k (trec_eval unj_k)", unjudged_at,
-    cutoff="required", formula="1/k * sum_{i<=k} [doc_i unjudged]",
+    cutoff="required", formula="1/k * sum_{i<=k} [doc_i unjudged]", relevance="judged",
     trec=(TrecName("unj", 57, "cutoffs", "@", (5, 10, 20), nicknames=ALL_TREC),)))
 register(MeasureDef(
     "rbp_resid", "RBP residual: the largest rise of RBP if unjudged documents were "
     "relevant (trec_eval rbp_resid)", rbp_residual,
     (Param("p", "float", 0.9, "persistence, 0 < p < 1"),), cutoff="none", validate=_check_p,
+    relevance="judged",
     formula="p^n + (1-p) * sum_{unjudged i} p^(i-1) (0 if none)",
     differs="with -c, a topic missing from the run scores 0 (an empty ranking); trec_eval 10 "
             "prints 0 for `rbp_resid` but 1 for `rbp_resid.p=x`, scoring its unjudged "
@@ -143,5 +152,5 @@ register(MeasureDef(
 register(MeasureDef(
     "relstring", "the grades of the top documents as a string (trec_eval relstring)", no_value,
     (Param("length", "int", 10, "number of documents shown", low=0),), cutoff="none",
-    text=relevance_string, summary=False,
+    text=relevance_string, summary=False, relevance="graded",
     trec=(TrecName("relstring", 12, "values", "length", nicknames=ALL_TREC),)))

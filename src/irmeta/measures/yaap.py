@@ -23,8 +23,7 @@ import math
 import numpy as np
 
 from irmeta.data.campaign import Campaign
-from irmeta.measures.classic import REL, Block, block_kernel, relevant_ranks
-from irmeta.measures.kernel import relevance_level, seqsum
+from irmeta.measures.kernel import REL, Block, block_kernel, relevance_level, relevant_ranks, seqsum
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, TrecName
 

@@ -608,8 +608,7 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
     per_column = {}
     for i, col in enumerate(columns):
         m = results.matrix(i)
-        per_column[col.label] = (m.sum(axis=1) if col.kind == "sum"
-                                 else m.mean(axis=1, skipna=True))
+        per_column[col.label] = col.aggregate(m)
     means = pd.DataFrame(per_column)
     rank = means.apply(ranks)
     primary = columns[0].label

@@ -1,10 +1,21 @@
 """The leaderboard's column catalogue: which measures the campaign report evaluates,
-with the short label and the tooltip each column shows."""
+with the short label and the tooltip each column shows.
+
+What a column does with its measure is read from the measure's declaration (the
+registry, :class:`irmeta.measures.spec.MeasureDef`), never from a list kept here: how its
+per-topic values become a run's number (``aggregate``) and what it counts as relevant
+(``relevance``: binary at ``rel``, graded, or judged).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+import pandas as pd
+
+from irmeta.measures.parse import parse_measure
+from irmeta.measures.spec import Measure
 from irmeta.report.options import ReportOptions
 
 __all__ = ["Column", "has_measure", "leaderboard_columns"]
@@ -12,30 +23,61 @@ __all__ = ["Column", "has_measure", "leaderboard_columns"]
 
 @dataclass(frozen=True)
 class Column:
-    """A leaderboard column: measure string, short label, tooltip, and how the
-    per-topic values become one number per run (``kind``: ``"mean"`` over the topics
-    with a defined value, or ``"sum"`` over topics, for counts). ``diagnostic``: a
-    column about the evaluation, not the runs' effectiveness (Judged@10): shown, but not
-    meta-evaluated (no discriminative power or stability) in the trust section."""
+    """A leaderboard column: measure string, short label, tooltip. ``total``: summed
+    over the topics although the measure's declaration aggregates by the mean (the
+    unique-documents column, a count the report shows as a campaign total).
+    ``diagnostic``: a column about the evaluation, not the runs' effectiveness
+    (Judged@10): shown, but not meta-evaluated (no discriminative power or stability) in
+    the trust section."""
 
     measure: str
     label: str
     tip: str
-    kind: str = "mean"
+    total: bool = False
     diagnostic: bool = False
 
+    @property
+    def parsed(self) -> Measure:
+        """The column's measure, parsed against the registry."""
+        return parse_measure(self.measure)[0]
+
+    @property
+    def kind(self) -> str:
+        """How the per-topic values become one number per run: ``"sum"`` over topics (the
+        declaration's ``sum`` or ``count``, or a ``total`` column), ``"gmean"`` (the
+        declaration's geometric mean) or ``"mean"`` over the topics with a defined value."""
+        declared = self.parsed.definition.aggregate
+        if self.total or declared in ("sum", "count"):
+            return "sum"
+        return "gmean" if declared == "gmean" else "mean"
+
+    def aggregate(self, matrix: pd.DataFrame) -> pd.Series:
+        """One number per run of ``matrix`` (runs x topics, NaN where undefined), by
+        :attr:`kind`; the geometric mean as :func:`irmeta.evaluation.aggregate_values`."""
+        kind = self.kind
+        if kind == "sum":
+            return matrix.sum(axis=1)
+        if kind == "gmean":
+            from irmeta.evaluation import aggregate_values
+            values = matrix.to_numpy(dtype=float)
+            return pd.Series(aggregate_values(values, ~np.isnan(values), "gmean"),
+                             index=matrix.index)
+        return matrix.mean(axis=1, skipna=True)
+
     def relevance(self, rel_level: int, prior: str) -> str:
-        """What counts as relevant for this column, shown under its header: graded
-        measures (nDCG, NRG) use the grades as gains (NRG names its prior set), Judged
-        none, every other column counts grades >= ``rel_level``."""
-        name = self.measure.split("(")[0].split("@")[0]
-        if name == "NRG" and "base=unique" not in self.measure:
-            return f"gain = grade; prior: {prior}"
-        if name in ("nDCG", "NDCG", "DCG", "ERR", "RBP") or name.startswith("nDCG"):
-            return "gain = grade"
-        if name == "Judged":
+        """What counts as relevant for this column, shown under its header, from the
+        measure's declared ``relevance``: graded measures use the grades as gains (those
+        with a prior set name it: NRG, TaSC), ``judged`` ones any judged grade, binary ones
+        grades >= their ``rel`` (default ``rel_level``)."""
+        m = self.parsed
+        kind = m.relevance
+        if kind == "graded":
+            has_prior = m.definition.param("prior") is not None
+            return "gain = grade" + (f"; prior: {m['prior'] or prior}" if has_prior else "")
+        if kind == "judged":
             return "judged: any grade"
-        return f"rel. ≥ {rel_level}"
+        level = m.get("rel")
+        return f"rel. ≥ {rel_level if level is None else level}"
 
 
 def has_measure(name: str) -> bool:
@@ -81,7 +123,7 @@ def leaderboard_columns(opts: ReportOptions, prior: str, *, depth: int = 1000,
                "what the prior runs did not already show"),
         Column(f"NRG(base=unique,prior=others)@{K}", f"unique@{K}",
                f"relevant documents in the run's top {K} that no other run has in its top {K} "
-               "(sum over topics)", kind="sum"),
+               "(sum over topics)", total=True),
         Column(f"Twist@{N}", "Twist",
                "Twist: 1 = no avoidable effort (ideal order), 0 = the worst order; "
                "undefined topics left out"),

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from irmeta.errors import ParameterError
 
@@ -460,11 +460,6 @@ def environment():
                              undefined=jinja2.StrictUndefined)
     env.filters["num"] = fmt_number
     return env
-
-
-def escape_text(value) -> Markup:
-    """HTML-escape a value (re-exported for templates built in code)."""
-    return escape(value)
 
 
 class StepClock:

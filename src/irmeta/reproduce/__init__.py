@@ -9,10 +9,11 @@
 
 Each package has the same three parts, computing first and rendering second:
 
-* ``<paper>.analysis``: a parameters dataclass (the paper's values as defaults), a
-  frozen ``<Paper>Analysis`` holding one DataFrame (or number) per table and figure,
-  and ``analyse(campaign or matrix, params) -> <Paper>Analysis`` — no file, no HTML,
-  no matplotlib;
+* ``<paper>.analysis``: its parameters dataclass (the paper's values as defaults; all
+  four are declared in :mod:`irmeta.reproduce.params`, where each field is also the
+  ``irmeta reproduce`` option that fills it), a frozen ``<Paper>Analysis`` holding one
+  DataFrame (or number) per table and figure, and ``analyse(campaign or matrix,
+  params) -> <Paper>Analysis`` — no file, no HTML, no matplotlib;
 * ``<paper>.page``: ``render(analysis, output) -> Reproduction``, which draws the
   figures and writes the page (its prose in one ``TEXT`` block);
 * ``<paper>.reproduce(...)`` = ``render(analyse(...), output)``.
@@ -22,8 +23,20 @@ as PNG (+ SVG) in ``OUT/index_files/``, and returns a :class:`Reproduction` (whi
 carries the analysis).
 """
 
-from irmeta.reproduce._common import Reproduction
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from irmeta.reproduce._common import Reproduction
 
 PAPERS = ("innovation", "nrg", "twist", "gawm")
 
 __all__ = ["PAPERS", "Reproduction"]
+
+
+def __getattr__(name: str) -> Any:
+    """:class:`Reproduction` is loaded on first use: :mod:`irmeta.reproduce.params` (which
+    the CLI reads to build its options) must not pull in NumPy and pandas."""
+    if name == "Reproduction":
+        from irmeta.reproduce._common import Reproduction
+        return Reproduction
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
-"""What every paper's analysis shares: parameter checks and the ``doc`` field of the
-parameters dataclasses, the facts about a campaign that a page states, the progress bar
-and step clock (:class:`Progress`), Kendall's tau-b, and the :class:`Reproduction`
-returned by ``reproduce``/``render``.
+"""What every paper's analysis shares (its parameters are :mod:`irmeta.reproduce.params`):
+the facts about a campaign that a page states, the progress bar and step clock
+(:class:`Progress`), Kendall's tau-b, and the :class:`Reproduction` returned by
+``reproduce``/``render``.
 
 Nothing here writes a file or draws: the output folder and its page are
 :mod:`irmeta.reproduce._session`.
@@ -12,17 +12,16 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from irmeta.constraints import COUNT, FRACTION, SEED, Real
 from irmeta.errors import ParameterError
 
 __all__ = ["COMPARABLE", "CampaignFacts", "Progress", "Provenance", "Reproduction",
-           "check_fraction", "check_positive", "check_seed", "doc", "tau_b"]
+           "tau_b"]
 
 
 @dataclass
@@ -46,37 +45,6 @@ class Reproduction:
     def folder(self) -> Path:
         """The output folder."""
         return self.path.parent
-
-
-# ---------------------------------------------------------------------- parameters
-def check_positive(value, name: str, func: str) -> int:
-    """``value`` as an int >= 1 (:data:`irmeta.constraints.COUNT`), else
-    :class:`ParameterError` naming it."""
-    result: int = COUNT.check(value, name, func)
-    return result
-
-
-def check_seed(value, func: str) -> int:
-    """``value`` as an int >= 0 (:data:`irmeta.constraints.SEED`), else
-    :class:`ParameterError`."""
-    result: int = SEED.check(value, "seed", func)
-    return result
-
-
-def check_fraction(value, name: str, func: str, *, low_open: bool = True) -> float:
-    """``value`` as a float in (0, 1] (``low_open``, :data:`irmeta.constraints.FRACTION`)
-    or [0, 1], else :class:`ParameterError`."""
-    constraint = FRACTION if low_open else Real(low=0.0, high=1.0)
-    result: float = constraint.check(value, name, func)
-    return result
-
-
-def doc(text: str, **kwargs):
-    """A dataclass field with a default and its one-line meaning (shown in the page)."""
-    default = kwargs.pop("default")
-    if isinstance(default, (list, dict, set)):
-        return field(default_factory=lambda: type(default)(default), metadata={"doc": text})
-    return field(default=default, metadata={"doc": text})
 
 
 # ---------------------------------------------------------------------- campaign facts

@@ -24,6 +24,7 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
+from irmeta.constraints import COUNT
 from irmeta.errors import ParameterError
 from irmeta.io.output import check_folder_target, write_errors
 from irmeta.reproduce._common import (
@@ -31,7 +32,6 @@ from irmeta.reproduce._common import (
     Progress,
     Provenance,
     Reproduction,
-    check_positive,
 )
 
 __all__ = ["Session", "campaign_rows", "check_output", "params_frame"]
@@ -60,7 +60,7 @@ def check_output(paper: str, output, formats: Iterable[str], dpi) -> tuple[Path,
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad:
         raise ParameterError(f"reproduce {paper}: formats must be png, svg or pdf, got {bad!r}")
-    dpi = check_positive(dpi, "dpi", f"reproduce {paper}")
+    dpi = COUNT.check(dpi, "dpi", f"reproduce {paper}")
     return check_folder_target(output), formats, dpi
 
 
@@ -114,6 +114,17 @@ class Session:
         self.progress = progress
 
     # ------------------------------------------------------------------ steps
+    def write_sections(self, sections, analysis) -> list[str]:
+        """Write a page's sections in order: ``sections`` holds ``(step, writers)`` pairs,
+        each writer ``write(session, analysis, summary)`` adding its lines to the page's
+        summary, each step timed (:meth:`step`). Returns the summary lines."""
+        summary: list[str] = []
+        for step, writers in sections:
+            with self.step(step):
+                for write in writers:
+                    write(self, analysis, summary)
+        return summary
+
     @contextlib.contextmanager
     def step(self, name: str):
         """Time a step (wall and CPU seconds) and advance the progress bar. An error or

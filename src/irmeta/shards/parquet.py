@@ -36,6 +36,7 @@ import stat
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Literal, overload
 
 import numpy as np
 import pyarrow as pa
@@ -360,7 +361,15 @@ class _Fields:
             raise self.fail(field, f"{_show(value)} is not true or false", "a JSON boolean")
         return value
 
+    @overload
+    def text(self, value, field: str, *, null: Literal[False] = False,
+             name: bool = False) -> str: ...
+
+    @overload
+    def text(self, value, field: str, *, null: bool, name: bool = False) -> str | None: ...
+
     def text(self, value, field: str, *, null: bool = False, name: bool = False) -> str | None:
+        """A string (None too when ``null``); ``name``: one usable as a run name."""
         if value is None and null:
             return None
         if not isinstance(value, str):
@@ -378,7 +387,6 @@ class _Fields:
     def member(self, value, field: str, root: str) -> str:
         """A file name inside the folder: relative, no ``..``, no link out of it."""
         name = self.text(value, field)
-        assert name is not None
         expected = ("a file name inside the campaign folder, such as runs/00000.parquet "
                     "(relative, no '..', no link out of the folder)")
         parts = name.split("/")
@@ -449,7 +457,6 @@ def check_manifest(data: object, path) -> ParquetCampaign:
         field = f"runs[{i}]"
         f.dict(r, field)
         name = f.text(f.get(r, "name", f"{field}.name"), f"{field}.name", name=True)
-        assert name is not None
         if name in names:
             raise f.fail(f"{field}.name", f"run name {name!r} repeats {names[name]}.name",
                          "distinct run names")
@@ -600,7 +607,9 @@ def read_groups(campaign: ParquetCampaign, file: str, row_groups: tuple[int, ...
     path = os.path.join(campaign.path, file)
     parts = [(row_groups[k], k) for k in blocks if row_groups[k] >= 0]
     kind = "run" if "score" in columns else "qrels"
-    table = _columns(kind).empty_table().select(columns)
+    # Table.from_batches, not Schema.empty_table: the latter imports pandas, which the
+    # trec_eval measures never need (tests/unit/test_fast_paths.py)
+    table = pa.Table.from_batches([], schema=_columns(kind)).select(columns)
     try:
         if not parts:
             sizes = np.zeros(0, np.int64)

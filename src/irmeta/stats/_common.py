@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
@@ -93,7 +92,3 @@ def progress_bar(total: int, desc: str, enabled: bool | None):
         enabled = sys.stderr.isatty() and not os.environ.get("IRMETA_NO_PROGRESS")
     return tqdm(total=total, desc=desc, disable=not enabled, file=sys.stderr, leave=False,
                 dynamic_ncols=True)
-
-
-def names_of(values: Iterable) -> list[str]:
-    return [str(v) for v in values]

@@ -14,7 +14,8 @@ from irmeta.aggregate.analyses import HeatmapBars
 from irmeta.aggregate.gawm import GAWMResult
 from irmeta.aggregate.hits import HITSResult
 from irmeta.errors import ParameterError
-from irmeta.reproduce._common import Progress, Provenance, doc
+from irmeta.reproduce._common import Progress, Provenance
+from irmeta.reproduce.params import GAWMParams
 
 __all__ = ["GAWMAnalysis", "GAWMParams", "PAPER_TABLE2", "PAPER_TABLES", "STEPS", "analyse",
            "provenance"]
@@ -47,26 +48,6 @@ def provenance(name: str, shape: tuple[int, int]) -> dict[str, Provenance]:
 #: the steps of :func:`analyse` (progress bar and run-time table)
 STEPS = ("table 2", "table 3", "figure 2 (weights against the means)", "figure 3 (heat map)",
          "figure 4 (ranking grid)", "figure 5 (confidence)", "figure 6 (leave one topic out)")
-
-
-@dataclass
-class GAWMParams:
-    """Parameters of the GAWM reproduction (defaults: the paper's)."""
-
-    measure: str = doc("measure of the matrix (campaign input; the paper: AP)", default="AP")
-    axioms: str = doc("axioms of Tables 2-3 and Figures 3-5 (A | B)", default="A")
-    loto_axioms: str = doc("axioms of Figure 6 (leave-one-topic-out)", default="B")
-    heatmap_means: tuple = doc("GAWM means (M_s = M_t) shown beside the heat map",
-                               default=("arithmetic", "geometric"))
-
-    def validate(self) -> "GAWMParams":
-        for name in ("axioms", "loto_axioms"):
-            v = str(getattr(self, name)).upper()
-            if v not in ("A", "B"):
-                raise ParameterError(f"reproduce gawm: {name} must be A or B, got "
-                                     f"{getattr(self, name)!r}")
-            setattr(self, name, v)
-        return self
 
 
 @dataclass(frozen=True)

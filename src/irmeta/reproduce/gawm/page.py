@@ -208,11 +208,7 @@ def render(analysis: GAWMAnalysis, output, *, inputs: list[tuple[str, str]] | No
     a = analysis
     with Progress.use(progress, "gawm", len(STEPS)) as prog:
         S = Session("gawm", output, TITLE, progress=prog, formats=formats, dpi=dpi)
-        summary: list[str] = []
-        for step, writers in SECTIONS:
-            with S.step(step):
-                for write in writers:
-                    write(S, a, summary)
+        summary = S.write_sections(SECTIONS, a)
         m, n = a.shape
         low, high = a.score_range
         inputs = list(inputs or []) + [("systems", f"{m}"), ("topics", f"{n}"),

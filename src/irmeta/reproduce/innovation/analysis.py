@@ -17,6 +17,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from irmeta.constraints import COUNT
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.data.tables import decode_ids
@@ -25,10 +26,8 @@ from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
-    check_positive,
-    check_seed,
-    doc,
 )
+from irmeta.reproduce.params import InnovationParams
 
 __all__ = ["InnovationAnalysis", "InnovationParams", "PAPER_TABLE1", "PAPER_TABLE2",
            "PAPER_TABLE3", "PAPER_TABLES", "STEPS", "analyse", "figure1_topic",
@@ -56,52 +55,6 @@ PAPER_TABLE3 = pd.DataFrame([[0.970, 0.976, 0.983, 0.987, 0.992, 0.995],
                             columns=[2, 4, 8, 16, 32, 64])
 #: the page tables that print the paper's numbers (each has a :class:`Provenance`)
 PAPER_TABLES = ("table1_paper", "table2", "table3_paper")
-
-
-@dataclass
-class InnovationParams:
-    """Parameters of the innovation reproduction (defaults: the paper's)."""
-
-    cutoff: int = doc("cutoff K of P@K, AP@K and of rarity (runs' top K)", default=100)
-    rel_level: int = doc("minimum grade counted relevant (binary measures, rarity)", default=1)
-    alphas: tuple = doc("alpha grid of Figure 2",
-                        default=tuple(np.round(np.linspace(0.0, 1.0, 11), 10)))
-    table_alphas: tuple = doc("alphas of Tables 1-2", default=(0.0, 0.5, 1.0))
-    levels: tuple = doc("significance levels of Table 1 (95% and 99%)", default=(0.05, 0.01))
-    stability_trials: int = doc("Table 2: random topic subsets", default=1000)
-    fuzziness: float = doc("Table 2: absolute difference of means below which a pair ties",
-                           default=0.05)
-    systems_trials: int = doc("Table 3: random system samples per N", default=1000)
-    sizes: tuple = doc("Table 3: numbers of systems N (those above R are skipped)",
-                       default=(2, 4, 8, 16, 32, 64))
-    table3_alpha: float = doc("Table 3: alpha of the measures", default=1.0)
-    table4_runs: int = doc("Table 4: runs with the largest rank gain from P@K to "
-                           "P_rare(table3_alpha)@K", default=3)
-    table4_docs: int = doc("Table 4: rarest relevant documents listed per run", default=5)
-    figure1_topic: str | None = doc("Figure 1: topic (default: the one whose best run's "
-                                    "P@K is the median over topics)", default=None)
-    figure1_max_d: int = doc("Figure 1: largest D (relevant documents retrieved)", default=100)
-    figure1_points: int = doc("Figure 1: at most this many values of D", default=40)
-    figure1_alphas: tuple = doc("Figure 1: alphas", default=(0.0, 0.5, 1.0))
-    seed: int = doc("seed of every random procedure", default=0)
-
-    def validate(self) -> "InnovationParams":
-        fn = "reproduce innovation"
-        for name in ("cutoff", "stability_trials", "systems_trials", "table4_runs", "table4_docs",
-                     "figure1_max_d",
-                     "figure1_points"):
-            check_positive(getattr(self, name), name, fn)
-        check_seed(self.seed, fn)
-        if len(self.alphas) < 2 or any(float(a) < 0 for a in self.alphas):
-            raise ParameterError(f"{fn}: alphas must hold at least two values >= 0, got "
-                                 f"{self.alphas!r}")
-        if any(float(a) < 0 for a in (*self.table_alphas, *self.figure1_alphas, self.table3_alpha)):
-            raise ParameterError(f"{fn}: alphas must be >= 0")
-        if any(not 0 < float(x) < 1 for x in self.levels):
-            raise ParameterError(f"{fn}: levels must be in (0, 1), got {self.levels!r}")
-        if not float(self.fuzziness) >= 0:
-            raise ParameterError(f"{fn}: fuzziness must be >= 0, got {self.fuzziness!r}")
-        return self
 
 
 def _a(alpha: float) -> str:
@@ -156,9 +109,9 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     from irmeta.evaluation import evaluate
 
     fn = "synthetic_insertion"
-    k = check_positive(k, "k", fn)
-    max_d = check_positive(max_d, "max_d", fn)
-    points = check_positive(points, "points", fn)
+    k = COUNT.check(k, "k", fn)
+    max_d = COUNT.check(max_d, "max_d", fn)
+    points = COUNT.check(points, "points", fn)
     t = figure1_topic(campaign, k, rel_level, topic)
     tid = campaign.topics[t]
     j = campaign.judged

@@ -23,9 +23,8 @@ from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
-    check_positive,
-    doc,
 )
+from irmeta.reproduce.params import NRGParams
 
 __all__ = ["NRGAnalysis", "NRGParams", "PAPER_TABLE1", "PAPER_TABLES", "RunValues", "STEPS",
            "analyse", "measures", "table1"]
@@ -44,30 +43,6 @@ PAPER_TABLE1 = pd.DataFrame(
     index=pd.Index(list(TABLE1_ORDERS), name="run"))
 #: the page tables that print the paper's numbers (each has a :class:`Provenance`)
 PAPER_TABLES = ("table1",)
-
-
-@dataclass
-class NRGParams:
-    """Parameters of the NRG reproduction (defaults: the paper's)."""
-
-    cutoff: int = doc("cutoff k of nDCG@k and of the chronological / all-others NRG",
-                      default=10)
-    pool_depth: int = doc("K of the unique-contribution variants (the pool depth)", default=10)
-    alpha: float = doc("alpha of P_rare@k in Figure 4", default=1.0)
-    rel_level: int = doc("minimum grade counted relevant (binary gains, unique, P_rare)",
-                         default=1)
-    label_top: int = doc("runs named in the scatter plots (highest NRG)", default=5)
-
-    def validate(self) -> "NRGParams":
-        for name in ("cutoff", "pool_depth"):
-            check_positive(getattr(self, name), name, "reproduce nrg")
-        if (isinstance(self.label_top, bool) or not isinstance(self.label_top, int)
-                or self.label_top < 0):
-            raise ParameterError(f"reproduce nrg: label_top must be an integer >= 0, got "
-                                 f"{self.label_top!r}")
-        if not float(self.alpha) >= 0:
-            raise ParameterError(f"reproduce nrg: alpha must be >= 0, got {self.alpha!r}")
-        return self
 
 
 def measures(p: NRGParams) -> dict[str, str]:

@@ -222,11 +222,7 @@ def render(analysis: NRGAnalysis, output, *, inputs: list[tuple[str, str]] | Non
     a = analysis
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
         S = Session("nrg", output, TITLE, progress=prog, formats=formats, dpi=dpi)
-        summary: list[str] = []
-        for step, writers in SECTIONS:
-            with S.step(step):
-                for write in writers:
-                    write(S, a, summary)
+        summary = S.write_sections(SECTIONS, a)
         inputs = list(inputs or []) + campaign_rows(a.campaign) + [
             ("groups", f"{a.num_groups}" if a.groups_given
              else "none given: every run is its own group")]

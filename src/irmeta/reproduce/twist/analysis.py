@@ -16,16 +16,12 @@ from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.effort import CrpDcgPanel, EffortGain
 from irmeta.errors import CampaignError, ParameterError
-from irmeta.measures.twist import check_depth
 from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
-    check_fraction,
-    check_positive,
-    check_seed,
-    doc,
 )
+from irmeta.reproduce.params import TwistParams
 
 __all__ = ["PAPER_TABLES", "PAPER_TABLES3_4", "STEPS", "TwistAnalysis", "TwistParams",
            "analyse", "grid_slug", "provenance"]
@@ -46,45 +42,6 @@ PAPER_TABLES3_4 = pd.DataFrame(
     columns=["AP", "bpref", "RBP", "nDCG"])
 #: the page tables that print the paper's numbers (each has a :class:`Provenance`)
 PAPER_TABLES = ("worked_example", "table2", "tables3_4_paper")
-
-
-@dataclass
-class TwistParams:
-    """Parameters of the Twist reproduction (defaults: the paper's)."""
-
-    depth: int = doc("depth N of Twist (shorter rankings are padded)", default=1000)
-    crossing: str = doc("first-crossing rule of CRP (matters | formal)", default="matters")
-    rel_level: int = doc("minimum grade counted relevant by the binary measures", default=1)
-    gains: tuple = doc("gain measures of the effort/gain grids and the correlations; "
-                       "nDCG is the paper's (log10 discount, Järvelin & Kekäläinen; "
-                       "'nDCG' gives trec_eval's log2 one)",
-                       default=("AP", "bpref", "RBP(p=0.8)", "nDCG(discount=jk10)"))
-    top_fraction: float = doc("share of runs kept by MAP for Tables 3-4, Figures 13-14",
-                              default=0.75)
-    filter_all: bool = doc("also restrict Table 2 and the grids to those runs", default=False)
-    levels: tuple = doc("Figure 13: pool percentages kept", default=(90, 70, 50, 30, 10))
-    repeats: int = doc("Figure 13: independent downsamplings averaged", default=1)
-    discpower_trials: int = doc("Figure 14: bootstrap resamples B", default=1000)
-    level: float = doc("Figure 14: significance level", default=0.05)
-    seed: int = doc("seed of every random procedure", default=0)
-
-    def validate(self) -> "TwistParams":
-        fn = "reproduce twist"
-        for name in ("depth", "repeats", "discpower_trials"):
-            check_positive(getattr(self, name), name, fn)
-        check_depth(self.depth, fn)
-        check_seed(self.seed, fn)
-        check_fraction(self.top_fraction, "top_fraction", fn)
-        if self.crossing not in ("matters", "formal"):
-            raise ParameterError(f"{fn}: crossing must be matters or formal, got {self.crossing!r}")
-        if not 0 < float(self.level) < 1:
-            raise ParameterError(f"{fn}: level must be in (0, 1), got {self.level!r}")
-        if not self.gains:
-            raise ParameterError(f"{fn}: gains is empty")
-        if any(not 0 < float(x) <= 100 for x in self.levels):
-            raise ParameterError(f"{fn}: levels must be percentages in (0, 100], "
-                                 f"got {self.levels!r}")
-        return self
 
 
 def grid_slug(gain: str) -> str:

@@ -252,11 +252,7 @@ def render(analysis: TwistAnalysis, output, *, inputs: list[tuple[str, str]] | N
     p, c = a.params, a.campaign
     with Progress.use(progress, "twist", len(STEPS)) as prog:
         S = Session("twist", output, TITLE, progress=prog, formats=formats, dpi=dpi)
-        summary: list[str] = []
-        for step, writers in SECTIONS:
-            with S.step(step):
-                for write in writers:
-                    write(S, a, summary)
+        summary = S.write_sections(SECTIONS, a)
         kept = a.kept_runs
         inputs = list(inputs or []) + campaign_rows(c) + [
             ("runs kept (top by MAP)", f"{len(kept)} of {c.runs}: " + ", ".join(kept[:6])
