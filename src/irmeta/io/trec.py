@@ -90,6 +90,22 @@ def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
 
 def _read_table(source: Source, layout: Layout, names: list[str],
                 types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
+    """:func:`_parse_table`, refused when the input was cut at ``source.max_bytes``
+    (a compressed input that expands past what the address-space limit leaves room for:
+    the stream ends early rather than raise inside Arrow's threads)."""
+    try:
+        result = _parse_table(source, layout, names, types)
+    except (InputError, ResourceError):
+        if source.over_limit:   # a cut stream's last line is no error of the file
+            raise source.limit_error() from None
+        raise
+    if source.over_limit:
+        raise source.limit_error()
+    return result
+
+
+def _parse_table(source: Source, layout: Layout, names: list[str],
+                 types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
     """Parse the whole input into an Arrow table of trec_eval tokens.
 
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
@@ -230,6 +246,12 @@ def _check_address_space(source: Source) -> None:
     if headroom is None:
         return
     need = int(READ_FACTOR * _uncompressed_size(source)) + (64 << 20)
+    if source.codec is not None:
+        # the size of compressed data is a guess (gzip's trailer holds it modulo 4 GiB,
+        # of the last member only): the decompressed stream itself stops at what fits.
+        # Address space, not resident memory, is what the limit counts: a parse took
+        # 4.2 bytes of it per input byte (jemalloc's arenas, Arrow's read-ahead)
+        source.max_bytes = max(1, int((headroom - (64 << 20)) / (3 * READ_FACTOR)))
     if need > headroom:
         raise ResourceError(
             f"{source.name}: not enough memory to read this file: it needs about "
