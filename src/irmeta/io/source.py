@@ -166,7 +166,7 @@ class Source:
             else:
                 stream = pa.input_stream(self.path, compression=self.codec)
         except OSError as exc:
-            raise _os_error(exc, self.name) from None
+            raise os_error(exc, self.name) from None
         if self.max_bytes is None:
             return stream
         return pa.PythonFile(_Capped(stream, self), mode="r")
@@ -222,7 +222,8 @@ class _Capped:
 _FORMAT_NAME = {"gzip": "gzip", "bz2": "bzip2", "xz": "xz", "zstd": "zstd"}
 
 
-def _os_error(exc: OSError, name: str) -> InputError:
+def os_error(exc: OSError, name: str) -> InputError:
+    """The reader's message for an operating-system failure to open ``name``."""
     if isinstance(exc, FileNotFoundError):
         return InputError("no such file", path=name)
     if isinstance(exc, IsADirectoryError):
@@ -317,7 +318,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
             with open(name, "rb") as fh:
                 spool = _spool(fh, name, kind)
         except OSError as exc:
-            raise _os_error(exc, name) from None
+            raise os_error(exc, name) from None
         disk = spool.path
     else:
         disk = name
@@ -325,7 +326,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         with open(disk, "rb") as fh:
             magic = fh.read(8)
     except OSError as exc:
-        raise _os_error(exc, name) from None
+        raise os_error(exc, name) from None
     return Source(name, disk, _codec(magic, name), spool)
 
 

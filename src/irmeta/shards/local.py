@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from irmeta.shards.parquet import (
 )
 from irmeta.shards.partition import convert
 from irmeta.shards.shard import ShardTask, evaluate_shard, measure_names, shard_campaign
+from irmeta.shards.spill import make_spill_dir
 from irmeta.shards.summary import CampaignSummary, JudgedSummary
 
 
@@ -178,8 +178,7 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=
         if runs is None:
             dataset = open_campaign(qrels)
         else:
-            parent = None if spill_dir is None else os.fspath(spill_dir)
-            spill = tempfile.mkdtemp(prefix="irmeta-shards-", dir=parent)
+            spill = make_spill_dir(spill_dir)   # OutputError naming the folder
             dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
                               spill, names=names, float32=float32, split_tags=split_tags,
                               spill=True,
