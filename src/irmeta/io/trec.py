@@ -75,11 +75,15 @@ def _parse_pool() -> pa.MemoryPool:
 _POOL: pa.MemoryPool | None = None
 
 
+#: bytes Arrow's CSV reader parses at a time; a longer line may not parse (:func:`_diagnose`)
+PARSE_BLOCK = 1 << 22
+
+
 def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
          types: dict[str, pa.DataType], delim: bytes) -> pa.Table:
     return pacsv.read_csv(
         stream, memory_pool=_parse_pool(),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=PARSE_BLOCK),
         parse_options=pacsv.ParseOptions(delimiter=delim.decode(), quote_char=False,
                                           double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
@@ -294,6 +298,11 @@ def _diagnose(source: Source, layout: Layout) -> None:
         for first_line, block in stream.raw_blocks():
             stream.canonical(block, first_line, strict=True)  # wrong numbers of fields
             for offset, line in enumerate(block.split(b"\n")):
+                if len(line) > PARSE_BLOCK:   # Arrow's rows must fit in its read block
+                    raise InputError(f"line of {len(line) / 2**20:,.1f} MiB: longer than "
+                                     "the 4 MiB the parser reads at a time",
+                                     path=source.name, line=first_line + offset,
+                                     expected="lines of at most 4 MiB")
                 fields = line.split()
                 if fields and not fields[0].startswith(b"#") and layout is RUN \
                         and not _NUMBER.fullmatch(fields[4]):
