@@ -150,9 +150,10 @@ class Source:
     path: str
     codec: str | None
     spool: _Spool | None = field(default=None, repr=False)
-    #: the most decompressed bytes a stream may produce before it raises
-    #: :class:`~irmeta.errors.ResourceError` (set by the reader under an address-space
-    #: limit, where Arrow would abort the process on a failed allocation); None: no cap
+    #: the most decompressed bytes a stream may produce: it ends there and sets
+    #: ``over_limit``, and the reader raises :meth:`limit_error` (set by the reader under
+    #: an address-space limit, where Arrow would abort the process on a failed
+    #: allocation); None: no cap
     max_bytes: int | None = field(default=None, repr=False)
     #: a stream of this source was cut at ``max_bytes`` (what was read is incomplete)
     over_limit: bool = field(default=False, repr=False)
