@@ -366,6 +366,25 @@ def test_bad_spill_dir_exits_2(files, tmp_path, capsys, where, hint):
     assert hint.format(tmp=tmp_path) in err and err.count("\n") == 1
 
 
+def test_full_spill_folder_exits_2_and_is_removed(files, monkeypatch, tmpdir_only, capsys):
+    """Disk full while the run files are partitioned (Arrow's OSError: it was exit 1).
+    Simulated: a tmpfs cannot be mounted by a test."""
+    from irmeta.shards import spill
+
+    q, r = files
+
+    def full(*args, **kwargs):
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on "
+                      "device")
+
+    monkeypatch.setattr(spill, "convert", full)
+    assert main(["eval", "--shard-topics", "1", str(q), str(r), "-m", "AP"]) == 2
+    assert capsys.readouterr().err == (f"irmeta: error: cannot write the spill folder "
+                                       f"{tmpdir_only}: No space left on device (writing "
+                                       "the partitioned files)\n")
+    assert list(tmpdir_only.iterdir()) == []
+
+
 def test_bad_spill_dir_from_the_api(files, tmp_path):
     q, r = files
     with pytest.raises(OutputError, match="spill folder"):

@@ -45,9 +45,8 @@ from irmeta.shards.parquet import (
     ranking_lengths,
     read_judgments,
 )
-from irmeta.shards.partition import convert
 from irmeta.shards.shard import ShardTask, evaluate_shard, measure_names, shard_campaign
-from irmeta.shards.spill import make_spill_dir
+from irmeta.shards.spill import convert_into, make_spill_dir
 from irmeta.shards.summary import CampaignSummary, JudgedSummary
 
 
@@ -179,7 +178,7 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, max_docs=None, names=
             dataset = open_campaign(qrels)
         else:
             spill = make_spill_dir(spill_dir)   # OutputError naming the folder
-            dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
+            dataset = convert_into(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
                               spill, names=names, float32=float32, split_tags=split_tags,
                               spill=True,
                               block_topics=lambda T: planning.topics_per_shard(plan, T, workers),
