@@ -424,6 +424,27 @@ def test_user_error_with_workers_prints_one_message(files, tmp_path):
                             "number (expected a finite number)\n")
 
 
+@pytest.mark.slow
+def test_ctrl_c_with_workers_prints_one_line(files, tmp_path):
+    """Ctrl-C reaches the whole process group: irmeta and its LocalCluster's workers.
+    The workers ignore it (they printed 69 lines of tracebacks), irmeta closes them,
+    removes the spill folder and says one line."""
+    pytest.importorskip("distributed")
+    _, r = files
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    fifo = tmp_path / "qrels.fifo"
+    os.mkfifo(fifo)
+    proc = _irmeta("eval", "--workers", "2", "--shard-topics", "1", str(fifo), str(r),
+                   "-m", "AP", env={"TMPDIR": str(tmp)}, start_new_session=True)
+    with open(fifo, "wb"):        # opened once irmeta reads the qrels: cluster up
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert err.decode().strip() == "irmeta: aborted"    # click writes a newline first
+    assert not [p for p in tmp.iterdir() if p.name.startswith("irmeta-")]
+
+
 def _limit_memory(size: int):
     def apply():
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
