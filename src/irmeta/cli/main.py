@@ -2,15 +2,20 @@
 
 Subcommands live in their own modules and are imported only when invoked, so
 ``irmeta --help`` starts fast. Every :class:`~irmeta.errors.IrmetaError` becomes a
-one-paragraph message on stderr and exit status 2 — never a traceback.
+one-paragraph message on stderr and exit status 2 — never a traceback. SIGINT (exit
+130) and SIGTERM (exit 143) unwind the command, so its temporary files and folders are
+removed either way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
+import signal
 import sys
+import threading
 import traceback
 
 import click
@@ -87,6 +92,40 @@ def cli():
     and evaluate the evaluation itself."""
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived (``kill``, a job scheduler's time limit, ``timeout``). Raised in
+    the main thread like ``KeyboardInterrupt`` for SIGINT, so that every ``finally`` and
+    ``with`` block runs: the spool of a piped input, the spill folder of a sharded
+    evaluation and a Dask cluster are removed as on Ctrl-C."""
+
+
+#: exit status after SIGTERM: what a shell reports for a command killed by it (128 + 15)
+EXIT_TERMINATED = 143
+
+
+def _on_sigterm(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # a second SIGTERM kills at once
+    raise Terminated()
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """SIGTERM raises :class:`Terminated` inside the block (main thread only; the
+    previous handler is restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except (ValueError, OSError):   # no signals here (an embedded interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 #: exit status after a broken pipe on standard output (``irmeta eval ... | head``): what
 #: a shell reports for a command killed by SIGPIPE (128 + 13), as for ``cat big | head``
 EXIT_BROKEN_PIPE = 141
@@ -95,7 +134,11 @@ EXIT_BROKEN_PIPE = 141
 def main(argv=None) -> int:
     """Entry point: run the CLI, turning irmeta errors into exit status 2."""
     try:
-        cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
+        with _sigterm_raises():
+            cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
+    except Terminated:
+        click.echo("irmeta: terminated", err=True)
+        return EXIT_TERMINATED
     except IrmetaError as exc:
         if getattr(exc, "stream", False):
             _silence_stdout()

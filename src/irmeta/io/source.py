@@ -10,7 +10,13 @@ Every reader of irmeta goes through :func:`open_source`, which
   zstd are decompressed while streaming; zip archives and UTF-16 text are refused with a
   message that says what the file is and what to do;
 * turns operating-system failures (missing file, directory, permission) into
-  :class:`~irmeta.errors.InputError` naming the path.
+  :class:`~irmeta.errors.InputError` naming the path;
+* bounds what an input can make irmeta hold: at most :func:`spool_limit` bytes are
+  spooled from a pipe or device (``IRMETA_SPOOL_LIMIT``), no line may be longer than
+  :func:`line_limit` (``IRMETA_MAX_LINE``; checked while spooling and while
+  tokenising, so ``/dev/zero`` or a decompression bomb of zeros stops early), and a
+  compressed input read under an address-space limit stops with a message once it has
+  produced more than the limit leaves room for (:attr:`Source.max_bytes`).
 
 Decisions are recorded in ``docs/conventions.md`` ("Input").
 """
@@ -19,7 +25,7 @@ from __future__ import annotations
 
 import lzma
 import os
-import shutil
+import re
 import stat
 import sys
 import tempfile
@@ -29,7 +35,7 @@ from typing import BinaryIO
 
 import pyarrow as pa
 
-from irmeta.errors import InputError
+from irmeta.errors import InputError, ParameterError, ResourceError, memory_limits
 
 STDIN = "-"
 
@@ -48,6 +54,70 @@ _REFUSED = (
      "convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8"),
 )
 
+#: environment variable: the most bytes spooled from one pipe, FIFO, device or ``-``
+SPOOL_LIMIT_VAR = "IRMETA_SPOOL_LIMIT"
+#: default of :data:`SPOOL_LIMIT_VAR`: 16 GiB. A spooled input is evaluated in memory
+#: (it cannot be partitioned into shards), at about twice its size, so an input this
+#: large could not be evaluated on most machines anyway; the cap stops ``/dev/zero`` or
+#: an endless generator before it fills the temporary folder.
+DEFAULT_SPOOL_LIMIT = 16 << 30
+#: environment variable: the longest line (bytes) a TREC input may have
+LINE_LIMIT_VAR = "IRMETA_MAX_LINE"
+#: default of :data:`LINE_LIMIT_VAR`: 64 MiB (a run line with a 1 MB document id is
+#: fine; 64 MiB without a newline is a binary file or a decompression bomb)
+DEFAULT_LINE_LIMIT = 64 << 20
+#: the smallest line limit: lines are read in blocks of 16 MiB and checked across them
+MIN_LINE_LIMIT = 16 << 20
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([kmgt]?)(?:i?b)?\s*", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def _env_size(var: str, default: int, low: int = 1) -> int | None:
+    """A size from the environment variable ``var`` (``64G``, ``512M``, bytes; ``0``
+    or ``none``: no limit); ``default`` when unset or empty."""
+    text = os.environ.get(var, "").strip()
+    if not text:
+        return default
+    if text.lower() in ("0", "none", "unlimited"):
+        return None
+    match = _SIZE.fullmatch(text)
+    size = int(float(match.group(1)) * _UNITS[match.group(2).lower()]) if match else -1
+    if size < low:
+        raise ParameterError(f"{var}={text!r}: expected a size such as 16G or 512M "
+                             f"(at least {human_size(low)}), or 'none' for no limit")
+    return size
+
+
+def spool_limit() -> int | None:
+    """The most bytes spooled from one pipe, FIFO, character device or standard input:
+    ``IRMETA_SPOOL_LIMIT`` (``16G``, ``512M``; ``none``: no limit), default
+    :data:`DEFAULT_SPOOL_LIMIT`."""
+    return _env_size(SPOOL_LIMIT_VAR, DEFAULT_SPOOL_LIMIT)
+
+
+def line_limit() -> int | None:
+    """The longest line of a TREC input, in bytes: ``IRMETA_MAX_LINE`` (at least
+    16M; ``none``: no limit), default :data:`DEFAULT_LINE_LIMIT`."""
+    return _env_size(LINE_LIMIT_VAR, DEFAULT_LINE_LIMIT, MIN_LINE_LIMIT)
+
+
+def human_size(n: int) -> str:
+    """``17179869184`` -> ``16 GiB`` (for messages)."""
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            value = n / (1 << shift)
+            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
+    return f"{n} byte{'s' if n != 1 else ''}"
+
+
+def line_too_long(name: str, line: int, limit: int) -> InputError:
+    """The message for a line longer than :func:`line_limit`."""
+    return InputError(f"line longer than {human_size(limit)} (the limit {LINE_LIMIT_VAR}): "
+                      "not a TREC text file, or a compressed file that expands without "
+                      "end", path=name, line=line,
+                      expected=f"text lines; a larger {LINE_LIMIT_VAR} if this is really "
+                               "one line")
+
 
 class _Spool:
     """A temporary copy of a pipe's bytes; the file is removed when the object dies."""
@@ -55,6 +125,10 @@ class _Spool:
     def __init__(self, path: str):
         self.path = path
         self._finalizer = weakref.finalize(self, _remove, path)
+
+    def remove(self) -> None:
+        """Delete the file now (once)."""
+        self._finalizer()
 
 
 def _remove(path: str) -> None:
@@ -76,16 +150,34 @@ class Source:
     path: str
     codec: str | None
     spool: _Spool | None = field(default=None, repr=False)
+    #: the most decompressed bytes a stream may produce: it ends there and sets
+    #: ``over_limit``, and the reader raises :meth:`limit_error` (set by the reader under
+    #: an address-space limit, where Arrow would abort the process on a failed
+    #: allocation); None: no cap
+    max_bytes: int | None = field(default=None, repr=False)
+    #: a stream of this source was cut at ``max_bytes`` (what was read is incomplete)
+    over_limit: bool = field(default=False, repr=False)
 
     def open(self) -> pa.NativeFile:
         """A binary, decompressed, readable stream over the whole input (a new one each
         call). Errors of the compressed data surface on read as :func:`read_error`."""
         try:
             if self.codec == "xz":
-                return pa.PythonFile(lzma.open(self.path, "rb"), mode="r")
-            return pa.input_stream(self.path, compression=self.codec)
+                stream = pa.PythonFile(lzma.open(self.path, "rb"), mode="r")
+            else:
+                stream = pa.input_stream(self.path, compression=self.codec)
         except OSError as exc:
-            raise _os_error(exc, self.name) from None
+            raise os_error(exc, self.name) from None
+        if self.max_bytes is None:
+            return stream
+        return pa.PythonFile(_Capped(stream, self), mode="r")
+
+    def limit_error(self) -> ResourceError:
+        """The message for an input cut at :attr:`max_bytes`."""
+        return ResourceError(
+            f"{self.name}: decompresses to more than {human_size(self.max_bytes or 0)}, more "
+            f"than can be parsed under the memory limit ({memory_limits()}); raise the "
+            "limit (ulimit -v) or give fewer runs at once")
 
     def read_error(self, exc: BaseException) -> InputError:
         """The message for a failure while reading the (decompressed) stream."""
@@ -95,10 +187,44 @@ class Source:
         return InputError(f"cannot read: {exc}", path=self.name)
 
 
+class _Capped:
+    """A read-only stream over ``inner`` (a decompressing stream) that ends once
+    ``source.max_bytes`` bytes came out of it and marks ``source.over_limit``; the reader
+    then raises :meth:`Source.limit_error`. It never raises itself: an exception raised
+    inside Arrow's read-ahead threads can leave them waiting forever at exit."""
+
+    def __init__(self, inner: pa.NativeFile, source: Source):
+        self._inner = inner
+        self._left = source.max_bytes or 0
+        self._source = source
+        self.closed = False
+
+    def read(self, n: int = -1) -> bytes:
+        if self._source.over_limit:
+            return b""
+        data: bytes = self._inner.read() if n is None or n < 0 else self._inner.read(n)
+        self._left -= len(data)
+        if self._left < 0:
+            self._source.over_limit = True
+            return b""
+        return data
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+        self._inner.close()
+
+
 _FORMAT_NAME = {"gzip": "gzip", "bz2": "bzip2", "xz": "xz", "zstd": "zstd"}
 
 
-def _os_error(exc: OSError, name: str) -> InputError:
+def os_error(exc: OSError, name: str) -> InputError:
+    """The reader's message for an operating-system failure to open ``name``."""
     if isinstance(exc, FileNotFoundError):
         return InputError("no such file", path=name)
     if isinstance(exc, IsADirectoryError):
@@ -108,25 +234,74 @@ def _os_error(exc: OSError, name: str) -> InputError:
     return InputError(f"cannot read file: {exc.strerror or exc}", path=name)
 
 
-def _spool(fh: BinaryIO, name: str) -> _Spool:
-    """Copy a non-seekable stream into a temporary file, once."""
-    fd, path = tempfile.mkstemp(prefix="irmeta-pipe-")
+def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
+    """Copy a non-seekable stream into a temporary file, once: at most
+    :func:`spool_limit` bytes, and (for text that is not compressed) no line longer
+    than :func:`line_limit`, so that ``/dev/zero`` stops at once."""
+    limit, max_line = spool_limit(), line_limit()
+    try:
+        fd, path = tempfile.mkstemp(prefix="irmeta-pipe-")
+    except OSError as exc:
+        raise _no_spool(exc, name) from None
     spool = _Spool(path)
+    total = lines = since_newline = 0
+    plain: bool | None = None
     try:
         with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(fh, out, 1 << 22)
+            while chunk := fh.read(1 << 22):
+                if plain is None:
+                    plain = not any(chunk.startswith(m) for m, _, _ in _COMPRESSED)
+                total += len(chunk)
+                if limit is not None and total > limit:
+                    spool.remove()
+                    raise InputError(
+                        f"more than {human_size(limit)} read from this {kind}, the limit "
+                        f"on spooled input ({SPOOL_LIMIT_VAR})", path=name,
+                        expected=f"a regular file, or a larger {SPOOL_LIMIT_VAR} "
+                                 "(e.g. 64G; 'none': no limit)")
+                if plain and max_line is not None:
+                    cut = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+                    if cut < 0:
+                        since_newline += len(chunk)
+                    else:
+                        lines += chunk.count(b"\n")
+                        since_newline = len(chunk) - cut - 1
+                    if since_newline > max_line:
+                        spool.remove()
+                        raise line_too_long(name, lines + 1, max_line)
+                out.write(chunk)
     except OSError as exc:
-        raise InputError(f"cannot buffer the piped input in {tempfile.gettempdir()}: "
-                         f"{exc.strerror or exc}", path=name,
-                         expected="room in the temporary folder (TMPDIR)") from None
+        spool.remove()
+        raise _no_spool(exc, name) from None
     return spool
 
 
-def _is_regular(path: str) -> bool:
+def _no_spool(exc: OSError, name: str) -> InputError:
+    return InputError(f"cannot buffer the piped input in {tempfile.gettempdir()}: "
+                      f"{exc.strerror or exc}", path=name,
+                      expected="room in the temporary folder (TMPDIR)")
+
+
+def input_kind(path: str) -> str | None:
+    """What ``path`` is when it is not a regular file or a folder (``"pipe or FIFO"``,
+    ``"character device"``, ``"socket"``, ...): an input that must be read once, in
+    order, and whose size cannot be known; None for a regular file, a folder or a path
+    that cannot be stat'ed (open() then gives the precise error). Never opens ``path``."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return True  # let open() produce the precise error
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "pipe or FIFO"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "special file"
 
 
 def open_source(path: str | os.PathLike[str]) -> Source:
@@ -137,14 +312,14 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         name = os.fsdecode(name)
     spool = None
     if name == STDIN:
-        spool, name = _spool(sys.stdin.buffer, "<stdin>"), "<stdin>"
+        spool, name = _spool(sys.stdin.buffer, "<stdin>", "standard input"), "<stdin>"
         disk = spool.path
-    elif not _is_regular(name):
+    elif (kind := input_kind(name)) is not None:
         try:
             with open(name, "rb") as fh:
-                spool = _spool(fh, name)
+                spool = _spool(fh, name, kind)
         except OSError as exc:
-            raise _os_error(exc, name) from None
+            raise os_error(exc, name) from None
         disk = spool.path
     else:
         disk = name
@@ -152,7 +327,7 @@ def open_source(path: str | os.PathLike[str]) -> Source:
         with open(disk, "rb") as fh:
             magic = fh.read(8)
     except OSError as exc:
-        raise _os_error(exc, name) from None
+        raise os_error(exc, name) from None
     return Source(name, disk, _codec(magic, name), spool)
 
 

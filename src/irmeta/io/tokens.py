@@ -30,6 +30,7 @@ import numpy as np
 
 from irmeta.data.lines import LineMap
 from irmeta.errors import InputError
+from irmeta.io.source import line_limit, line_too_long
 
 BLOCK = 1 << 24  # bytes read at a time (16 MiB); lines are never split between blocks
 
@@ -178,6 +179,8 @@ class CanonicalStream(io.RawIOBase):
         self._carry = b""
         self._eof = False
         self._line = 1                 # file line of the next block's first byte
+        self._lines_read = 0           # lines in the blocks read so far
+        self._max_line = line_limit()  # longest line allowed (a decompression bomb)
         self._skipped: list[np.ndarray] = []
         self._buf = memoryview(b"")
         self._pending = self._next_raw()
@@ -214,6 +217,7 @@ class CanonicalStream(io.RawIOBase):
         if self._eof:
             return None
         chunks = [self._carry]
+        open_line = len(self._carry)   # bytes of the line not ended yet
         while True:
             data = self._raw.read(BLOCK)
             if not data:
@@ -222,6 +226,13 @@ class CanonicalStream(io.RawIOBase):
                 break
             chunks.append(data)
             cut = last_line_end(data)
+            # the longest-line cap, before the line is held whole: lines longer than a
+            # read are the ones that span reads (the cap is at least BLOCK)
+            first = min((i for i in (data.find(b"\n"), data.find(b"\r")) if i >= 0),
+                        default=-1)
+            open_line += len(data) if first < 0 else first
+            if self._max_line is not None and open_line > self._max_line:
+                raise line_too_long(self._name, self._lines_read + 1, self._max_line)
             if cut >= 0:
                 joined = b"".join(chunks)
                 cut = len(joined) - len(data) + cut
@@ -230,6 +241,7 @@ class CanonicalStream(io.RawIOBase):
         if self._line == 1 and block.startswith(b"\xef\xbb\xbf"):
             block = block[3:]  # a UTF-8 byte-order mark is not data
         block = unify_line_ends(block)
+        self._lines_read += block.count(b"\n")   # every line end is \n now
         if block and not block.endswith(b"\n"):
             block += b"\n"
         return block if block else None

@@ -83,11 +83,15 @@ def _parse_pool() -> pa.MemoryPool:
 _POOL: pa.MemoryPool | None = None
 
 
+#: bytes Arrow's CSV reader parses at a time; a longer line may not parse (:func:`_diagnose`)
+PARSE_BLOCK = 1 << 22
+
+
 def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
          types: dict[str, pa.DataType], delim: bytes) -> pa.Table:
     return pacsv.read_csv(
         stream, memory_pool=_parse_pool(),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=PARSE_BLOCK),
         parse_options=pacsv.ParseOptions(delimiter=delim.decode(), quote_char=False,
                                           double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),
@@ -98,6 +102,22 @@ def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
 
 def _read_table(source: Source, layout: Layout, names: list[str],
                 types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
+    """:func:`_parse_table`, refused when the input was cut at ``source.max_bytes``
+    (a compressed input that expands past what the address-space limit leaves room for:
+    the stream ends early rather than raise inside Arrow's threads)."""
+    try:
+        result = _parse_table(source, layout, names, types)
+    except (InputError, ResourceError):
+        if source.over_limit:   # a cut stream's last line is no error of the file
+            raise source.limit_error() from None
+        raise
+    if source.over_limit:
+        raise source.limit_error()
+    return result
+
+
+def _parse_table(source: Source, layout: Layout, names: list[str],
+                 types: dict[str, pa.DataType]) -> tuple[pa.Table, LineMap]:
     """Parse the whole input into an Arrow table of trec_eval tokens.
 
     Fast path: Arrow parses the input straight from disk with the delimiter of its first
@@ -237,6 +257,12 @@ def _check_address_space(source: Source) -> None:
     if headroom is None:
         return
     need = int(READ_FACTOR * _uncompressed_size(source)) + (64 << 20)
+    if source.codec is not None:
+        # the size of compressed data is a guess (gzip's trailer holds it modulo 4 GiB,
+        # of the last member only): the decompressed stream itself stops at what fits.
+        # Address space, not resident memory, is what the limit counts: a parse took
+        # 4.2 bytes of it per input byte (jemalloc's arenas, Arrow's read-ahead)
+        source.max_bytes = max(1, int((headroom - (64 << 20)) / (3 * READ_FACTOR)))
     if need > headroom:
         raise ResourceError(
             f"{source.name}: not enough memory to read this file: it needs about "
@@ -279,6 +305,11 @@ def _diagnose(source: Source, layout: Layout) -> None:
         for first_line, block in stream.raw_blocks():
             stream.canonical(block, first_line, strict=True)  # wrong numbers of fields
             for offset, line in enumerate(block.split(b"\n")):
+                if len(line) > PARSE_BLOCK:   # Arrow's rows must fit in its read block
+                    raise InputError(f"line of {len(line) / 2**20:,.1f} MiB: longer than "
+                                     "the 4 MiB the parser reads at a time",
+                                     path=source.name, line=first_line + offset,
+                                     expected="lines of at most 4 MiB")
                 fields = line.split()
                 if fields and not fields[0].startswith(b"#") and layout is RUN \
                         and not _NUMBER.fullmatch(fields[4]):

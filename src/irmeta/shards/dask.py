@@ -12,16 +12,60 @@ A worker that dies is Dask's business: the scheduler re-runs its tasks elsewhere
 ``distributed.scheduler.allowed-failures`` times), and since a task is a pure function
 of files, the gathered values are the same. An :class:`~irmeta.errors.IrmetaError` in a
 task (a bad line found while a run file is partitioned) cancels the others and is
-raised with the same message as in one process.
+raised with the same message as in one process, and nothing else is printed: Dask's own
+log messages (a failed task's traceback, a worker's shutdown) are silenced unless
+``IRMETA_DASK_LOG`` names a level (``warning``, ``info``, ``debug``). The workers of a
+``LocalCluster`` irmeta starts ignore SIGINT: Ctrl-C stops irmeta, which closes them
+(before, each worker printed its own ``KeyboardInterrupt`` traceback).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 
 from irmeta.errors import ParameterError, ResourceError
+
+#: environment variable: the level of Dask's own log messages (default: silent)
+LOG_VAR = "IRMETA_DASK_LOG"
+_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING,
+           "error": logging.ERROR, "critical": logging.CRITICAL}
+#: above CRITICAL: nothing of Dask's is printed
+QUIET = logging.CRITICAL + 10
+
+
+def log_level() -> int:
+    """The level of Dask's log messages: ``IRMETA_DASK_LOG`` (``debug``, ``info``,
+    ``warning``, ``error``, ``critical``), default :data:`QUIET` (none)."""
+    text = os.environ.get(LOG_VAR, "").strip().lower()
+    if not text:
+        return QUIET
+    if text not in _LEVELS:
+        raise ParameterError(f"{LOG_VAR}={text!r}: expected one of {', '.join(_LEVELS)}")
+    return _LEVELS[text]
+
+
+def check_client(client) -> None:
+    """Raise :class:`ParameterError` unless ``client`` is a ``distributed.Client``."""
+    try:
+        import distributed
+        ok = isinstance(client, distributed.Client)
+    except ImportError:
+        ok = False
+    if not ok:
+        text = repr(client)
+        raise ParameterError(f"client must be a dask.distributed Client (or None), got "
+                             f"{type(client).__name__} {text[:60]}"
+                             f"{'...' if len(text) > 60 else ''}")
+
+
+def _cluster_error(exc: BaseException) -> ResourceError:
+    return ResourceError(f"the Dask cluster failed: {type(exc).__name__}: {exc}")
 
 
 def _distributed():
@@ -35,16 +79,34 @@ def _distributed():
 
 
 def worker_count(client) -> int:
-    """Threads of the cluster's workers (tasks that can run at once)."""
-    return max(1, sum(client.nthreads().values()))
+    """Threads of the cluster's workers (tasks that can run at once); ``client`` is
+    checked first (:func:`check_client`)."""
+    check_client(client)
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except (OSError, TimeoutError) as exc:   # CommClosedError is an OSError
+        raise _cluster_error(exc) from None
 
 
 def client_map(client) -> Callable:
     """A mapper ``(fn, tasks, progress=None, **shared) -> results in task order`` that
     runs the tasks on ``client``'s cluster, with a progress bar over finished tasks."""
     distributed = _distributed()
+    check_client(client)
+    from distributed.scheduler import KilledWorker
 
     def run(fn, tasks, progress=None, **shared):
+        try:
+            return _run(fn, tasks, progress, **shared)
+        except KilledWorker as exc:
+            raise ResourceError(f"a Dask worker died while running a shard, as often as "
+                                f"the scheduler allows ({exc}); out of memory? Give the "
+                                "workers more memory or use smaller shards "
+                                "(--shard-topics)") from None
+        except (OSError, TimeoutError) as exc:
+            raise _cluster_error(exc) from None
+
+    def _run(fn, tasks, progress=None, **shared):
         from tqdm.auto import tqdm
         shared = {k: client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
         futures = client.map(fn, tasks, pure=False, **shared)
@@ -77,9 +139,36 @@ def _local_cluster(distributed, workers: int | None):
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     env.update(WORKER_MALLOC)
-    with config.set({"distributed.nanny.pre-spawn-environ": env}):
+    with config.set({"distributed.nanny.pre-spawn-environ": env}), _workers_ignore_sigint():
         return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                        processes=True, dashboard_address=":0")
+                                        processes=True, dashboard_address=":0",
+                                        silence_logs=log_level())
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint():
+    """SIGINT ignored while the worker processes are spawned: they inherit it, so Ctrl-C
+    (sent to the whole process group) reaches irmeta alone, which closes the cluster."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _dask_logs_at(level: int) -> Iterator[None]:
+    """Dask's loggers in this process at ``level`` inside the block."""
+    logger = logging.getLogger("distributed")
+    previous = logger.level
+    logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.setLevel(previous)
 
 
 @contextlib.contextmanager
@@ -87,7 +176,9 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
     ``LocalCluster`` of ``workers`` processes with one thread each, closed on exit."""
     distributed = _distributed()
+    level = log_level()
     with contextlib.ExitStack() as stack:
+        stack.enter_context(_dask_logs_at(level))
         try:
             if scheduler is not None:
                 client = stack.enter_context(distributed.Client(scheduler, timeout="30s"))

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -48,8 +47,8 @@ from irmeta.shards.parquet import (
     ranking_lengths,
     read_judgments,
 )
-from irmeta.shards.partition import convert
 from irmeta.shards.shard import ShardTask, evaluate_shard, measure_names, shard_campaign
+from irmeta.shards.spill import convert_into, make_spill_dir
 from irmeta.shards.summary import CampaignSummary, JudgedSummary
 
 
@@ -174,14 +173,15 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, read: ReadOptions | N
         if runs is None:
             dataset = apply_read_options(open_campaign(qrels), read)
         else:
-            parent = None if work.spill_dir is None else os.fspath(work.spill_dir)
-            spill = tempfile.mkdtemp(prefix="irmeta-shards-", dir=parent)
-            dataset = convert(qrels, list(runs) if isinstance(runs, (list, tuple)) else [runs],
-                              spill, names=read.names, float32=read.float32,
-                              split_tags=read.split_tags, spill=True,
-                              block_topics=lambda T: planning.topics_per_shard(plan, T, workers),
-                              mapper=None if client is None else
-                              (lambda fn, tasks: mapper(fn, tasks, progress=False)))
+            spill = make_spill_dir(work.spill_dir)   # OutputError naming the folder
+            dataset = convert_into(qrels,
+                                   list(runs) if isinstance(runs, (list, tuple)) else [runs],
+                                   spill, names=read.names, float32=read.float32,
+                                   split_tags=read.split_tags, spill=True,
+                                   block_topics=lambda T: planning.topics_per_shard(plan, T,
+                                                                                     workers),
+                                   mapper=None if client is None else
+                                   (lambda fn, tasks: mapper(fn, tasks, progress=False)))
         size = planning.topics_per_shard(plan, len(dataset.topics), workers)
         yield ShardedCampaign(dataset, size, mapper, read, progress=work.progress,
                               subtopics=subtopics)

@@ -10,6 +10,13 @@ is estimated from the files' sizes without reading them (:func:`estimate_rows`);
 The default budget is :data:`DEFAULT_FRACTION` of the memory available now
 (``MemAvailable`` of ``/proc/meminfo``; ``os.sysconf`` where there is no ``/proc``):
 psutil is not a dependency for one number.
+
+The plan only needs sizes: it ``stat``s each run file and reads the head of regular
+files, never opens a pipe, FIFO or device (opening a FIFO waits for its writer). Such
+an input cannot be partitioned: a campaign with one is evaluated in memory, and asking
+for shards (``shard_topics``, a Dask client) is an error naming it. A file that cannot
+be read is an :class:`~irmeta.errors.InputError` with its path and the reason, as the
+reader would give it.
 """
 
 from __future__ import annotations
@@ -18,9 +25,11 @@ import gzip
 import os
 import re
 import stat
+import zlib
 from dataclasses import dataclass
 
-from irmeta.errors import ParameterError
+from irmeta.errors import InputError, ParameterError
+from irmeta.io.source import input_kind, os_error
 
 #: bytes of peak memory per run line of an in-memory evaluation (AP, nDCG@10, NRG@100,
 #: AP_rare@100, Twist on 10 runs x 4,000 topics x 1,000: 4.0 GB / 40 M lines; 85 without
@@ -77,7 +86,7 @@ def _head_line_bytes(path: str, compressed: bool) -> float | None:
         opener = gzip.open if compressed else open
         with opener(path, "rb") as fh:
             head = fh.read(1 << 16)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         return None
     lines = head.count(b"\n")
     return len(head) / lines if lines else None
@@ -88,7 +97,9 @@ _MIN_LINE_BYTES = 12
 
 
 def _raw_size(path) -> tuple[int, str] | None:
-    """(uncompressed size estimate, codec) of a regular file; None for anything else."""
+    """(uncompressed size estimate, codec) of a regular file; None for anything else
+    (a pipe or device is never opened: :func:`unsized_inputs`). A regular file that
+    cannot be read is an :class:`InputError` naming it."""
     try:
         info = os.stat(path)
     except (OSError, TypeError, ValueError):
@@ -96,15 +107,42 @@ def _raw_size(path) -> tuple[int, str] | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     size = info.st_size
-    with open(path, "rb") as fh:
-        magic = fh.read(6)
-        if magic[:2] == b"\x1f\x8b":
-            fh.seek(max(0, size - 4))
-            isize = int.from_bytes(fh.read(4), "little")
-            return (isize if isize >= size else size * 5), "gzip"  # ISIZE: size mod 2^32
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(6)
+            if magic[:2] == b"\x1f\x8b":
+                fh.seek(max(0, size - 4))
+                isize = int.from_bytes(fh.read(4), "little")
+                return (isize if isize >= size else size * 5), "gzip"  # ISIZE: mod 2^32
+    except OSError as exc:
+        raise os_error(exc, os.fspath(path)) from None
     if magic[:3] == b"BZh" or magic[:6] == b"\xfd7zXZ\x00" or magic[:4] == b"\x28\xb5\x2f\xfd":
         return size * 5, "other"
     return size, "plain"
+
+
+def unsized_inputs(paths) -> list[tuple[str, str]]:
+    """``(path, kind)`` of the inputs that are not files: standard input (``-``), pipes,
+    FIFOs, devices. They are read once, in order, and their size is unknown until then,
+    so they cannot be partitioned into shards. ``stat`` only: nothing is opened."""
+    found = []
+    for path in paths:
+        name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+        if name == "-":
+            found.append((name, "standard input"))
+        elif isinstance(name, str) and (kind := input_kind(name)) is not None:
+            found.append((name, kind))
+    return found
+
+
+def refuse_unsized(paths) -> None:
+    """Raise :class:`InputError` for the first input :func:`unsized_inputs` finds."""
+    for name, kind in unsized_inputs(paths):
+        what = kind if kind == "standard input" else f"a {kind}"
+        raise InputError(f"{what} cannot be partitioned into shards (its size is "
+                         "unknown until it is read, once)", path=name,
+                         expected="a regular file, or no shard options (--shard-topics, "
+                                  "--workers, --scheduler): a pipe is evaluated in memory")
 
 
 def estimate_rows(paths, upper_bound: bool = False) -> int | None:
@@ -150,6 +188,8 @@ def plan(run_paths, budget: int | None = None, shard_topics: int | None = None,
     topics is known.
     """
     budget = default_budget() if budget is None else budget
+    if shard_topics is not None or force:
+        refuse_unsized(run_paths)
     if shard_topics is None and not force:
         bound = estimate_rows(run_paths, upper_bound=True)  # no file read: the usual case
         if bound is not None and bound * BYTES_PER_ROW <= budget:
