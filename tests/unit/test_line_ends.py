@@ -132,3 +132,21 @@ def test_a_cr_only_groups_file_is_read_line_by_line(tmp_path):
     path = tmp_path / "groups"
     path.write_bytes(b"runA g1\rrunB g2\r")
     assert read_groups(path) == {"runA": "g1", "runB": "g2"}
+
+
+@pytest.mark.parametrize("end", [b"\r", b"\n", b"\r\n"])
+def test_the_longest_line_cap_sees_every_line_end(monkeypatch, end):
+    """The longest-line cap (IRMETA_MAX_LINE, a decompression bomb's guard) measures lines
+    as the reader splits them: 100 short CR-only lines are not one 1,400-byte line, and
+    one line over the cap is named with its number."""
+    import io
+    monkeypatch.setattr(tokens, "BLOCK", 64)
+    lines = end.join(b"1 Q0 d%d 1 2 t" % i for i in range(100)) + end
+    stream = CanonicalStream(io.BytesIO(lines), RUN, "x")
+    stream._max_line = 200
+    assert sum(b.count(b"\n") for _, b in stream.raw_blocks()) == 100
+    long = lines + b"1 Q0 " + b"x" * 300 + b" 1 2 t" + end
+    stream = CanonicalStream(io.BytesIO(long), RUN, "x")
+    stream._max_line = 200
+    with pytest.raises(InputError, match="x:101: line longer than"):
+        list(stream.raw_blocks())
