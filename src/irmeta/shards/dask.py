@@ -91,9 +91,9 @@ def worker_count(client) -> int:
 def client_map(client) -> Callable:
     """A mapper ``(fn, tasks, progress=None, **shared) -> results in task order`` that
     runs the tasks on ``client``'s cluster, with a progress bar over finished tasks."""
-    distributed = _distributed()
+    distributed = _distributed()   # the import, guarded with the extra's name
     check_client(client)
-    from distributed.scheduler import KilledWorker
+    KilledWorker = distributed.KilledWorker
 
     def run(fn, tasks, progress=None, **shared):
         try:
