@@ -410,6 +410,16 @@ class _Parser:
         while self.peek().isspace():
             self.pos += 1
 
+    def more(self, closer: str) -> bool:
+        """After an item of a list: True past a ``,`` (another item follows), False past
+        ``closer`` (the list ends); an error naming ``closer`` otherwise."""
+        self.skip_space()
+        if self.peek() == ",":
+            self.pos += 1
+            return True
+        self.expect(closer)
+        return False
+
     def expect(self, char: str) -> None:
         self.skip_space()
         if self.peek() != char:
@@ -462,12 +472,8 @@ class _Parser:
                 self.error(f"parameter {key!r} given twice")
             self.expect("=")
             params[key] = self.value()
-            self.skip_space()
-            if self.peek() == ",":
-                self.pos += 1
-                continue
-            self.expect(")")
-            return params
+            if not self.more(")"):
+                return params
 
     def identifier(self) -> str:
         start = self.pos
@@ -507,24 +513,16 @@ class _Parser:
                     self.error("gain keys must be integer grades")
                 self.expect(":")
                 out[key] = float(self.number())
-                self.skip_space()
-                if self.peek() == ",":
-                    self.pos += 1
-                    continue
-                self.expect("}")
-                return out
+                if not self.more("}"):
+                    return out
         if c == "[":
             self.pos += 1
             items = []
             while True:
                 self.skip_space()
                 items.append(self.identifier())
-                self.skip_space()
-                if self.peek() == ",":
-                    self.pos += 1
-                    continue
-                self.expect("]")
-                return items
+                if not self.more("]"):
+                    return items
         if c in ("'", '"'):
             return self.quoted(c)
         if c and (c.isdigit() or c in "+-."):
