@@ -131,10 +131,30 @@ def _entry(qualname: str, obj: object, level: int = 3) -> list[str]:
     return out
 
 
+def _documented_classes() -> set[type]:
+    """The classes the page documents under their own heading."""
+    return {obj for module_name, _ in SECTIONS for name in public_names(module_name)
+            if inspect.isclass(obj := getattr(importlib.import_module(module_name), name))}
+
+
+def _own_and_mixin_members(cls: type) -> dict[str, object]:
+    """``vars`` of the class and of its irmeta mixins (bases the page does not document on
+    their own, such as ``RunTopicShape``), mixins first; members of documented bases are
+    documented there."""
+    documented = _documented_classes()
+    members: dict[str, object] = {}
+    for base in reversed(cls.__mro__[1:]):
+        if base.__module__.startswith("irmeta") and base not in documented:
+            members.update(vars(base))
+    members.update(vars(cls))
+    return members
+
+
 def _members(qualname: str, cls: type) -> list[str]:
-    """Public methods and properties defined on the class itself (not inherited)."""
+    """Public methods and properties defined on the class itself and on its irmeta mixins
+    (not those inherited from a documented class or from outside irmeta)."""
     out: list[str] = []
-    for name, member in vars(cls).items():
+    for name, member in _own_and_mixin_members(cls).items():
         if name.startswith("_"):
             continue
         if isinstance(member, property):

@@ -186,11 +186,8 @@ def curves(campaign: Campaign, run, topic, depth: int = tw.DEFAULT_DEPTH, rel_le
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> curves(campaign, "A", "q1", depth=3)[["rank", "docid", "rp", "crp", "dcg"]]
        rank docid  rp  crp  dcg
     0     1    d1  -1   -1  1.0
@@ -291,11 +288,8 @@ def archetypes(campaign: Campaign, depth: int = tw.DEFAULT_DEPTH, crossing: str 
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> archetypes(campaign, depth=10)[["run", "topic", "archetype"]]
       run topic  archetype
     0   A    q1  typical_B
@@ -322,11 +316,8 @@ def archetype_table(frames) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> archetype_table({"tiny": archetypes(campaign, depth=10)})[["total", "ideal", "worst"]]
           total  ideal  worst
     tiny      4   25.0   25.0
@@ -446,11 +437,8 @@ def effort_gain_summary(campaign: Campaign, gains: Iterable[str] = GAIN_MEASURES
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> summary, grids = effort_gain_summary(campaign, gains=["AP"], depth=10)
     >>> summary[["points", "diagonal %", "high_high %"]]
           points  diagonal %  high_high %

@@ -186,10 +186,8 @@ class Results:
         Examples
         --------
         >>> import irmeta
-        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-        >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+        >>> from irmeta.demo import toy_inputs
+        >>> results = irmeta.evaluate(*toy_inputs(), measures=["AP", "P@2"])
         >>> results.aggregate("gmean").round(4)
                AP     P@2
         A  0.9129  0.5000
@@ -228,10 +226,8 @@ class Results:
         Examples
         --------
         >>> import irmeta
-        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-        >>> results = irmeta.evaluate(qrels, runs, measures="AP")
+        >>> from irmeta.demo import toy_inputs
+        >>> results = irmeta.evaluate(*toy_inputs(), measures="AP")
         >>> results.to_frame(per_topic=False)
           run measure topic     value
         0   A      AP   all  0.916667
@@ -304,9 +300,8 @@ class Results:
         Examples
         --------
         >>> import irmeta
-        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+        >>> from irmeta.demo import toy_inputs
+        >>> qrels, runs = toy_inputs()
         >>> irmeta.evaluate(qrels, runs, ["P@2"]).to_dict()
         {'A': {'P@2': 0.5}, 'B': {'P@2': 0.25}}
         >>> irmeta.evaluate(qrels, runs, ["P@2"]).to_dict(per_topic=True)["B"]
@@ -371,10 +366,8 @@ class Results:
         Examples
         --------
         >>> import irmeta
-        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-        >>> irmeta.evaluate(qrels, runs, measures="AP").wide("AP")
+        >>> from irmeta.demo import toy_inputs
+        >>> irmeta.evaluate(*toy_inputs(), measures="AP").wide("AP")
                  q1   q2
         A  0.833333  1.0
         B  0.250000  0.0
@@ -407,10 +400,8 @@ class Results:
         Examples
         --------
         >>> import irmeta
-        >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-        >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-        ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-        >>> irmeta.evaluate(qrels, runs, measures="P@2").matrix("P@2")
+        >>> from irmeta.demo import toy_inputs
+        >>> irmeta.evaluate(*toy_inputs(), measures="P@2").matrix("P@2")
         topic   q1   q2
         run
         A      0.5  0.5
@@ -573,10 +564,8 @@ def evaluate(qrels: Any, runs: Any = None,
     Examples
     --------
     >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> results = irmeta.evaluate(qrels, runs, measures=["AP", "P@2"])
+    >>> from irmeta.demo import toy_inputs
+    >>> results = irmeta.evaluate(*toy_inputs(), measures=["AP", "P@2"])
     >>> results.aggregate()
              AP   P@2
     A  0.916667  0.50

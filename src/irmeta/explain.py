@@ -91,11 +91,8 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> frame = explain_documents(campaign, "A", "q1", nrg=None)
     >>> frame[["rank", "docid", "grade", "retrieved_by", "unique"]]
        rank docid  grade  retrieved_by  unique
@@ -217,11 +214,8 @@ def unique_contributions(campaign: Campaign, k: int = 100, *, rel_level: int = 1
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> unique_contributions(campaign, k=10)[["unique", "relevant_retrieved"]]
          unique  relevant_retrieved
     run
@@ -277,11 +271,8 @@ def unique_documents(campaign: Campaign, k: int = 100, *, rel_level: int = 1,
 
     Examples
     --------
-    >>> import irmeta
-    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
-    >>> runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
-    ...         "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
-    >>> campaign = irmeta.load_campaign(qrels, runs)
+    >>> from irmeta.demo import toy_campaign
+    >>> campaign = toy_campaign()
     >>> unique_documents(campaign, k=10)
       run topic  rank docid  grade
     0   A    q1     1    d1      1

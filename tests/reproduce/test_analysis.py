@@ -410,3 +410,27 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "matplotlib
     out = python_output(code, cwd=tmp_path, env=env)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
     assert list(tmp_path.iterdir()) == []
+
+
+
+@pytest.mark.parametrize("paper, module, params, min_runs",
+                         [("nrg", nrg, "NRGParams", 2), ("innovation", innovation,
+                                                         "InnovationParams", 3),
+                          ("twist", twist, "TwistParams", 3)])
+def test_campaign_reproductions_check_their_campaign(paper, module, params, min_runs):
+    """The checks the campaign reproductions share (``_common.checked_campaign``): a
+    non-campaign, too few runs, and an empty campaign topic set are refused, each with the
+    paper's name, before any work."""
+    from irmeta.demo import toy_inputs
+    from irmeta.errors import CampaignError, ParameterError
+    from irmeta.reproduce import params as declared
+    qrels, runs = toy_inputs()                      # two runs
+    with pytest.raises(ParameterError, match=f"^reproduce {paper}: campaign must be a Campaign"):
+        module.analyse({"not": "a campaign"}, progress=False)
+    few = irmeta.load_campaign(qrels, dict(list(runs.items())[:min_runs - 1]))
+    with pytest.raises(ParameterError, match=f"^reproduce {paper}: needs at least {min_runs} "
+                                             f"runs, got {min_runs - 1}$"):
+        module.analyse(few, progress=False)
+    enough = irmeta.load_campaign(qrels, {f"R{i}": runs["A"] for i in range(min_runs)})
+    with pytest.raises(CampaignError, match=f"^reproduce {paper}: "):
+        module.analyse(enough, getattr(declared, params)(rel_level=3), progress=False)

@@ -198,10 +198,8 @@ def aggregate_matrix(matrix: pd.DataFrame, aggregator: str = "mean") -> pd.Serie
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> aggregate_matrix(scores, "gawm(axioms=B)").round(4)
+    >>> from irmeta.demo import toy_scores
+    >>> aggregate_matrix(toy_scores(), "gawm(axioms=B)").round(4)
     A    0.5791
     B    0.3977
     C    0.2171

@@ -201,10 +201,8 @@ def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = gawm(scores)
+    >>> from irmeta.demo import toy_scores
+    >>> result = gawm(toy_scores())
     >>> result.converged
     True
     >>> result.E_s.round(4).tolist()

@@ -94,10 +94,8 @@ def hits(matrix) -> HITSResult:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> hits(scores).authority_s.round(4).abs().tolist()
+    >>> from irmeta.demo import toy_scores
+    >>> hits(toy_scores()).authority_s.round(4).abs().tolist()
     [0.7071, 0.0, 0.7071]
     """
     P, runs, topics = as_matrix(matrix, "hits")

@@ -14,10 +14,10 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     load_cli_campaign,
     one_measure_option,
     open_output,
+    output_option,
     refuse_unused_context,
 )
 from irmeta.cli.options import constrained_choice, refuse
@@ -103,9 +103,7 @@ def _read(qrels, runs, matrix_path, measure, rows, measure_name, missing, option
               help="Write the figures (heatmap, grid, confidence, loto) as PNG and SVG here.")
 @format_option()
 @digits_option()
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              callback=check_output_option,
-              help="Write to this file instead of standard output.")
+@output_option()
 @campaign_options
 @click.pass_context
 def aggregate_command(click_ctx, qrels, runs, measure, matrix_path, rows, measure_name,

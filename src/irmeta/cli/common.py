@@ -272,6 +272,14 @@ def check_output_option(ctx, param, value):
     return value
 
 
+
+def output_option():
+    """``-o/--output FILE`` of the commands that print a table: standard output by
+    default, the file checked writable before any work (:func:`check_output_option`)."""
+    return click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+                        callback=check_output_option,
+                        help="Write the table to this file instead of standard output.")
+
 @contextlib.contextmanager
 def open_output(path):
     """Standard output (streamed), or the file ``path`` (UTF-8), written all or nothing

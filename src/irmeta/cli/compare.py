@@ -13,8 +13,8 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     open_output,
+    output_option,
     refuse_unused_context,
 )
 from irmeta.cli.options import constrained, constrained_choice, refuse
@@ -57,8 +57,7 @@ RANDOM = ("randomisation", "bootstrap", "randomised_tukey_hsd")
                   "keep full precision).")
 @click.option("--label", default=None, metavar="TEXT",
               help="LaTeX \\label of the table (default tab:compare-<measures>).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), callback=check_output_option,
-              default=None, help="Write the table to this file instead of standard output.")
+@output_option()
 @campaign_options
 @shard_options
 @click.pass_context

@@ -9,8 +9,8 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     open_output,
+    output_option,
     refuse_unused_context,
 )
 from irmeta.cli.options import constrained, constrained_choice, refuse
@@ -44,9 +44,7 @@ COLLECTION_SIZE = Integer(low=0)
               help="A runs x measures table of the aggregates (with -q: one row per run "
                    "and topic) instead of trec_eval's lines or records.")
 @digits_option()
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              callback=check_output_option,
-              help="Write to this file instead of standard output.")
+@output_option()
 @click.option("--aggregator", default="mean", metavar="AGG",
               help="How a run's per-topic values become one number: mean (the measure's own: "
                    "mean, sums for counts), gmean, gawm(...), hits. Non-mean aggregators use "

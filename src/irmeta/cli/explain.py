@@ -6,10 +6,10 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     load_cli_campaign,
     one_measure_or_none_option,
     open_output,
+    output_option,
 )
 from irmeta.cli.options import constrained, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
@@ -41,9 +41,7 @@ from irmeta.constraints import CUTOFF, DEPTH
               help="Unique contributions per (run, topic) (without --run).")
 @format_option()
 @digits_option()
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              callback=check_output_option,
-              help="Write to this file instead of standard output.")
+@output_option()
 @campaign_options
 @shard_options
 @click.pass_context

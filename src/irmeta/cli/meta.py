@@ -15,10 +15,10 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     load_cli_campaign,
     one_measure_option,
     open_output,
+    output_option,
     refuse_unused_context,
 )
 from irmeta.cli.options import constrained, constrained_choice, refuse
@@ -66,9 +66,7 @@ def _common(fn):
                            "precision; latex (leaderboard only). The leaderboard's markdown "
                            "and latex carry significance superscripts."),
         digits_option(),
-        click.option("-o", "--output", type=click.Path(dir_okay=False),
-                     callback=check_output_option, default=None,
-                     help="Write the table to this file instead of standard output."),
+        output_option(),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
         campaign_options,

@@ -10,10 +10,10 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
-    check_output_option,
     load_cli_campaign,
     numeric_measures_option,
     open_output,
+    output_option,
 )
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
@@ -35,9 +35,7 @@ def _common(fn):
                            "authors' code) or formal (the paper's printed Definition 3)."),
         format_option(),
         digits_option(),
-        click.option("-o", "--output", type=click.Path(dir_okay=False),
-                     callback=check_output_option,
-                     help="Write the table to this file instead of standard output."),
+        output_option(),
         click.pass_context,
     ]
     for option in reversed(options):

@@ -99,8 +99,44 @@ def _range_text(grades: np.ndarray) -> str:
     return f"{lo}" if lo == hi else f"{lo}-{hi}"
 
 
+class RunTopicShape:
+    """The shape and topic set of a campaign, read from ``runs``, ``topics``, ``length``
+    (int [R, T], documents retrieved) and ``judged`` (``num_rel``): shared by
+    :class:`Campaign` and the :class:`~irmeta.shards.summary.CampaignSummary` of a
+    sharded evaluation, so that both answer them alike."""
+
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
+    length: np.ndarray
+    judged: Any
+
+    @property
+    def num_runs(self) -> int:
+        """Number of runs (R, the first axis of the dense arrays)."""
+        return len(self.runs)
+
+    @property
+    def num_topics(self) -> int:
+        """Number of qrels topics (T, the second axis)."""
+        return len(self.topics)
+
+    @property
+    def has_topic(self) -> np.ndarray:
+        """bool [R, T]: the run retrieved at least one document for the topic."""
+        return self.length > 0
+
+    def num_rel(self, rel_level: int = 1) -> np.ndarray:
+        """int64 [T]: relevant documents per topic, from the qrels."""
+        result: np.ndarray = self.judged.num_rel(rel_level)
+        return result
+
+    def topic_set(self, rel_level: int = 1) -> np.ndarray:
+        """bool [T]: the campaign topic set — topics with at least one relevant document."""
+        return self.num_rel(rel_level) > 0
+
+
 @dataclass(eq=False)
-class Campaign:
+class Campaign(RunTopicShape):
     """All runs of one evaluation over one qrels, as dense arrays (see module doc)."""
 
     runs: tuple[str, ...]
@@ -130,24 +166,9 @@ class Campaign:
 
     # ------------------------------------------------------------------ shape
     @property
-    def num_runs(self) -> int:
-        """Number of runs (R, the first axis of the dense arrays)."""
-        return len(self.runs)
-
-    @property
-    def num_topics(self) -> int:
-        """Number of qrels topics (T, the second axis)."""
-        return len(self.topics)
-
-    @property
     def depth(self) -> int:
         """Rank columns of the dense arrays (D): the longest ranking of any run and topic."""
         return int(self.grades.shape[2])
-
-    @property
-    def has_topic(self) -> np.ndarray:
-        """bool [R, T]: the run retrieved at least one document for the topic."""
-        return self.length > 0
 
     @property
     def valid(self) -> np.ndarray:
@@ -155,14 +176,6 @@ class Campaign:
         return np.arange(self.depth)[None, None, :] < self.length[:, :, None]
 
     # -------------------------------------------------------------- relevance
-    def num_rel(self, rel_level: int = 1) -> np.ndarray:
-        """int64 [T]: relevant documents per topic, from the qrels."""
-        return self.judged.num_rel(rel_level)
-
-    def topic_set(self, rel_level: int = 1) -> np.ndarray:
-        """bool [T]: the campaign topic set — topics with at least one relevant document."""
-        return self.num_rel(rel_level) > 0
-
     @cached_property
     def grade_levels(self) -> np.ndarray:
         """int64 [G]: the distinct grades of the qrels, ascending — what measures scaled by

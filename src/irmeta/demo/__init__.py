@@ -22,7 +22,8 @@ from pathlib import Path
 
 from irmeta.errors import CampaignError
 
-__all__ = ["DemoPaths", "demo_paths", "demo_groups", "load_demo_campaign"]
+__all__ = ["DemoPaths", "demo_paths", "demo_groups", "load_demo_campaign", "toy_inputs",
+           "toy_campaign", "toy_scores"]
 
 _STACK = contextlib.ExitStack()
 atexit.register(_STACK.close)
@@ -75,3 +76,49 @@ def load_demo_campaign(**kwargs):
 
     paths = demo_paths()
     return load_campaign(paths.qrels, paths.runs, **kwargs)
+
+
+def toy_inputs() -> tuple[dict, dict]:
+    """The toy campaign of the API's examples, as ``(qrels, runs)`` dicts: two topics,
+    two runs (run B misses q2's relevant document and ranks q1's graded ones lower).
+
+    Examples
+    --------
+    >>> qrels, runs = toy_inputs()
+    >>> qrels
+    {'q1': {'d1': 1, 'd2': 0, 'd3': 2}, 'q2': {'d4': 1}}
+    >>> runs["A"]
+    {'q1': {'d1': 3.0, 'd2': 2.0, 'd3': 1.0}, 'q2': {'d4': 1.0}}
+    >>> runs["B"]
+    {'q1': {'d2': 3.0, 'd3': 2.0}, 'q2': {'d5': 1.0}}
+    """
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d4": 1}}
+    runs = {"A": {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+            "B": {"q1": {"d2": 3.0, "d3": 2.0}, "q2": {"d5": 1.0}}}
+    return qrels, runs
+
+
+def toy_campaign(**kwargs):
+    """:func:`toy_inputs` as a :class:`~irmeta.data.campaign.Campaign`:
+    ``irmeta.load_campaign(qrels, runs, **kwargs)``."""
+    from irmeta.io.load import load_campaign
+
+    return load_campaign(*toy_inputs(), **kwargs)
+
+
+def toy_scores():
+    """The toy score matrix of the API's examples (systems x topics): a DataFrame of
+    three systems ``A, B, C`` on five topics ``0..4``, A best, C worst.
+
+    Examples
+    --------
+    >>> toy_scores()
+         0    1    2    3    4
+    A  0.5  0.6  0.7  0.4  0.6
+    B  0.3  0.5  0.4  0.2  0.5
+    C  0.2  0.1  0.3  0.2  0.4
+    """
+    import pandas as pd
+
+    return pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
+                         [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])

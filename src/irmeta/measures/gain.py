@@ -37,6 +37,14 @@ def _log2_ranks(n: int) -> np.ndarray:
     return np.log2(np.arange(2, n + 2, dtype=np.float64))
 
 
+def _fractional_gains(name: str, consequence: str) -> str:
+    """The ``differs`` note of the measures that sort an ideal ranking of gains the way
+    trec_eval 10's ndcg does (ndcg_rel, Rndcg, G)."""
+    return (f"fractional gains ({name}.3=0.5) are sorted by value for the ideal ranking, "
+            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
+            f"(the same code as ndcg), which can give {consequence}")
+
+
 class _Gains:
     """Run gains, cumulative DCG and the ideal ranking of a block of topics."""
 
@@ -296,25 +304,19 @@ register(MeasureDef(
     (GAINS,), cutoff="none", relevance="graded",
     formula="1/m (sum_{g_i>0} DCG_i/IDCG_min(i,m) + (m - r) DCG_n/IDCG_m)",
     trec=(TrecName("ndcg_rel", 24, "pairs", nicknames=ALL_TREC),),
-    differs="fractional gains (ndcg_rel.3=0.5) are sorted by value for the ideal ranking, "
-            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
-            "(the same code as ndcg), which can give values above 1"))
+    differs=_fractional_gains("ndcg_rel", "values above 1")))
 register(MeasureDef(
     "Rndcg", "nDCG averaged where the ideal gain drops (trec_eval Rndcg)", r_ndcg,
     (GAINS, REL), cutoff="none", formula="mean_b DCG_min(b-1,n) / IDCG_(b-1)",
     relevance="graded",
     trec=(TrecName("Rndcg", 25, "pairs", nicknames=ALL_TREC),),
-    differs="fractional gains (Rndcg.3=0.5) are sorted by value for the ideal ranking, "
-            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
-            "(the same code as ndcg), which can give a wrong ideal"))
+    differs=_fractional_gains("Rndcg", "a wrong ideal")))
 register(MeasureDef(
     "G", "gain discounted by the excess cost over the ideal (trec_eval G)", g_measure,
     (GAINS,), cutoff="none", formula="sum_i g_i / log2(2 + C_i - S_i) / sum_j I_j",
     relevance="graded",
     trec=(TrecName("G", 20, "pairs", nicknames=ALL_TREC),),
-    differs="fractional gains (G.3=0.5) are sorted by value for the ideal ranking, "
-            "as for nDCG; trec_eval 10 sorts them by their integer-truncated difference "
-            "(the same code as ndcg), which can give a wrong ideal"))
+    differs=_fractional_gains("G", "a wrong ideal")))
 register(MeasureDef(
     "binG", "binary G (trec_eval binG)", bin_g, (REL,), cutoff="none",
     formula="1/N_R sum_{rel i} 1/log2(2 + nonrel above i)",

@@ -265,6 +265,13 @@ def _trec_number(item: str, offset: int, kind: str, name: str, what: str,
                        f"{token!r}", text=text, position=position)
 
 
+def _trec_numbers(name: str, params: str, kind: str, what: str, text: str) -> list[Any]:
+    """Every comma-separated item of ``params`` read by :func:`_trec_number`, an error
+    pointing into ``text`` (``name.params``)."""
+    return [_trec_number(x, len(name) + 1 + at, kind, name, what, text)
+            for x, at in _items(params)]
+
+
 def expand_trec(name: str, params: str | None) -> list[Measure]:
     """The measures trec_eval computes for ``-m name[.params]``, labelled as it prints them."""
     definition, t = trec_names()[name]
@@ -280,11 +287,8 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
                                position=len(name))
         return [make(definition, fixed, None, text, name)]
     if t.form == "cutoffs":
-        offset = len(name) + 1
-        cutoffs = (list(t.defaults) if params is None else
-                   [_trec_number(x, offset + at, "int", name, "a cutoff", text)
-                    for x, at in _items(params)])
-        cutoffs.sort()
+        cutoffs = sorted(t.defaults if params is None else
+                         _trec_numbers(name, params, "int", "a cutoff", text))
         if cutoffs[0] <= 0 or len(set(cutoffs)) != len(cutoffs):
             raise MeasureError(f"trec_eval measure {name!r}: cutoffs must be positive and "
                                f"distinct, got {params}", text=text, position=len(name) + 1)
@@ -293,11 +297,8 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
         return [make(definition, {**fixed, bind: k}, None, text, f"{name}_{k}")
                 for k in cutoffs]
     if t.form == "levels":
-        offset = len(name) + 1
-        levels = (list(t.defaults) if params is None else
-                  [_trec_number(x, offset + at, "real", name, "a level", text)
-                   for x, at in _items(params)])
-        levels.sort()
+        levels = sorted(t.defaults if params is None else
+                        _trec_numbers(name, params, "real", "a level", text))
         if len(set(levels)) != len(levels):
             raise MeasureError(f"trec_eval measure {name!r}: repeated levels in {params}",
                                text=text, position=len(name) + 1)
@@ -316,9 +317,8 @@ def expand_trec(name: str, params: str | None) -> list[Measure]:
             raise MeasureError(f"trec_eval measure {name!r} takes one value, got "
                                f"{len(items)}: {params}", text=text,
                                position=len(name) + 1 + items[1][1])
-        numbers = [_trec_number(x, len(name) + 1 + at, "real", name,
+        numbers = _trec_numbers(name, params, "real",
                                 "a value" if kind == "floats" else "its value", text)
-                   for x, at in items]
         # relstring's length: trec_eval casts the double to long (``relstring.1e1`` is 10)
         values[bind] = (tuple(numbers) if kind == "floats" else
                         int(numbers[0]) if kind == "int" else numbers[0])
@@ -410,6 +410,16 @@ class _Parser:
         while self.peek().isspace():
             self.pos += 1
 
+    def more(self, closer: str) -> bool:
+        """After an item of a list: True past a ``,`` (another item follows), False past
+        ``closer`` (the list ends); an error naming ``closer`` otherwise."""
+        self.skip_space()
+        if self.peek() == ",":
+            self.pos += 1
+            return True
+        self.expect(closer)
+        return False
+
     def expect(self, char: str) -> None:
         self.skip_space()
         if self.peek() != char:
@@ -462,12 +472,8 @@ class _Parser:
                 self.error(f"parameter {key!r} given twice")
             self.expect("=")
             params[key] = self.value()
-            self.skip_space()
-            if self.peek() == ",":
-                self.pos += 1
-                continue
-            self.expect(")")
-            return params
+            if not self.more(")"):
+                return params
 
     def identifier(self) -> str:
         start = self.pos
@@ -507,24 +513,16 @@ class _Parser:
                     self.error("gain keys must be integer grades")
                 self.expect(":")
                 out[key] = float(self.number())
-                self.skip_space()
-                if self.peek() == ",":
-                    self.pos += 1
-                    continue
-                self.expect("}")
-                return out
+                if not self.more("}"):
+                    return out
         if c == "[":
             self.pos += 1
             items = []
             while True:
                 self.skip_space()
                 items.append(self.identifier())
-                self.skip_space()
-                if self.peek() == ",":
-                    self.pos += 1
-                    continue
-                self.expect("]")
-                return items
+                if not self.more("]"):
+                    return items
         if c in ("'", '"'):
             return self.quoted(c)
         if c and (c.isdigit() or c in "+-."):

@@ -14,10 +14,13 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 import pandas as pd
 
+from irmeta.data.campaign import Campaign
+from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
 
 __all__ = ["COMPARABLE", "CampaignFacts", "Progress", "Provenance", "Reproduction",
@@ -172,3 +175,25 @@ def tau_b(x, y) -> float:
     """Kendall's tau-b between two aligned score vectors (:func:`irmeta.stats.kendall_tau`)."""
     from irmeta.stats import kendall_tau
     return float(kendall_tau(np.asarray(x, float), np.asarray(y, float)))
+
+
+class _Params(Protocol):
+    @property
+    def rel_level(self) -> int: ...
+    def validate(self) -> Any: ...
+
+
+P = TypeVar("P", bound=_Params)
+
+
+def checked_campaign(fn: str, campaign, params: P, min_runs: int) -> tuple[P, np.ndarray]:
+    """The checks a campaign reproduction's ``analyse`` starts with, in this order:
+    ``campaign`` is a :class:`Campaign`, ``params.validate()``, at least ``min_runs`` runs,
+    and :func:`~irmeta.data.checks.require_campaign` at ``params.rel_level``. Returns the
+    validated parameters and the campaign topic set (bool [T])."""
+    if not isinstance(campaign, Campaign):
+        raise ParameterError(f"{fn}: campaign must be a Campaign")
+    p = params.validate()
+    if campaign.num_runs < min_runs:
+        raise ParameterError(f"{fn}: needs at least {min_runs} runs, got {campaign.num_runs}")
+    return p, require_campaign(campaign, p.rel_level, fn)

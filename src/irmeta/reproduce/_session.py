@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import fields
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pandas as pd
 
@@ -34,7 +34,7 @@ from irmeta.reproduce._common import (
     Reproduction,
 )
 
-__all__ = ["Session", "campaign_rows", "check_output", "params_frame"]
+__all__ = ["Session", "campaign_rows", "check_output", "params_frame", "run_reproduction"]
 
 HTML_NAME = "index.html"
 
@@ -63,6 +63,18 @@ def check_output(paper: str, output, formats: Iterable[str], dpi) -> tuple[Path,
     dpi = COUNT.check(dpi, "dpi", f"reproduce {paper}")
     return check_folder_target(output), formats, dpi
 
+
+
+def run_reproduction(paper: str, steps: int, analyse: Callable[[Progress], Any],
+                     render: Callable[..., Reproduction], output, *, inputs, command,
+                     progress, formats, dpi) -> Reproduction:
+    """What every paper's ``reproduce`` does: check the output folder and the figure
+    options before anything is computed (:func:`check_output`), then
+    ``render(analyse(prog), output, ...)`` under one progress bar of ``steps`` steps."""
+    check_output(paper, output, formats, dpi)
+    with Progress.use(progress, paper, steps) as prog:
+        return render(analyse(prog), output, inputs=inputs, command=command, progress=prog,
+                      formats=formats, dpi=dpi)
 
 def _show(value) -> str:
     if isinstance(value, (tuple, list, frozenset, set)):

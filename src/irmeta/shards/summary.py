@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from irmeta.data.campaign import RunTopicShape
+
 
 @dataclass(eq=False)
 class JudgedSummary:
@@ -38,7 +40,7 @@ class JudgedSummary:
 
 
 @dataclass(eq=False)
-class CampaignSummary:
+class CampaignSummary(RunTopicShape):
     """Runs, topics, ranking lengths and qrels grades of a campaign (see module doc)."""
 
     runs: tuple[str, ...]
@@ -51,27 +53,6 @@ class CampaignSummary:
     shards: int = 1                    # number of shards the values were computed in
 
     @property
-    def num_runs(self) -> int:
-        return len(self.runs)
-
-    @property
-    def num_topics(self) -> int:
-        return len(self.topics)
-
-    @property
     def depth(self) -> int:
         """The longest ranking of any run and topic (at least 1), as ``Campaign.depth``."""
         return max(1, int(self.length.max(initial=0)))
-
-    @property
-    def has_topic(self) -> np.ndarray:
-        """bool [R, T]: the run retrieved at least one document for the topic."""
-        return self.length > 0
-
-    def num_rel(self, rel_level: int = 1) -> np.ndarray:
-        """int64 [T]: relevant documents per topic, from the qrels."""
-        return self.judged.num_rel(rel_level)
-
-    def topic_set(self, rel_level: int = 1) -> np.ndarray:
-        """bool [T]: the campaign topic set — topics with at least one relevant document."""
-        return self.num_rel(rel_level) > 0

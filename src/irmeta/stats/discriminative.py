@@ -78,9 +78,8 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> from irmeta.demo import toy_scores
+    >>> scores = toy_scores()
     >>> matrices = {"AP": scores, "P@10": scores * 0.9 + 0.05}
     >>> discriminative_power(matrices, tests=["paired_t"], levels=[0.05])
       measure      test  level  significant  pairs     share
@@ -141,11 +140,9 @@ def asl_curve(result) -> np.ndarray:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
+    >>> from irmeta.demo import toy_scores
     >>> from irmeta.stats import paired_t
-    >>> asl_curve(paired_t(scores)).round(4)
+    >>> asl_curve(paired_t(toy_scores())).round(4)
     array([0.0054, 0.0086, 0.1079])
     """
     return np.sort(result.pvalues)
@@ -163,10 +160,8 @@ def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, 
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> summary, curves = bootstrap_power({"AP": scores}, trials=500, seed=0)
+    >>> from irmeta.demo import toy_scores
+    >>> summary, curves = bootstrap_power({"AP": toy_scores()}, trials=500, seed=0)
     >>> summary[["measure", "significant", "pairs", "delta"]]
       measure  significant  pairs  delta
     0      AP            2      3   0.12

@@ -448,10 +448,8 @@ def paired_t(scores, *, level: float = 0.05, correction: str | None = None,
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> paired_t(scores).table[["a", "b", "p_value"]].round(4)
+    >>> from irmeta.demo import toy_scores
+    >>> paired_t(toy_scores()).table[["a", "b", "p_value"]].round(4)
        a  b  p_value
     0  A  B   0.0086
     1  A  C   0.0054
@@ -487,10 +485,8 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> wilcoxon(scores).table["p_value"].round(4).tolist()
+    >>> from irmeta.demo import toy_scores
+    >>> wilcoxon(toy_scores()).table["p_value"].round(4).tolist()
     [0.0625, 0.0625, 0.0656]
     """
     from scipy import stats
@@ -543,10 +539,8 @@ def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = randomisation(scores, trials=1000, seed=0)
+    >>> from irmeta.demo import toy_scores
+    >>> result = randomisation(toy_scores(), trials=1000, seed=0)
     >>> result.table["p_value"].tolist()
     [0.044, 0.044, 0.095]
     """
@@ -593,10 +587,8 @@ def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float 
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = bootstrap(scores, trials=1000, seed=1)
+    >>> from irmeta.demo import toy_scores
+    >>> result = bootstrap(toy_scores(), trials=1000, seed=1)
     >>> result.num_significant(), round(result.delta, 2)
     (2, 0.12)
     >>> result.parameters
@@ -663,25 +655,13 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
     """Tukey HSD on the two-way ANOVA without replication (system + topic); see
     module doc. Typed fields: ``mse``, ``df``, ``q_crit`` (at ``level``).
 
-    Parameters
-    ----------
-    scores : DataFrame or 2-D array
-        systems x topics (``Results.matrix(measure)``).
-    level : float
-        Significance level in (0, 1).
-    pairs : list of (a, b), optional
-        Only these pairs; the family is still every system.
-
-    Returns
-    -------
-    TukeyHSDResult
+    ``scores`` and ``level`` as :func:`paired_t`; ``pairs``: only these pairs, the
+    family is still every system. Returns a :class:`TukeyHSDResult`.
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = tukey_hsd(scores)
+    >>> from irmeta.demo import toy_scores
+    >>> result = tukey_hsd(toy_scores())
     >>> result.df, round(result.mse, 5)
     (8, 0.00783)
     >>> low, high = result.confidence_interval(0.99)
@@ -719,10 +699,8 @@ def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: fl
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = randomised_tukey_hsd(scores, trials=1000, seed=0)
+    >>> from irmeta.demo import toy_scores
+    >>> result = randomised_tukey_hsd(toy_scores(), trials=1000, seed=0)
     >>> result.table["p_value"].tolist()
     [0.315, 0.003, 0.528]
     >>> result.ranges.shape
@@ -768,10 +746,8 @@ def pairwise_tukey(scores, *, level: float = 0.05, correction: str | None = None
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> pairwise_tukey(scores).table["p_value"].round(4).tolist()
+    >>> from irmeta.demo import toy_scores
+    >>> pairwise_tukey(toy_scores()).table["p_value"].round(4).tolist()
     [0.0486, 0.0022, 0.1083]
     """
     from scipy import stats
@@ -835,10 +811,8 @@ def pairwise_test(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = pairwise_test(scores, "tukey_hsd")
+    >>> from irmeta.demo import toy_scores
+    >>> result = pairwise_test(toy_scores(), "tukey_hsd")
     >>> result.summary()
     'tukey_hsd (level=0.05): 2 of 3 pairs significant over 5 topics'
     >>> result.table[["a", "b", "diff", "significant"]].round(2)

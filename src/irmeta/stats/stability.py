@@ -101,10 +101,8 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> round(fuzziness_stability(scores, trials=100, seed=0).value, 4)
+    >>> from irmeta.demo import toy_scores
+    >>> round(fuzziness_stability(toy_scores(), trials=100, seed=0).value, 4)
     0.9033
     """
     func = "fuzziness_stability"
@@ -141,10 +139,8 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> scores = pd.DataFrame([[0.5, 0.6, 0.7, 0.4, 0.6], [0.3, 0.5, 0.4, 0.2, 0.5],
-    ...                        [0.2, 0.1, 0.3, 0.2, 0.4]], index=["A", "B", "C"])
-    >>> result = buckley_voorhees(scores, trials=100, seed=0)
+    >>> from irmeta.demo import toy_scores
+    >>> result = buckley_voorhees(toy_scores(), trials=100, seed=0)
     >>> result.value, result.decisions
     (0.0, 600)
     """

@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import check_output
+from irmeta.reproduce._common import Reproduction
+from irmeta.reproduce._session import run_reproduction
 from irmeta.reproduce.gawm import page
 from irmeta.reproduce.gawm.analysis import STEPS as ANALYSIS_STEPS
 from irmeta.reproduce.gawm.analysis import GAWMAnalysis, GAWMParams, analyse
@@ -54,8 +54,7 @@ def reproduce(matrix: pd.DataFrame, output, *, params: GAWMParams | None = None,
     ``output``. ``name``: the collection's label in the tables. ``tables``: ``table2``,
     ``table3``, ``figure4``, ``figure4_scores``, ``figure5``, ``figure6``,
     ``weights_systems``, ``weights_topics``; ``analysis``: the :class:`GAWMAnalysis`."""
-    check_output("gawm", output, formats, dpi)
-    with Progress.use(progress, "gawm", len(ANALYSIS_STEPS) + len(page.STEPS)) as prog:
-        return render(analyse(matrix, params, name=name, progress=prog), output,
-                      inputs=inputs, command=command, progress=prog, formats=formats,
-                      dpi=dpi)
+    return run_reproduction(
+        "gawm", len(ANALYSIS_STEPS) + len(page.STEPS),
+        lambda prog: analyse(matrix, params, name=name, progress=prog), render, output,
+        inputs=inputs, command=command, progress=progress, formats=formats, dpi=dpi)

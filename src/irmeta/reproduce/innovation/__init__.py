@@ -45,8 +45,8 @@ cell (DLT20 and TREC-8, not this campaign).
 from __future__ import annotations
 
 from irmeta.data.campaign import Campaign
-from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import check_output
+from irmeta.reproduce._common import Reproduction
+from irmeta.reproduce._session import run_reproduction
 from irmeta.reproduce.innovation import analysis as _analysis
 from irmeta.reproduce.innovation import page
 from irmeta.reproduce.innovation.analysis import (
@@ -76,9 +76,7 @@ def reproduce(campaign: Campaign, output, *, params: InnovationParams | None = N
     Returns a :class:`~irmeta.reproduce.Reproduction` whose ``tables`` hold ``figure1``,
     ``figure2``, ``table1``, ``table1_long``, ``table2``, ``table3``, ``table4`` and whose
     ``analysis`` is the :class:`InnovationAnalysis`."""
-    check_output("innovation", output, formats, dpi)
-    total = len(_analysis.steps(figure1)) + len(page.steps(figure1))
-    with Progress.use(progress, "innovation", total) as prog:
-        return render(analyse(campaign, params, figure1=figure1, progress=prog), output,
-                      inputs=inputs, command=command, progress=prog, formats=formats,
-                      dpi=dpi)
+    return run_reproduction(
+        "innovation", len(_analysis.steps(figure1)) + len(page.steps(figure1)),
+        lambda prog: analyse(campaign, params, figure1=figure1, progress=prog), render,
+        output, inputs=inputs, command=command, progress=progress, formats=formats, dpi=dpi)

@@ -19,13 +19,13 @@ import pandas as pd
 
 from irmeta.constraints import COUNT
 from irmeta.data.campaign import Campaign
-from irmeta.data.checks import require_campaign
 from irmeta.data.tables import decode_ids
 from irmeta.errors import CampaignError, ParameterError
 from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
+    checked_campaign,
 )
 from irmeta.reproduce.params import InnovationParams
 
@@ -357,13 +357,8 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
         system_means,
     )
 
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("reproduce innovation: campaign must be a Campaign")
-    p = (params or InnovationParams()).validate()
-    if campaign.num_runs < 3:
-        raise ParameterError(f"reproduce innovation: needs at least 3 runs, "
-                             f"got {campaign.num_runs}")
-    keep = require_campaign(campaign, p.rel_level, "reproduce innovation")
+    p, keep = checked_campaign("reproduce innovation", campaign, params or InnovationParams(),
+                               min_runs=3)
     if keep.sum() < 2:
         raise CampaignError(f"reproduce innovation: the paper's significance tests need at least 2 "
                             f"topics with a relevant document, got {int(keep.sum())}")

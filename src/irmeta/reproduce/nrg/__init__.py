@@ -41,8 +41,8 @@ from __future__ import annotations
 from typing import Mapping
 
 from irmeta.data.campaign import Campaign
-from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import check_output
+from irmeta.reproduce._common import Reproduction
+from irmeta.reproduce._session import run_reproduction
 from irmeta.reproduce.nrg import page
 from irmeta.reproduce.nrg.analysis import STEPS as ANALYSIS_STEPS
 from irmeta.reproduce.nrg.analysis import (
@@ -68,8 +68,7 @@ def reproduce(campaign: Campaign, output, *, groups: Mapping[str, str] | None = 
     ``output`` (see module doc). ``groups``: run -> group (prior ``best_per_group`` and
     colours). ``tables``: ``table1``, ``values`` (one row per run, every measure),
     ``correlations``, ``unique_contributions``; ``analysis``: the :class:`NRGAnalysis`."""
-    check_output("nrg", output, formats, dpi)
-    with Progress.use(progress, "nrg", len(ANALYSIS_STEPS) + len(page.STEPS)) as prog:
-        return render(analyse(campaign, params, groups=groups, progress=prog), output,
-                      inputs=inputs, command=command, progress=prog, formats=formats,
-                      dpi=dpi)
+    return run_reproduction(
+        "nrg", len(ANALYSIS_STEPS) + len(page.STEPS),
+        lambda prog: analyse(campaign, params, groups=groups, progress=prog), render, output,
+        inputs=inputs, command=command, progress=progress, formats=formats, dpi=dpi)

@@ -17,12 +17,12 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
-from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
 from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
+    checked_campaign,
 )
 from irmeta.reproduce.params import NRGParams
 
@@ -202,12 +202,7 @@ def analyse(campaign: Campaign, params: NRGParams | None = None, *,
     from irmeta.explain import unique_contributions
     from irmeta.stats import kendall_test
 
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("reproduce nrg: campaign must be a Campaign")
-    p = (params or NRGParams()).validate()
-    if campaign.num_runs < 2:
-        raise ParameterError(f"reproduce nrg: needs at least 2 runs, got {campaign.num_runs}")
-    require_campaign(campaign, p.rel_level, "reproduce nrg")
+    p, _ = checked_campaign("reproduce nrg", campaign, params or NRGParams(), min_runs=2)
     own = not groups
     group_of: dict[str, str] = {r: r for r in campaign.runs} if not groups else dict(groups)
     missing = [r for r in campaign.runs if r not in group_of]

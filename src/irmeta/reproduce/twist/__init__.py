@@ -39,8 +39,8 @@ paper reports before that section for all the runs of each collection, use every
 from __future__ import annotations
 
 from irmeta.data.campaign import Campaign
-from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import check_output
+from irmeta.reproduce._common import Reproduction
+from irmeta.reproduce._session import run_reproduction
 from irmeta.reproduce.twist import page
 from irmeta.reproduce.twist.analysis import STEPS as ANALYSIS_STEPS
 from irmeta.reproduce.twist.analysis import TwistAnalysis, TwistParams, analyse
@@ -57,7 +57,7 @@ def reproduce(campaign: Campaign, output, *, params: TwistParams | None = None,
     folder ``output`` (see module doc). ``tables``: ``table2``, ``effort_gain``,
     ``grid_<gain>``, ``tables3_4``, ``figure13``, ``figure14``, ``figure14_asl``;
     ``analysis``: the :class:`TwistAnalysis`."""
-    check_output("twist", output, formats, dpi)
-    with Progress.use(progress, "twist", len(ANALYSIS_STEPS) + len(page.STEPS)) as prog:
-        return render(analyse(campaign, params, progress=prog), output, inputs=inputs,
-                      command=command, progress=prog, formats=formats, dpi=dpi)
+    return run_reproduction(
+        "twist", len(ANALYSIS_STEPS) + len(page.STEPS),
+        lambda prog: analyse(campaign, params, progress=prog), render, output,
+        inputs=inputs, command=command, progress=progress, formats=formats, dpi=dpi)

@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
-from irmeta.data.checks import require_campaign
 from irmeta.effort import CrpDcgPanel, EffortGain
-from irmeta.errors import CampaignError, ParameterError
+from irmeta.errors import CampaignError
 from irmeta.reproduce._common import (
     CampaignFacts,
     Progress,
     Provenance,
+    checked_campaign,
 )
 from irmeta.reproduce.params import TwistParams
 
@@ -163,12 +163,7 @@ def analyse(campaign: Campaign, params: TwistParams | None = None, *,
         system_means,
     )
 
-    if not isinstance(campaign, Campaign):
-        raise ParameterError("reproduce twist: campaign must be a Campaign")
-    p = (params or TwistParams()).validate()
-    if campaign.num_runs < 3:
-        raise ParameterError(f"reproduce twist: needs at least 3 runs, got {campaign.num_runs}")
-    keep = require_campaign(campaign, p.rel_level, "reproduce twist")
+    p, keep = checked_campaign("reproduce twist", campaign, params or TwistParams(), min_runs=3)
     if keep.sum() < 2:
         raise CampaignError(f"reproduce twist: the paper's significance tests need at least 2 "
                             f"topics with a relevant document, got {int(keep.sum())}")
