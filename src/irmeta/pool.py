@@ -351,7 +351,7 @@ def _take_n(campaign, r, t, i, codes, fused, budget) -> np.ndarray:
 def _assemble(campaign, strategy, depth, groups, gnames, gidx, r, t, i, codes, pooled,
               value) -> Pool:
     found = pooled[codes]
-    fr, ft, fi, fc = r[found], t[found], i[found], codes[found]
+    fr, fi, fc = r[found], i[found], codes[found]
     wanted = np.unique(fc)
     text = _code_docids(campaign, r, t, i, codes, wanted)
     best = np.full(campaign.num_codes, np.iinfo(np.int64).max)

@@ -162,7 +162,9 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
         top_b = set(np.argsort(-np.nan_to_num(sb, nan=-np.inf), kind="stable")[:k])
         swap = np.abs(ra - rb)
         i = int(np.argmax(swap))
-        summary_rows.append((m, kendall_tau(xa, xb), tau_ap(xb, xa),
+        two = len(runs_) >= 2
+        summary_rows.append((m, kendall_tau(xa, xb) if two else float("nan"),
+                             tau_ap(xb, xa) if two else float("nan"),
                              len(top_a & top_b) / k, int(swap[i]), runs_[i]))
     return Agreement(kappa, confusion,
                      pd.DataFrame(score_rows, columns=["run", "measure", "score_a", "score_b",

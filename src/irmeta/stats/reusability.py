@@ -124,7 +124,8 @@ def _rank_among(scores: np.ndarray) -> np.ndarray:
 
 def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | None = None,
                 *, depth: int = 100, leave_out: str = "group", rel_level: int = 1,
-                rare: str | None = "AP_rare(alpha=0.5)", progress: bool | None = None) -> Reusability:
+                rare: str | None = "AP_rare(alpha=0.5)",
+                progress: bool | None = None) -> Reusability:
     """Leave-one-group-out (or leave-one-run-out) reusability of the campaign's qrels.
 
     Parameters
@@ -225,7 +226,9 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
         rdrop = rank_wo - rank
         i_s = int(np.nanargmax(drop)) if np.isfinite(drop).any() else 0
         i_r = int(np.argmax(rdrop))
-        summary_rows.append((m, kendall_tau(sx, wx), tau_ap(wx, sx), float(drop[i_s]),
+        two = len(runs) >= 2
+        summary_rows.append((m, kendall_tau(sx, wx) if two else float("nan"),
+                             tau_ap(wx, sx) if two else float("nan"), float(drop[i_s]),
                              runs[i_s], int(rdrop[i_r]), runs[i_r]))
     table = pd.DataFrame(table_rows, columns=["group", "run", "measure", "score",
                                               "score_without", "rank", "rank_without"])
