@@ -212,7 +212,7 @@ def _fused(strategy: str, codes: np.ndarray, i: np.ndarray, scores: np.ndarray |
 
 # ------------------------------------------------------------------ the pool
 def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
-         groups: Mapping[str, str] | None = None, p: float = 0.8, k: int = 60,
+         groups: Mapping[str, str] | None = None, rbp_p: float = 0.8, rrf_k: int = 60,
          names: Sequence[str] | None = None, max_docs: int | None = None,
          float32: bool = False, dedupe: bool = False) -> Pool:
     """The judgment pool of ``runs`` (module doc; formulas in ``docs/pooling.md``).
@@ -228,7 +228,7 @@ def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
         One of :data:`STRATEGIES`.
     groups : mapping run -> group, optional
         Default: each run its own group.
-    p, k : RBP persistence (``rbp_*``) and the RRF constant (``rrf``).
+    rbp_p, rrf_k : RBP persistence ``p`` (``rbp_*``) and the RRF constant ``k`` (``rrf``).
     names, max_docs, float32, dedupe : how the runs are read (:func:`irmeta.load_runs`).
 
     Examples
@@ -242,8 +242,9 @@ def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
     func = "pool"
     depth = validate.integer(depth, "depth", func, low=1)
     strategy = validate.choice(strategy, "strategy", func, STRATEGIES)
-    p = validate.number(p, "p", func, low=0.0, high=1.0, low_open=True, high_open=True)
-    k = validate.integer(k, "k", func, low=0)
+    p = validate.number(rbp_p, "rbp_p", func, low=0.0, high=1.0, low_open=True,
+                        high_open=True)
+    k = validate.integer(rrf_k, "rrf_k", func, low=0)
     run_tables: list[Run] | None = None
     if isinstance(runs, Campaign):
         campaign = runs

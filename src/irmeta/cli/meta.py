@@ -28,6 +28,8 @@ from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import (
     ALPHA,
     COUNT,
+    DEPTH,
+    REL_LEVEL,
     FRACTION,
     NONNEGATIVE,
     PROBABILITY,
@@ -483,12 +485,12 @@ def _refuse_digits(ctx, options):
               callback=one_measure_option, help="Measure without context (repeatable).")
 @click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
               default=None, help="File of `run group` lines (required unless --leave-out run).")
-@constrained("-k", "--depth", constraint=Integer(low=1), default=100,
+@constrained("-k", "--depth", constraint=DEPTH, default=100,
              help="Pool depth K: a document is unique to a group when only its runs rank "
                   "it <= K.")
 @constrained_choice("--leave-out", constraint=Choice(("group", "run")), default="group",
                     help="Leave out one group (Zobel / TREC) or one run at a time.")
-@constrained("-l", "--rel-level", constraint=Integer(low=-32768, high=32768), default=1,
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
              help="Minimum grade counted as relevant (trec_eval -l).")
 @click.option("--rare", default="AP_rare(alpha=0.5)", metavar="MEASURE",
               help="Rarity measure of the rareness link, evaluated @K ('none': skip).")
@@ -535,9 +537,9 @@ def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_
 @click.option("--baseline-repro", default=None, metavar="RUN",
               help="The reproduced baseline run.")
 @constrained("--rbo-p", constraint=PROBABILITY, default=0.95, help="RBO persistence p.")
-@constrained("-k", "--depth", constraint=Integer(low=1), default=1000,
+@constrained("-k", "--depth", constraint=DEPTH, default=1000,
              help="Documents per ranking compared by KTU and RBO.")
-@constrained("-l", "--rel-level", constraint=Integer(low=-32768, high=32768), default=1,
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
              help="Minimum grade counted as relevant (trec_eval -l).")
 @click.option("--float32", is_flag=True, help="Read scores as 32-bit floats (trec_eval 9.x).")
 @_table_options(("measures", "summary", "effects", "topics"))
@@ -569,7 +571,7 @@ def reproducibility_cmd(click_ctx, qrels, orig_run, repro_run, measures, baselin
 @click.argument("runs", nargs=-1, required=True)
 @click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=True,
               callback=one_measure_option, help="Measure (repeatable).")
-@constrained("-l", "--rel-level", constraint=Integer(low=-32768, high=32768), default=1,
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
              help="Minimum grade counted as relevant (binary kappa, binary measures).")
 @constrained_choice("--weights", constraint=Choice(("linear", "quadratic")), default="linear",
                     help="Weights of the graded kappa.")

@@ -31,10 +31,10 @@ from irmeta.constraints import DEPTH, PROBABILITY, Choice, Integer
 @constrained("--rrf-k", constraint=Integer(low=0), default=60, help="RRF constant (rrf).")
 @click.option("--stats", "show_stats", is_flag=True,
               help="Print the per-topic statistics instead of the pool.")
-@constrained_choice("--format", "fmt", constraint=Choice(("lines",) + TABLE_FORMATS),
-                    default="lines",
-                    help="lines: `topic docid`; text / markdown / tsv / csv / json: the table "
-                         "with runs, groups and best rank.")
+@constrained_choice("--format", "fmt", constraint=Choice(TABLE_FORMATS + ("lines",)),
+                    default=None, show_default=False,
+                    help="Default (lines): `topic docid`; text / markdown / tsv / csv / json: "
+                         "the table with runs, groups and best rank.")
 @click.option("--names", default=None, metavar="A,B,...", help="Names for the runs, in order.")
 @constrained("-M", "--max-docs", constraint=DEPTH, default=None,
              help="Keep only the top M documents of each ranking (Take@N strategies).")
@@ -62,15 +62,18 @@ def pool_command(ctx, runs, depth, strategy, groups_file, rbp_p, rrf_k, show_sta
     refuse(ctx, ["max_docs"], other=f"--strategy {strategy}",
            when=strategy in ("depth", "group_depth"),
            because="the depth strategies read the top --depth documents only")
-    if show_stats and fmt == "lines":
-        fmt = "text"
+    if fmt is None:
+        fmt = "text" if show_stats else "lines"
+    elif show_stats and fmt == "lines":
+        raise click.UsageError("--stats prints a table: give a table --format (text, "
+                               "markdown, tsv, csv, json)")
     groups = None
     files = expand_paths(runs)
     if groups_file:
         from irmeta.io.load import read_groups
         groups = read_groups(groups_file)
     with located_groups(groups_file):
-        result = pool(files, depth, strategy=strategy, groups=groups, p=rbp_p, k=rrf_k,
+        result = pool(files, depth, strategy=strategy, groups=groups, rbp_p=rbp_p, rrf_k=rrf_k,
                       names=split_names(names) if names else None, max_docs=max_docs,
                       float32=float32, dedupe=dedupe)
     with open_output(output) as out:
