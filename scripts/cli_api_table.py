@@ -65,7 +65,7 @@ FEEDS: dict[str, tuple[str, ...]] = {
                        "irmeta.stats.filter_top_runs"),
     "meta systems": ("irmeta.stats.system_dependence", *CAMPAIGN,
                      "irmeta.stats.filter_top_runs"),
-    "pool": ("irmeta.pool.pool",),
+    "pool": ("irmeta.pooling.pool",),
     "meta reusability": ("irmeta.stats.reusability", "irmeta.load_campaign"),
     "meta reproducibility": ("irmeta.stats.reproducibility",),
     "meta qrels-agreement": ("irmeta.stats.qrels_agreement",),

@@ -23,8 +23,8 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "unique_documents": ("irmeta.explain", "unique_documents"),
         "compare": ("irmeta.stats.comparison", "compare"),
         "Comparison": ("irmeta.stats.comparison", "Comparison"),
-        "pool": ("irmeta.pool", "pool"),
-        "Pool": ("irmeta.pool", "Pool"),
+        "pool": ("irmeta.pooling", "pool"),
+        "Pool": ("irmeta.pooling", "Pool"),
     }
     if name in lazy:
         import importlib

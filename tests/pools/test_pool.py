@@ -1,4 +1,5 @@
-"""irmeta.pool: strategies against a slow reference, depth-k against trectools."""
+"""irmeta.pool (module irmeta.pooling): strategies against a slow reference, depth-k against
+trectools."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 import irmeta
 from irmeta.errors import CampaignError, InputError
-from irmeta.pool import STRATEGIES, pool
+from irmeta.pooling import STRATEGIES, pool
 
 
 def _random_runs(seed: int, n_runs: int = 5, n_topics: int = 3, n_docs: int = 30):
@@ -201,3 +202,11 @@ def test_cli_pool_lines_and_bad_groups(tmp_path):
         from irmeta.cli.pool import located_groups
         with located_groups(str(groups)):
             pool([str(run)], 1, groups={"a": "g", "zz": "h"})
+
+
+def test_irmeta_pool_is_the_function_after_importing_every_module():
+    """The module is irmeta.pooling: a module irmeta/pool.py would replace the lazy
+    function irmeta.pool on import (the bug bench_pools.py met first)."""
+    import irmeta.pooling  # noqa: F401
+    import irmeta.stats.reusability  # noqa: F401
+    assert callable(irmeta.pool) and irmeta.pool.__module__ == "irmeta.pooling"

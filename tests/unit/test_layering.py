@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("validate",),
     ("io",),
     ("aggregate",),
-    ("evaluation", "explain", "effort", "demo", "shards", "options", "pool"),
+    ("evaluation", "explain", "effort", "demo", "shards", "options", "pooling"),
     ("stats",),
     ("plot",),
     ("report",),

@@ -1,6 +1,6 @@
 """``irmeta pool``: the judgment pool of runs (issue 26; docs/pooling.md).
 
-A thin layer over :func:`irmeta.pool.pool`: ``topic docid`` lines by default, or the
+A thin layer over :func:`irmeta.pooling.pool`: ``topic docid`` lines by default, or the
 table with the contributing runs, groups and best rank (``--format tsv``, ...), or the
 per-topic statistics (``--stats``).
 """
@@ -54,7 +54,7 @@ def pool_command(ctx, runs, depth, strategy, groups_file, rbp_p, rrf_k, show_sta
       irmeta pool runs/*.gz --depth 100 --groups groups.txt --format tsv
       irmeta pool runs/*.gz --strategy rrf --depth 200 --stats
     """
-    from irmeta.pool import check_groups, pool, runs_campaign  # noqa: F401
+    from irmeta.pooling import check_groups, pool, runs_campaign  # noqa: F401
     refuse(ctx, ["rbp_p"], other=f"--strategy {strategy}", when=not strategy.startswith("rbp"),
            because="only the RBP strategies weigh ranks by p")
     refuse(ctx, ["rrf_k"], other=f"--strategy {strategy}", when=strategy != "rrf",

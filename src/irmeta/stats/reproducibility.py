@@ -104,7 +104,7 @@ def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], 
     """
     from irmeta.evaluation import evaluate
     from irmeta.io.load import load_campaign, load_runs
-    from irmeta.pool import runs_campaign
+    from irmeta.pooling import runs_campaign
     func = "reproducibility"
     measures = [str(m) for m in validate.measure_list(measures, func)]
     rbo_p = validate.number(rbo_p, "rbo_p", func, low=0.0, high=1.0, low_open=True,

@@ -161,7 +161,7 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     """
     from irmeta.evaluation import evaluate
     from irmeta.measures.parse import parse_measures
-    from irmeta.pool import check_groups
+    from irmeta.pooling import check_groups
     func = "reusability"
     validate.campaign(campaign, func)
     measures = [str(m) for m in validate.measure_list(measures, func)]
