@@ -246,6 +246,13 @@ def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
                         high_open=True)
     k = validate.integer(rrf_k, "rrf_k", func, low=0)
     run_tables: list[Run] | None = None
+    if getattr(runs, "sharded", False):     # an open sharded campaign (irmeta.open_shards)
+        if strategy.startswith("comb"):
+            raise ParameterError(f"{func}: strategy {strategy!r} fuses the runs' scores, "
+                                 "which a sharded campaign does not keep; pass the runs")
+        group_of = check_groups(groups, list(runs.runs), func)
+        pieces = runs.map(_pool_piece, (depth, strategy, group_of, p, k))
+        return _merged(pieces)
     if isinstance(runs, Campaign):
         campaign = runs
         if strategy.startswith("comb"):
@@ -290,6 +297,26 @@ def pool_campaign(campaign: Campaign, depth: int, *, strategy: str, groups: dict
         pooled, value = _take_n(campaign, r, t, i, codes, fused, depth), fused
     return _assemble(campaign, strategy, depth, groups, gnames, gidx, r, t, i, codes,
                      pooled, value)
+
+
+def _pool_piece(campaign: Campaign, args, reference=None) -> Pool:
+    """The pool of one topic shard (``ShardedCampaign.map`` calls it per shard)."""
+    depth, strategy, groups, p, k = args
+    return pool_campaign(campaign, depth, strategy=strategy, groups=groups, p=p, k=k)
+
+
+def _merged(pieces: list[Pool]) -> Pool:
+    """The shards' pools as one: every strategy is per topic and shards hold contiguous
+    runs of the sorted topics, so concatenating in shard order keeps the order."""
+    first = pieces[0]
+    if len(pieces) == 1:
+        return first
+    offsets = np.cumsum([0] + [len(x._members) for x in pieces[:-1]])
+    ptr = np.concatenate([[0]] + [x._ptr[1:] + off for x, off in zip(pieces, offsets)])
+    return Pool(first.strategy, first.depth, first.runs, first.groups,
+                pd.concat([x.table for x in pieces], ignore_index=True),
+                pd.concat([x.stats for x in pieces], ignore_index=True),
+                ptr.astype(np.int64), np.concatenate([x._members for x in pieces]))
 
 
 def _representatives(r, t, i, codes, n_codes):

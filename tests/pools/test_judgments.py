@@ -40,6 +40,7 @@ def test_score_without_equals_eval_on_the_written_qrels(demo, tmp_path):
             got = rows[rows["measure"] == m].set_index("run")["score_without"]
             np.testing.assert_array_equal(got[members].to_numpy(), ev.means[idx, j])
         removed_any |= len(res.removed[group]) > 0
+        assert len(irmeta.load_qrels(str(path))) == len(c.judged.grades) - len(res.removed[group])
     assert removed_any  # some group found documents nobody else did (the test can fail)
 
 
@@ -56,10 +57,9 @@ def test_unique_documents_against_a_plain_reference(demo):
     from irmeta.data.tables import decode_ids
     docs = decode_ids(q.docids)
     topics = q.topic_ids[q.topic_codes]
-    for group, rows in res.removed.items():
-        expect = {i for i, (t, d) in enumerate(zip(topics, docs))
-                  if found.get((str(t), d)) == {group}}
-        assert set(rows.tolist()) == expect
+    for group, frame in res.removed.items():
+        expect = {(str(t), d) for t, d in zip(topics, docs) if found.get((str(t), d)) == {group}}
+        assert set(zip(frame["topic"], frame["docid"])) == expect
 
 
 def test_ranks_and_rank_without(demo):
@@ -198,3 +198,80 @@ def test_qrels_agreement_on_dl21_against_sklearn(dl21, tmp_path):
     assert int(res.confusion.to_numpy().sum()) == len(lines)
     s = res.summary.iloc[0]
     assert -1.0 <= s["kendall_tau"] <= 1.0 and 0.0 <= s["top_k_overlap"] <= 1.0
+
+
+# ---------------------------------------------------------------------- shards
+def test_pool_and_reusability_on_shards_equal_in_memory(demo):
+    from irmeta.pooling import pool
+    paths, c, groups = demo
+    files = [str(p) for p in paths.runs]
+    want_pool = {s: pool(c, 15, strategy=s, groups=groups)
+                 for s in ("depth", "group_depth", "rrf", "rbp_max")}
+    want = reusability(c, ["AP", "nDCG@10"], groups, depth=15)
+    with irmeta.open_shards(str(paths.qrels), files, shard_topics=7) as sharded:
+        assert len(sharded.shards) > 1
+        for s, expect in want_pool.items():
+            got = pool(sharded, 15, strategy=s, groups=groups)
+            assert got.table.equals(expect.table), s
+            assert got.stats.equals(expect.stats), s
+            assert got.contributors().equals(expect.contributors()), s
+        res = reusability(sharded, ["AP", "nDCG@10"], groups, depth=15)
+    assert res.table.equals(want.table)          # bit for bit
+    assert res.summary.equals(want.summary) and res.groups.equals(want.groups)
+    for g in want.removed:
+        a, b = res.reduced_qrels(g), want.reduced_qrels(g)
+        assert len(a) == len(b)
+
+
+def test_qrels_agreement_on_shards_equals_in_memory(demo, tmp_path):
+    paths, c, _ = demo
+    lines = paths.qrels.read_text().splitlines()
+    other = tmp_path / "b.qrels"
+    other.write_text("".join((f"{ln.rsplit(' ', 1)[0]} 0\n" if i % 3 == 0 else ln + "\n")
+                             for i, ln in enumerate(lines)))
+    files = [str(p) for p in paths.runs]
+    want = qrels_agreement(str(paths.qrels), str(other), files, ["AP", "nDCG@10"])
+    with irmeta.open_shards(str(paths.qrels), files, shard_topics=7) as sharded:
+        got = qrels_agreement(str(paths.qrels), str(other), sharded, ["AP", "nDCG@10"])
+    assert got.scores.equals(want.scores) and got.summary.equals(want.summary)
+    assert got.kappa.equals(want.kappa)
+    assert (want.scores["score_a"] != want.scores["score_b"]).any()
+
+
+# ------------------------------------------------------------------------- CLI
+def _cli(args, tmp_path, name):
+    from irmeta.cli.main import main
+    out = tmp_path / name
+    assert main([*args, "-o", str(out)]) == 0
+    return out.read_text()
+
+
+def test_cli_reusability_tsv_and_shards(demo, tmp_path):
+    paths, c, groups = demo
+    gfile = tmp_path / "groups"
+    gfile.write_text("".join(f"{r} {g}\n" for r, g in groups.items()))
+    base = ["meta", "reusability", str(paths.qrels), *map(str, paths.runs), "-m", "AP",
+            "-m", "nDCG@10", "--groups", str(gfile), "--depth", "15", "--format", "tsv",
+            "--part", "table"]
+    text = _cli(base, tmp_path, "a.tsv")
+    assert text.splitlines()[0].split("\t") == ["group", "run", "measure", "score",
+                                                "score_without", "rank", "rank_without"]
+    assert len(text.splitlines()) == 1 + 2 * len(c.runs)
+    assert _cli([*base, "--shard-topics", "7"], tmp_path, "b.tsv") == text
+
+
+def test_cli_reproducibility_and_agreement(demo, tmp_path):
+    paths, _, _ = demo
+    runs = [str(p) for p in paths.runs]
+    text = _cli(["meta", "reproducibility", str(paths.qrels), runs[0], runs[1], "-m", "AP",
+                 "--baseline-orig", runs[2], "--baseline-repro", runs[3], "--format", "tsv"],
+                tmp_path, "r.tsv")
+    for title in ("# measures", "# summary", "# effects", "# topics"):
+        assert title in text
+    from irmeta.cli.main import main
+    assert main(["meta", "reproducibility", str(paths.qrels), runs[0], runs[1], "-m", "AP",
+                 "--baseline-orig", runs[2]]) == 2
+    text = _cli(["meta", "qrels-agreement", str(paths.qrels), str(paths.qrels), *runs,
+                 "-m", "AP", "--part", "summary", "--format", "tsv"], tmp_path, "q.tsv")
+    row = text.splitlines()[1].split("\t")
+    assert row[:4] == ["AP", "1.0", "1.0", "1.0"]        # a qrels agrees with itself

@@ -494,14 +494,15 @@ def _refuse_digits(ctx, options):
              help="Minimum grade counted as relevant (trec_eval -l).")
 @click.option("--rare", default="AP_rare(alpha=0.5)", metavar="MEASURE",
               help="Rarity measure of the rareness link, evaluated @K ('none': skip).")
+@constrained("--shard-topics", constraint=COUNT, default=None,
+             help="Evaluate the campaign shard by shard, N topics per shard (same numbers; "
+                  "docs/scaling.md).")
 @click.option("--write-qrels", "qrels_dir", type=click.Path(file_okay=False), default=None,
               help="Write each group's reduced qrels to DIR/<group>.qrels.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
 @_table_options(("table", "summary", "groups"))
 @click.pass_context
 def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_out, rel_level,
-                    rare, qrels_dir, progress, part, **options):
+                    rare, shard_topics, qrels_dir, part, **options):
     """Leave-one-group-out: each group's runs re-evaluated on the qrels without the
     judged documents only that group retrieved within --depth (Zobel 1998; TREC
     overviews). Prints one row per (group, run, measure), per measure Kendall's tau and
@@ -513,13 +514,19 @@ def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_
     _refuse_digits(click_ctx, options)
     if leave_out == "group" and not groups_file:
         raise click.UsageError("--leave-out group needs --groups FILE (`run group` lines)")
-    campaign = load_campaign(qrels, expand_paths(runs), warn_dropped=False)
+    import contextlib
+
+    from irmeta.evaluation import open_shards
+    files = expand_paths(runs)
     groups = read_groups(groups_file) if groups_file else None
-    with located_groups(groups_file):
-        res = reusability(campaign, list(measures), groups, depth=depth, leave_out=leave_out,
-                          rel_level=rel_level,
-                          rare=None if rare.strip().lower() == "none" else rare,
-                          progress=progress)
+    with contextlib.ExitStack() as stack:
+        campaign = (stack.enter_context(open_shards(qrels, files,
+                                                           shard_topics=shard_topics))
+                    if shard_topics else load_campaign(qrels, files, warn_dropped=False))
+        with located_groups(groups_file):
+            res = reusability(campaign, list(measures), groups, depth=depth,
+                              leave_out=leave_out, rel_level=rel_level,
+                              rare=None if rare.strip().lower() == "none" else rare)
     if qrels_dir:
         paths = res.write_qrels(qrels_dir)
         click.echo(f"irmeta: wrote {len(paths)} reduced qrels to {qrels_dir}", err=True)
@@ -577,16 +584,27 @@ def reproducibility_cmd(click_ctx, qrels, orig_run, repro_run, measures, baselin
                     help="Weights of the graded kappa.")
 @constrained("--top-k", constraint=Integer(low=1), default=10,
              help="Systems compared by the top-k overlap.")
+@constrained("--shard-topics", constraint=COUNT, default=None,
+             help="Evaluate the campaign shard by shard, N topics per shard (same numbers; "
+                  "docs/scaling.md).")
 @_table_options(("summary", "kappa", "confusion", "scores"))
 @click.pass_context
 def qrels_agreement_cmd(click_ctx, qrels_a, qrels_b, runs, measures, rel_level, weights, top_k,
-                        part, **options):
+                        shard_topics, part, **options):
     """Two judgment sets, one campaign: Cohen's kappa on the shared judgments (binary and
     weighted, per topic and overall, with the confusion matrix), each run's score under
     both, and Kendall's tau / tau_AP of the system rankings per measure."""
     from irmeta.stats.agreement import qrels_agreement
     _refuse_digits(click_ctx, options)
-    res = qrels_agreement(qrels_a, qrels_b, expand_paths(runs), list(measures),
-                          rel_level=rel_level, weights=weights, top_k=top_k)
+    import contextlib
+
+    from irmeta.evaluation import open_shards
+    files = expand_paths(runs)
+    with contextlib.ExitStack() as stack:
+        campaign = (stack.enter_context(open_shards(qrels_a, files,
+                                                           shard_topics=shard_topics))
+                    if shard_topics else files)
+        res = qrels_agreement(qrels_a, qrels_b, campaign, list(measures),
+                              rel_level=rel_level, weights=weights, top_k=top_k)
     _parts({"summary": res.summary, "kappa": res.kappa,
             "confusion": res.confusion.reset_index(), "scores": res.scores}, part, options)

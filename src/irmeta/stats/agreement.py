@@ -98,6 +98,24 @@ def _ints(values):
     return arrow_ints(values)
 
 
+def _scores_piece(campaign, args, reference=None):
+    """Per-topic values and evaluated masks of the runs under A (the campaign's qrels)
+    and under B (``with_qrels``), on one campaign or one topic shard; the measures'
+    aggregation kinds."""
+    from irmeta.evaluation import evaluate
+    measures, qb, rel_level, complete, levels_b = args
+    res_a = evaluate(campaign, measures=measures, rel_level=rel_level, complete=complete)
+    if len(res_a.measures) != len(measures):
+        raise ParameterError("qrels_agreement: each measure string must name exactly one "
+                             f"measure, got {measures!r}")
+    judged_b = campaign.with_qrels(qb)
+    # B's grade scale over the whole topic axis, in memory and in every shard alike
+    judged_b.__dict__["grade_levels"] = levels_b
+    res_b = evaluate(judged_b, measures=measures, rel_level=rel_level, complete=complete)
+    return (res_a.values, res_a.evaluated, res_b.values, res_b.evaluated,
+            [m.definition.aggregate for m in res_a.measures])
+
+
 def _ranks(scores: np.ndarray) -> np.ndarray:
     s = np.where(np.isnan(scores), -np.inf, scores)
     return 1 + (s[None, :] > s[:, None]).sum(axis=1)
@@ -122,7 +140,6 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
     'topic  shared  kappa\\n   q1       3    1.0\\n  all       3    1.0'
     """
     from irmeta.data.campaign import Campaign
-    from irmeta.evaluation import evaluate
     from irmeta.io.load import load_campaign, load_qrels
     func = "qrels_agreement"
     measures = [str(m) for m in validate.measure_list(measures, func)]
@@ -130,9 +147,25 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
     weights = validate.choice(weights, "weights", func, ("linear", "quadratic"))
     top_k = validate.integer(top_k, "top_k", func, low=1)
     qa, qb = load_qrels(qrels_a), load_qrels(qrels_b)
-    campaign_a = runs if isinstance(runs, Campaign) else load_campaign(qa, runs,
-                                                                       warn_dropped=False)
-    campaign_b = campaign_a.with_qrels(qb)
+    topics = set(runs.topics) if getattr(runs, "sharded", False) or isinstance(runs, Campaign) \
+        else {str(t) for t in qa.topic_ids}
+    in_axis = np.asarray([str(t) in topics for t in qb.topic_ids], dtype=bool)
+    levels_b = np.unique(qb.grades[in_axis[qb.topic_codes]].astype(np.int64))
+    args = (measures, qb, rel_level, complete, levels_b)
+    if getattr(runs, "sharded", False):     # an open sharded campaign, judged by A
+        pieces = runs.map(_scores_piece, args)
+        values = [np.concatenate([p[i] for p in pieces], axis=-1) for i in range(4)]
+        kinds, names = pieces[0][4], list(runs.runs)
+    else:
+        campaign = runs if isinstance(runs, Campaign) else load_campaign(qa, runs,
+                                                                         warn_dropped=False)
+        *values, kinds = _scores_piece(campaign, args)
+        names = list(campaign.runs)
+    from irmeta.evaluation import aggregate_values
+    means_a = np.stack([aggregate_values(values[0][:, j], values[1], k)
+                        for j, k in enumerate(kinds)], axis=1)
+    means_b = np.stack([aggregate_values(values[2][:, j], values[3], k)
+                        for j, k in enumerate(kinds)], axis=1)
     pairs = shared_judgments(qa, qb)
     rows = []
     for topic, part in list(pairs.groupby("topic", sort=True)) + [("all", pairs)]:
@@ -144,15 +177,10 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
                                         "kappa_weighted"])
     confusion = pd.crosstab(pd.Series(pairs["grade_a"], name="grade_a"),
                             pd.Series(pairs["grade_b"], name="grade_b"))
-    res_a = evaluate(campaign_a, measures=measures, rel_level=rel_level, complete=complete)
-    res_b = evaluate(campaign_b, measures=measures, rel_level=rel_level, complete=complete)
-    if len(res_a.measures) != len(measures):
-        raise ParameterError(f"{func}: each measure string must name exactly one measure, "
-                             f"got {measures!r}")
-    runs_ = list(campaign_a.runs)
+    runs_ = names
     score_rows, summary_rows = [], []
     for j, m in enumerate(measures):
-        sa, sb = res_a.means[:, j], res_b.means[:, j]
+        sa, sb = means_a[:, j], means_b[:, j]
         ra, rb = _ranks(sa), _ranks(sb)
         for r, run in enumerate(runs_):
             score_rows.append((run, m, float(sa[r]), float(sb[r]), int(ra[r]), int(rb[r])))

@@ -24,13 +24,13 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.stats._common import progress_bar
 from irmeta.stats.correlation import kendall_tau, tau_ap
 from irmeta.stats.subsample import qrels_of
 
@@ -51,8 +51,10 @@ class Reusability:
     table: pd.DataFrame
     summary: pd.DataFrame
     groups: pd.DataFrame
-    removed: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
-    campaign: object = field(repr=False, default=None)
+    #: per group: the judgments removed (``topic, docid, grade``)
+    removed: dict[str, pd.DataFrame] = field(repr=False, default_factory=dict)
+    #: the full qrels (whose rows the reduced qrels keep)
+    qrels: object = field(repr=False, default=None)
 
     def __repr__(self) -> str:
         return (f"Reusability(leave-one-{self.leave_out}-out, depth {self.depth}, "
@@ -72,9 +74,16 @@ class Reusability:
         if group not in self.removed:
             raise ParameterError(f"Reusability.reduced_qrels: no {self.leave_out} "
                                  f"{group!r} (have: {', '.join(self.removed)})")
-        keep = np.setdiff1d(np.arange(len(self.campaign.judged.grades)),  # type: ignore[attr-defined]
-                            self.removed[group])
-        return qrels_of(self.campaign, keep, source=f"<qrels without {group}>")
+        from irmeta.data.tables import decode_ids
+        q: Any = self.qrels
+        gone = self.removed[group]
+        drop = set(zip(gone["topic"].astype(str), gone["docid"]))
+        topics = q.topic_ids[q.topic_codes]
+        keep = np.asarray([(str(t), d) not in drop
+                           for t, d in zip(topics, decode_ids(q.docids))], dtype=bool)
+        rows = np.flatnonzero(keep)
+        return type(q)(q.topic_ids, q.topic_codes[rows], q.docids.take(_ints(rows)),
+                       q.grades[rows], source=f"<qrels without {group}>")
 
     def write_qrels(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Write each group's reduced qrels as ``FOLDER/<group>.qrels`` (trec_eval's
@@ -116,6 +125,66 @@ def _unique_rows(campaign, owner_of_run: np.ndarray, n_owners: int, depth: int) 
     return owner[campaign.judged_codes]
 
 
+def _piece(campaign, args, reference=None) -> dict:
+    """The per-topic part of the analysis on one campaign (the whole campaign in memory,
+    or one topic shard: ``ShardedCampaign.map`` calls this with the shard's campaign).
+    Values are per topic, so the shards' pieces, joined in topic order, are the whole
+    campaign's piece."""
+    from irmeta.evaluation import evaluate
+    measures, owner_of_run, n_owners, depth, rel_level, rare, groups = args
+    row_owner = _unique_rows(campaign, owner_of_run, n_owners, depth)
+    full = evaluate(campaign, measures=measures, rel_level=rel_level)
+    without = np.full(full.values.shape, np.nan)
+    without_evaluated = np.zeros(full.evaluated.shape, bool)
+    judged = campaign.judged
+    n = len(judged.grades)
+    removed = []
+    for o in range(n_owners):
+        rows = np.flatnonzero(row_owner == o)
+        removed.append(rows)
+        members = np.flatnonzero(owner_of_run == o)
+        keep = np.setdiff1d(np.arange(n), rows)
+        sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep))
+        # scored on the whole qrels' grade scale, in memory and in shards alike
+        sub.__dict__["grade_levels"] = campaign.grade_levels
+        res = evaluate(sub, measures=measures, rel_level=rel_level)
+        without[members], without_evaluated[members] = res.values, res.evaluated
+    from irmeta.data.tables import decode_ids
+    topics = np.asarray(campaign.topics, dtype=object)
+    removed_frames = [pd.DataFrame({"topic": topics[judged.topic[rows]],
+                                    "docid": decode_ids(judged.docids.take(_ints(rows))),
+                                    "grade": judged.grades[rows]}) for rows in removed]
+    rare_values = None
+    if rare is not None:
+        rare_values = evaluate(campaign, measures=[rare], rel_level=rel_level,
+                               groups=groups).values[:, 0]
+    return {"values": full.values, "evaluated": full.evaluated, "without": without,
+            "without_evaluated": without_evaluated,
+            "removed": removed_frames, "rare": rare_values,
+            "aggregate": [m.definition.aggregate for m in full.measures]}
+
+
+def _ints(rows):
+    from irmeta.data.tables import arrow_ints
+    return arrow_ints(rows)
+
+
+def _joined(pieces: list[dict]) -> dict:
+    """The shards' pieces as one (topic axes concatenated in shard order)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    out: dict[str, Any] = {k: np.concatenate([p[k] for p in pieces], axis=-1)
+           for k in ("values", "without")}
+    for k in ("evaluated", "without_evaluated"):
+        out[k] = np.concatenate([p[k] for p in pieces], axis=1)
+    out["rare"] = (None if pieces[0]["rare"] is None else
+                   np.concatenate([p["rare"] for p in pieces], axis=1))
+    out["removed"] = [pd.concat([p["removed"][o] for p in pieces], ignore_index=True)
+                      for o in range(len(pieces[0]["removed"]))]
+    out["aggregate"] = pieces[0]["aggregate"]
+    return out
+
+
 def _rank_among(scores: np.ndarray) -> np.ndarray:
     """1-based rank of each score, higher is better, ties share the best rank; NaN last."""
     s = np.where(np.isnan(scores), -np.inf, scores)
@@ -124,8 +193,7 @@ def _rank_among(scores: np.ndarray) -> np.ndarray:
 
 def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | None = None,
                 *, depth: int = 100, leave_out: str = "group", rel_level: int = 1,
-                rare: str | None = "AP_rare(alpha=0.5)",
-                progress: bool | None = None) -> Reusability:
+                rare: str | None = "AP_rare(alpha=0.5)") -> Reusability:
     """Leave-one-group-out (or leave-one-run-out) reusability of the campaign's qrels.
 
     Parameters
@@ -159,11 +227,13 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     >>> list(res.table.columns)
     ['group', 'run', 'measure', 'score', 'score_without', 'rank', 'rank_without']
     """
-    from irmeta.evaluation import evaluate
+    from irmeta.evaluation import aggregate_values
     from irmeta.measures.parse import parse_measures
     from irmeta.pooling import check_groups
     func = "reusability"
-    validate.campaign(campaign, func)
+    sharded = bool(getattr(campaign, "sharded", False))
+    if not sharded:
+        validate.campaign(campaign, func)
     measures = [str(m) for m in validate.measure_list(measures, func)]
     depth = validate.integer(depth, "depth", func, low=1)
     leave_out = validate.choice(leave_out, "leave_out", func, ("group", "run"))
@@ -184,31 +254,21 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     owners = runs if leave_out == "run" else list(dict.fromkeys(group_of[r] for r in runs))
     owner_of_run = np.asarray([owners.index(r if leave_out == "run" else group_of[r])
                                for r in runs], dtype=np.int64)
-    row_owner = _unique_rows(campaign, owner_of_run, len(owners), depth)
-    full = evaluate(campaign, measures=measures, rel_level=rel_level)
-    score = full.means                                   # [R, M]
-    without = np.full_like(score, np.nan)
-    removed: dict[str, np.ndarray] = {}
-    grades = campaign.judged.grades
-    n = len(grades)
-    bar = progress_bar(len(owners), f"leave-one-{leave_out}-out", progress)
-    try:
-        for o, name in enumerate(owners):
-            rows = np.flatnonzero(row_owner == o)
-            removed[name] = rows
-            members = np.flatnonzero(owner_of_run == o)
-            keep = np.setdiff1d(np.arange(n), rows)
-            sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep))
-            without[members] = evaluate(sub, measures=measures, rel_level=rel_level).means
-            bar.update(1)
-    finally:
-        bar.close()
-    rel = grades >= rel_level
-    rare_means = None
-    if rare is not None:
-        rare_res = evaluate(campaign, measures=[f"{rare}@{depth}"], rel_level=rel_level,
-                            groups=group_of)
-        rare_means = rare_res.means[:, 0]
+    rare_measure = None if rare is None else f"{rare}@{depth}"
+    args = (measures, owner_of_run, len(owners), depth, rel_level, rare_measure, group_of)
+    if sharded:
+        piece = _joined(campaign.map(_piece, args))
+    else:
+        piece = _piece(campaign, args)
+    evaluated = piece["evaluated"]
+    score = np.stack([aggregate_values(piece["values"][:, j], evaluated, kind)
+                      for j, kind in enumerate(piece["aggregate"])], axis=1)
+    without = np.stack([aggregate_values(piece["without"][:, j], piece["without_evaluated"],
+                                         kind)
+                        for j, kind in enumerate(piece["aggregate"])], axis=1)
+    removed = dict(zip(owners, piece["removed"]))
+    rare_means = None if piece["rare"] is None else \
+        aggregate_values(piece["rare"], evaluated, "mean")
     table_rows, summary_rows = [], []
     for j, m in enumerate(measures):
         s, w = score[:, j], without[:, j]
@@ -239,8 +299,13 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
         leave_out: owners,
         "runs": np.bincount(owner_of_run, minlength=len(owners)),
         "unique_judged": [len(removed[x]) for x in owners],
-        "unique_relevant": [int(rel[removed[x]].sum()) for x in owners]})
+        "unique_relevant": [int((removed[x]["grade"] >= rel_level).sum()) for x in owners]})
     if rare_means is not None:
         grp[f"mean_{rare}@{depth}"] = [float(np.mean(rare_means[owner_of_run == o]))
                                        for o in range(len(owners))]
-    return Reusability(leave_out, depth, table, summary, grp, removed, campaign)
+    if sharded:
+        from irmeta.shards.parquet import read_qrels_shard
+        qrels = read_qrels_shard(campaign.dataset, 0, len(campaign.topics))
+    else:
+        qrels = qrels_of(campaign)
+    return Reusability(leave_out, depth, table, summary, grp, removed, qrels)
