@@ -341,7 +341,7 @@ def _group_depth(campaign, r, t, i, codes, gidx, depth) -> np.ndarray:
     order = np.lexsort((i, key))
     first = np.r_[True, key[order][1:] != key[order][:-1]]
     sel = order[first]                     # best cell of each (group, code)
-    cand = np.unique(codes[sel])
+    cand = _distinct(codes[sel], campaign.num_codes)
     text = _code_docids(campaign, r, t, i, codes, cand)
     # rank of each document id among the candidates (ascending text), for the tie-break
     names = sorted(text.items(), key=lambda kv: kv[1])
@@ -361,7 +361,7 @@ def _group_depth(campaign, r, t, i, codes, gidx, depth) -> np.ndarray:
 def _take_n(campaign, r, t, i, codes, fused, budget) -> np.ndarray:
     """Pooled codes of a Take@N strategy: the ``budget`` codes of highest fused value per
     topic, ties by document id ascending."""
-    present = np.unique(codes)
+    present = _distinct(codes, campaign.num_codes)
     text = _code_docids(campaign, r, t, i, codes, present)
     names = sorted(text.items(), key=lambda kv: kv[1])
     id_rank = np.zeros(campaign.num_codes, np.int64)
@@ -376,19 +376,29 @@ def _take_n(campaign, r, t, i, codes, fused, budget) -> np.ndarray:
     return pooled
 
 
+def _distinct(keys: np.ndarray, bound: int) -> np.ndarray:
+    """``np.unique(keys)`` for keys in ``[0, bound)``: a bitmap when it is small (linear,
+    and several times faster than sorting the millions of cells of a deep pool)."""
+    if bound > (1 << 28):
+        return np.unique(keys)
+    seen = np.zeros(bound, dtype=bool)
+    seen[keys] = True
+    return np.flatnonzero(seen)
+
+
 def _assemble(campaign, strategy, depth, groups, gnames, gidx, r, t, i, codes, pooled,
               value) -> Pool:
     found = pooled[codes]
     fr, fi, fc = r[found], i[found], codes[found]
-    wanted = np.unique(fc)
+    wanted = np.flatnonzero(pooled)
     text = _code_docids(campaign, r, t, i, codes, wanted)
     best = np.full(campaign.num_codes, np.iinfo(np.int64).max)
     np.minimum.at(best, fc, fi + 1)
     # runs (and groups) per pooled code
-    rc = np.unique(fc * campaign.num_runs + fr)
+    rc = _distinct(fc * campaign.num_runs + fr, campaign.num_codes * campaign.num_runs)
     rc_code, rc_run = rc // campaign.num_runs, rc % campaign.num_runs
     n_runs = np.bincount(rc_code, minlength=campaign.num_codes)
-    gc = np.unique(fc * len(gnames) + gidx[fr])
+    gc = _distinct(fc * len(gnames) + gidx[fr], campaign.num_codes * len(gnames))
     gc_code, gc_group = gc // len(gnames), gc % len(gnames)
     n_groups = np.bincount(gc_code, minlength=campaign.num_codes)
     topics = np.asarray(campaign.topics, dtype=object)
