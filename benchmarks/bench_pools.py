@@ -46,6 +46,7 @@ def main() -> None:
     ap.add_argument("--no-trectools", action="store_true")
     args = ap.parse_args()
     import irmeta
+    from irmeta import stats
     from irmeta.io.load import read_groups
     files = sorted(str(p) for p in Path(args.runs).iterdir() if p.is_file())
     print(f"{len(files)} runs")
@@ -80,10 +81,10 @@ def main() -> None:
     if args.groups:
         groups = read_groups(args.groups, campaign.runs)
         for depth in (10, 100):
-            t, res = best(lambda: irmeta.stats.reusability(
+            t, res = best(lambda: stats.reusability(
                 campaign, ["AP", "nDCG@10"], groups, depth=depth, rel_level=2, rare=None),
                 args.repeat)
-            t_rare, _ = best(lambda: irmeta.stats.reusability(
+            t_rare, _ = best(lambda: stats.reusability(
                 campaign, ["AP", "nDCG@10"], groups, depth=depth, rel_level=2), 1)
             t_eval, _ = best(lambda: irmeta.evaluate(campaign, ["AP", "nDCG@10"],
                                                      rel_level=2), 1)

@@ -135,7 +135,8 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
     >>> a = {"q1": {"d1": 2, "d2": 0, "d3": 1}}
     >>> b = {"q1": {"d1": 1, "d2": 0, "d3": 1}}
     >>> runs = {"X": {"q1": {"d1": 2.0, "d3": 1.0}}, "Y": {"q1": {"d2": 2.0, "d1": 1.0}}}
-    >>> res = irmeta.stats.qrels_agreement(a, b, runs, ["P@1"])
+    >>> from irmeta.stats import qrels_agreement
+    >>> res = qrels_agreement(a, b, runs, ["P@1"])
     >>> res.kappa[["topic", "shared", "kappa"]].to_string(index=False)
     'topic  shared  kappa\\n   q1       3    1.0\\n  all       3    1.0'
     """

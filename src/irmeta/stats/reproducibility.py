@@ -98,7 +98,8 @@ def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], 
     >>> qrels = {"q1": {"d1": 1, "d2": 0}}
     >>> a = {"q1": {"d1": 2.0, "d2": 1.0, "d3": 0.5}}
     >>> b = {"q1": {"d2": 2.0, "d1": 1.0, "d3": 0.5}}
-    >>> res = irmeta.stats.reproducibility(qrels, a, b, ["P@1"])
+    >>> from irmeta.stats import reproducibility
+    >>> res = reproducibility(qrels, a, b, ["P@1"])
     >>> round(float(res.topics["ktu"][0]), 4), float(res.measures["rmse"][0])
     (0.3333, 1.0)
     """

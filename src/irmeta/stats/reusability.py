@@ -223,7 +223,8 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     >>> from irmeta.io.load import read_groups
     >>> paths = demo_paths()
     >>> c = irmeta.load_campaign(paths.qrels, paths.runs)
-    >>> res = irmeta.stats.reusability(c, ["AP"], read_groups(paths.groups, c.runs), depth=20)
+    >>> from irmeta.stats import reusability
+    >>> res = reusability(c, ["AP"], read_groups(paths.groups, c.runs), depth=20)
     >>> list(res.table.columns)
     ['group', 'run', 'measure', 'score', 'score_without', 'rank', 'rank_without']
     """
