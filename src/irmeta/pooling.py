@@ -155,16 +155,30 @@ def _cells(campaign: Campaign, depth: int | None) -> tuple[np.ndarray, ...]:
     return r.astype(np.int64), t.astype(np.int64), i.astype(np.int64), codes.astype(np.int64)
 
 
-def _docids_of(campaign: Campaign, r: np.ndarray, t: np.ndarray, i: np.ndarray) -> list[str]:
-    """The document id text of each cell ``(r, t, i)``."""
-    out: list[str] = [""] * len(r)
+def _docids_of(campaign: Campaign, r: np.ndarray, t: np.ndarray, i: np.ndarray) -> pa.Array:
+    """The document ids (bytes, an Arrow binary array) of the cells ``(r, t, i)``."""
     pos = campaign.starts[r, t] + i
-    for run in np.unique(r):
-        sel = np.flatnonzero(r == run)
-        ids = decode_ids(campaign.docids[run].take(arrow_ints(pos[sel])))
-        for k, s in enumerate(sel):
-            out[s] = ids[k]
-    return out
+    order = np.argsort(r, kind="stable")
+    rs = r[order]
+    bounds = np.r_[0, np.flatnonzero(rs[1:] != rs[:-1]) + 1, len(rs)]
+    chunks = [campaign.docids[int(rs[a])].take(arrow_ints(pos[order[a:b]])).cast(pa.binary())
+              for a, b in zip(bounds[:-1], bounds[1:])]
+    if not chunks:
+        return pa.array([], pa.binary())
+    ids = pa.concat_arrays(chunks)
+    inverse = np.empty(len(order), np.int64)
+    inverse[order] = np.arange(len(order))
+    return ids.take(arrow_ints(inverse))
+
+
+def _texts(ids: pa.Array) -> np.ndarray:
+    """Document ids as text (object array): UTF-8 decoded by Arrow, or one by one with
+    :func:`~irmeta.data.tables.decode_id` when some id is not UTF-8."""
+    try:
+        out: np.ndarray = ids.cast(pa.string()).to_numpy(zero_copy_only=False)
+        return out
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return np.asarray(decode_ids(ids), dtype=object)
 
 
 def _cell_scores(campaign: Campaign, runs: Sequence[Run], r: np.ndarray, t: np.ndarray,
@@ -327,11 +341,21 @@ def _representatives(r, t, i, codes, n_codes):
     return first
 
 
-def _code_docids(campaign, r, t, i, codes, wanted: np.ndarray) -> dict[int, str]:
+def _code_docids(campaign, r, t, i, codes, wanted: np.ndarray) -> pa.Array:
+    """The document id (bytes) of each code of ``wanted``."""
     first = _representatives(r, t, i, codes, campaign.num_codes)
     cells = first[wanted]
-    ids = _docids_of(campaign, r[cells], t[cells], i[cells])
-    return dict(zip(wanted.tolist(), ids))
+    return _docids_of(campaign, r[cells], t[cells], i[cells])
+
+
+def _id_rank(ids: pa.Array, wanted: np.ndarray, num_codes: int) -> np.ndarray:
+    """int64 [num_codes]: each code of ``wanted`` ranked by its document id (byte order,
+    ascending; ``ids`` aligned with ``wanted``)."""
+    import pyarrow.compute as pc
+    rank = np.zeros(num_codes, np.int64)
+    order = np.asarray(pc.sort_indices(ids), dtype=np.int64)
+    rank[wanted[order]] = np.arange(len(order))
+    return rank
 
 
 def _group_depth(campaign, r, t, i, codes, gidx, depth) -> np.ndarray:
@@ -342,11 +366,8 @@ def _group_depth(campaign, r, t, i, codes, gidx, depth) -> np.ndarray:
     first = np.r_[True, key[order][1:] != key[order][:-1]]
     sel = order[first]                     # best cell of each (group, code)
     cand = _distinct(codes[sel], campaign.num_codes)
-    text = _code_docids(campaign, r, t, i, codes, cand)
-    # rank of each document id among the candidates (ascending text), for the tie-break
-    names = sorted(text.items(), key=lambda kv: kv[1])
-    id_rank = np.zeros(campaign.num_codes, np.int64)
-    id_rank[[c for c, _ in names]] = np.arange(len(names))
+    # rank of each document id among the candidates, for the tie-break
+    id_rank = _id_rank(_code_docids(campaign, r, t, i, codes, cand), cand, campaign.num_codes)
     # per (group, topic): best rank ascending, then document id descending
     gt = g[sel] * campaign.num_topics + t[sel]
     o = np.lexsort((-id_rank[codes[sel]], i[sel], gt))
@@ -362,10 +383,8 @@ def _take_n(campaign, r, t, i, codes, fused, budget) -> np.ndarray:
     """Pooled codes of a Take@N strategy: the ``budget`` codes of highest fused value per
     topic, ties by document id ascending."""
     present = _distinct(codes, campaign.num_codes)
-    text = _code_docids(campaign, r, t, i, codes, present)
-    names = sorted(text.items(), key=lambda kv: kv[1])
-    id_rank = np.zeros(campaign.num_codes, np.int64)
-    id_rank[[c for c, _ in names]] = np.arange(len(names))
+    id_rank = _id_rank(_code_docids(campaign, r, t, i, codes, present), present,
+                       campaign.num_codes)
     topic = campaign.code_topic[present]
     o = np.lexsort((id_rank[present], -fused[present], topic))
     ts = topic[o]
@@ -391,7 +410,8 @@ def _assemble(campaign, strategy, depth, groups, gnames, gidx, r, t, i, codes, p
     found = pooled[codes]
     fr, fi, fc = r[found], i[found], codes[found]
     wanted = np.flatnonzero(pooled)
-    text = _code_docids(campaign, r, t, i, codes, wanted)
+    ids = _code_docids(campaign, r, t, i, codes, wanted)
+    id_rank = _id_rank(ids, wanted, campaign.num_codes)
     best = np.full(campaign.num_codes, np.iinfo(np.int64).max)
     np.minimum.at(best, fc, fi + 1)
     # runs (and groups) per pooled code
@@ -402,14 +422,15 @@ def _assemble(campaign, strategy, depth, groups, gnames, gidx, r, t, i, codes, p
     gc_code, gc_group = gc // len(gnames), gc % len(gnames)
     n_groups = np.bincount(gc_code, minlength=campaign.num_codes)
     topics = np.asarray(campaign.topics, dtype=object)
-    frame = pd.DataFrame({"topic": topics[campaign.code_topic[wanted]],
-                          "docid": [text[c] for c in wanted.tolist()],
-                          "best_rank": best[wanted], "n_runs": n_runs[wanted],
-                          "n_groups": n_groups[wanted], "_code": wanted})
+    # by topic (the campaign's topics are sorted as text), then document id (byte order)
+    sort = np.lexsort((id_rank[wanted], campaign.code_topic[wanted]))
+    order_codes = wanted[sort]
+    frame = pd.DataFrame({"topic": topics[campaign.code_topic[order_codes]],
+                          "docid": _texts(ids.take(arrow_ints(sort))),
+                          "best_rank": best[order_codes], "n_runs": n_runs[order_codes],
+                          "n_groups": n_groups[order_codes]})
     if value is not None:
-        frame["value"] = value[wanted]
-    frame = frame.sort_values(["topic", "docid"], kind="stable").reset_index(drop=True)
-    order_codes = frame.pop("_code").to_numpy()
+        frame["value"] = value[order_codes]
     # CSR of the runs of each row, in row order
     pos_of = np.full(campaign.num_codes, -1, np.int64)
     pos_of[order_codes] = np.arange(len(order_codes))

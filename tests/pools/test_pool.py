@@ -210,3 +210,10 @@ def test_irmeta_pool_is_the_function_after_importing_every_module():
     import irmeta.pooling  # noqa: F401
     import irmeta.stats.reusability  # noqa: F401
     assert callable(irmeta.pool) and irmeta.pool.__module__ == "irmeta.pooling"
+
+
+def test_ids_that_are_not_utf8_are_kept_and_shown_escaped(tmp_path):
+    f = tmp_path / "run.txt"
+    f.write_bytes(b"q1 Q0 caf\xe9 1 2.0 x\nq1 Q0 cafe 2 1.0 x\n")
+    got = pool([str(f)], 2)
+    assert list(got.table["docid"]) == ["cafe", "caf\\xe9"]     # byte order: e < \xe9
