@@ -275,3 +275,22 @@ def test_cli_reproducibility_and_agreement(demo, tmp_path):
                  "-m", "AP", "--part", "summary", "--format", "tsv"], tmp_path, "q.tsv")
     row = text.splitlines()[1].split("\t")
     assert row[:4] == ["AP", "1.0", "1.0", "1.0"]        # a qrels agrees with itself
+
+
+# ---------------------------------------------------------------------- report
+def test_report_trust_section_has_the_reusability_part(demo):
+    from irmeta.report import ReportOptions
+    from irmeta.report.analysis import analyse_campaign
+    from irmeta.report.render import trust
+    _, c, groups = demo
+    opts = ReportOptions(discpower_trials=50, stability_trials=20, background=0)
+    a = analyse_campaign(c, opts, groups=groups)
+    part = a.trust.reusability
+    want = reusability(c, [part.measure], groups, depth=opts.rare_cutoff)
+    got = part.scores.set_index("run")["score_without"]
+    np.testing.assert_array_equal(got[list(c.runs)].to_numpy(),
+                                  want.table.set_index("run")["score_without"][list(c.runs)])
+    assert part.groups["unique relevant"].sum() == want.groups["unique_relevant"].sum() > 0
+    names = [getattr(b, "name", "") for b in trust(a.trust).blocks]
+    assert "trust_reusability" in names and "trust_reusability_groups" in names
+    assert analyse_campaign(c, opts).trust.reusability is None       # no groups: no part

@@ -474,7 +474,32 @@ def trust(sec: TrustSection) -> SectionView:
             caption=prose("trust_measures_caption", stability_trials=sec.stability_trials,
                           fuzziness=sec.fuzziness))),
         tau]
+    if sec.reusability is not None:
+        view.blocks += reusability_blocks(sec.reusability)
     return view
+
+
+def reusability_blocks(part) -> list:
+    """The trust section's "Reusability" part: the leave-one-group-out of the primary
+    measure, a figure (score with vs without each group's unique documents) and the
+    per-group table (docs/pooling.md)."""
+    from irmeta.report.figures import scatter_by_group
+    s = part.scores.set_index("run")
+    fig = scatter_by_group(s["score"], s["score_without"], s["group"],
+                           xlabel=f"{part.measure} (all judgments)",
+                           ylabel=f"{part.measure} without the group's unique documents",
+                           title="Reusability: leave-one-group-out")
+    return [
+        Text(prose("trust_reusability", measure=part.measure, depth=part.depth,
+                   tau=part.tau, tau_ap=part.tau_ap, worst=part.worst)),
+        FigureView("trust_reusability", fig, alt="score with and without the group's "
+                   "unique documents", width=620, data=part.scores,
+                   caption=prose("trust_reusability_caption", depth=part.depth)),
+        TableView("trust_reusability_groups", part.groups, dict(
+            digits={"mean AP_rare": 3, "largest drop": 4},
+            tips={"unique relevant": f"relevant documents only this group's runs retrieved "
+                                     f"within rank {part.depth}",
+                  "largest drop": "largest score drop of the group's runs without them"}))]
 
 
 def inputs(sec: InputsSection) -> SectionView:
