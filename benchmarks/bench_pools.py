@@ -44,13 +44,14 @@ def main() -> None:
     ap.add_argument("--depths", default="10,100")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--no-trectools", action="store_true")
+    ap.add_argument("--no-pools", action="store_true", help="only the reusability part")
     args = ap.parse_args()
     import irmeta
     from irmeta import stats
     from irmeta.io.load import read_groups
     files = sorted(str(p) for p in Path(args.runs).iterdir() if p.is_file())
     print(f"{len(files)} runs")
-    for depth in (int(d) for d in args.depths.split(",")):
+    for depth in ([] if args.no_pools else [int(d) for d in args.depths.split(",")]):
         t, res = best(lambda: irmeta.pool(files, depth=depth), args.repeat)
         line = f"pool depth {depth}: irmeta {t:.2f} s ({len(res):,} documents)"
         if not args.no_trectools:
@@ -66,7 +67,7 @@ def main() -> None:
             line += (f"; trectools read {t_read:.2f} s + pool {t_pool:.2f} s = {total:.2f} s"
                      f" ({int(tp.get_total_pool_size()):,} documents); ratio {t / total:.2f}")
         print(line, flush=True)
-    for strategy in ("group_depth", "rrf", "rbp_sum", "comb_sum"):
+    for strategy in () if args.no_pools else ("group_depth", "rrf", "rbp_sum", "comb_sum"):
         groups = read_groups(args.groups) if args.groups and strategy == "group_depth" \
             else None
         if groups is not None:
@@ -86,7 +87,7 @@ def main() -> None:
                 args.repeat)
             t_rare, _ = best(lambda: stats.reusability(
                 campaign, ["AP", "nDCG@10"], groups, depth=depth, rel_level=2), 1)
-            t_eval, _ = best(lambda: irmeta.evaluate(campaign, ["AP", "nDCG@10"],
+            t_eval, _ = best(lambda: irmeta.evaluate(campaign, measures=["AP", "nDCG@10"],
                                                      rel_level=2), 1)
             print(f"reusability depth {depth} ({res.groups.shape[0]} groups): {t:.2f} s "
                   f"({t_rare:.2f} s with the AP_rare link); one full evaluation "
