@@ -20,7 +20,7 @@ from irmeta.cli.main import cli, main
 from irmeta.errors import ParameterError
 from irmeta.io.latex import escape, latex_table
 from irmeta.stats.comparison import PAIR_COLUMNS, compare_matrices, key_ranges
-from irmeta.stats.significance import compare as significance_test
+from irmeta.stats.significance import pairwise_test as significance_test
 
 TSV_COLUMNS = ["measure", "run_a", "run_b", "mean_a", "mean_b", "p_value", "p_adjusted",
                "significant"]
