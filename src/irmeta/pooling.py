@@ -208,9 +208,10 @@ def _fused(strategy: str, codes: np.ndarray, i: np.ndarray, scores: np.ndarray |
         v = 1.0 / (k + i + 1.0)
     elif strategy.startswith("rbp"):
         v = (1.0 - p) * np.power(p, i.astype(np.float64))
-    else:
-        assert scores is not None
+    elif scores is not None:
         v = scores
+    else:
+        raise ParameterError(f"pool: strategy {strategy!r} needs the runs' scores")
     count = np.bincount(codes, minlength=num_codes)
     if strategy.endswith("_max"):
         out = np.full(num_codes, -np.inf)
