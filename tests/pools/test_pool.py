@@ -217,3 +217,50 @@ def test_ids_that_are_not_utf8_are_kept_and_shown_escaped(tmp_path):
     f.write_bytes(b"q1 Q0 caf\xe9 1 2.0 x\nq1 Q0 cafe 2 1.0 x\n")
     got = pool([str(f)], 2)
     assert list(got.table["docid"]) == ["cafe", "caf\\xe9"]     # byte order: e < \xe9
+
+
+@pytest.mark.parametrize("strategy,tt", [("rrf", {"strategy": "rrf", "rrf_den": 60}),
+                                         ("rbp_sum", {"strategy": "rbp", "rbp_strategy": "sum",
+                                                      "rbp_p": 0.8}),
+                                         ("rbp_max", {"strategy": "rbp", "rbp_strategy": "max",
+                                                      "rbp_p": 0.8})])
+def test_take_n_equals_trectools_up_to_ties(tmp_path, strategy, tt):
+    """trectools' rrf / rbp pools read the file's rank column: files written with
+    trec_eval's ranks give the same pools, except where fused values tie at the cut."""
+    pytest.importorskip("trectools")
+    runs = {}
+    rng = np.random.default_rng(5)
+    for r in range(6):
+        runs[f"r{r}"] = {f"{t + 1}": {f"d{d:03d}": float(rng.random())
+                                      for d in rng.choice(200, 40, replace=False)}
+                         for t in range(4)}
+    files = []
+    for name, run in runs.items():
+        f = tmp_path / name
+        f.write_text("".join(f"{t} Q0 {d} {i + 1} {run[t][d]!r} {name}\n"
+                             for t in run for i, d in enumerate(_ranked(run[t]))))
+        files.append(str(f))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from trectools import TrecPoolMaker, TrecRun
+        tp = TrecPoolMaker().make_pool([TrecRun(f) for f in files], topX=15, **tt)
+    theirs = {str(k): set(map(str, v)) for k, v in tp.pool.items()}
+    got = pool(files, 15, strategy=strategy)
+    mine: dict[str, set] = {}
+    for t, d in zip(got.table["topic"], got.table["docid"]):
+        mine.setdefault(t, set()).add(d)
+    assert set(mine) == set(theirs)
+    for t in mine:
+        if mine[t] != theirs[t]:     # only a tie of fused values at the cut may differ
+            vals = sorted(_reference_values(runs, t, strategy).values(), reverse=True)
+            assert vals[14] == pytest.approx(vals[15], abs=1e-12), t
+    assert sum(mine[t] == theirs[t] for t in mine) >= 3
+
+
+def _reference_values(runs, topic, strategy, p=0.8, k=60):
+    val: dict[str, list[float]] = {}
+    for run in runs.values():
+        for i, d in enumerate(_ranked(run[topic])):
+            v = 1.0 / (k + i + 1) if strategy == "rrf" else (1 - p) * p ** i
+            val.setdefault(d, []).append(v)
+    return {d: (max(v) if strategy.endswith("max") else sum(v)) for d, v in val.items()}
