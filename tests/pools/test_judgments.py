@@ -293,4 +293,13 @@ def test_report_trust_section_has_the_reusability_part(demo):
     assert part.groups["unique relevant"].sum() == want.groups["unique_relevant"].sum() > 0
     names = [getattr(b, "name", "") for b in trust(a.trust).blocks]
     assert "trust_reusability" in names and "trust_reusability_groups" in names
-    assert analyse_campaign(c, opts).trust.reusability is None       # no groups: no part
+    # the per-run drill-down names the relevant documents only the run's group found
+    unique = want.groups.set_index("group")["unique_relevant"]
+    assert a.per_topic.group_unique == {r: int(unique[groups[r]]) for r in c.runs}
+    from irmeta.report.render import per_topic_blocks, run_anchor
+    blocks = per_topic_blocks(a.per_topic, run_anchor(list(c.runs)), a.leaderboard)
+    notes = {b.run: b.note for b in blocks if getattr(b, "kind", "") == "details"}
+    run = c.runs[0]
+    assert notes[run].startswith(f"{unique[groups[run]]} relevant document")
+    plain = analyse_campaign(c, opts)
+    assert plain.trust.reusability is None and plain.per_topic.group_unique is None

@@ -125,6 +125,9 @@ class PerTopic:
     summary: pd.DataFrame
     runs: dict
     matrices: dict
+    #: run -> relevant documents only its group retrieved within the rarity cutoff (the
+    #: trust section's Reusability part; None without ``--groups``)
+    group_unique: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -486,6 +489,11 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                     part = reusability_part(campaign, opts, defaults.primary, groups)
                 if part is not None:
                     sections["trust"] = replace(sections["trust"], reusability=part)
+                    if per_topic is not None:
+                        unique = part.groups.set_index("group")["unique relevant"]
+                        per_topic = replace(per_topic, group_unique={
+                            run: int(unique[g]) for run, g in
+                            zip(part.scores["run"], part.scores["group"])})
     finally:
         for job in jobs:
             job.cancel()                                   # an error above: stop the children

@@ -92,6 +92,8 @@ class RunDetails:
     run: str
     table: TableView
     kind: str = "details"
+    #: a line under the run's name (the relevant documents only its group contributed)
+    note: str = ""
 
 
 @dataclass
@@ -266,6 +268,16 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     return view
 
 
+def _unique_note(pt: PerTopic, run: str) -> str:
+    """The drill-down's line on reusability: how many relevant documents only this run's
+    group contributed to the judgments (the trust section's Reusability part)."""
+    if not pt.group_unique or run not in pt.group_unique:
+        return ""
+    n = pt.group_unique[run]
+    return (f"{n} relevant document{'' if n == 1 else 's'} only this run's group "
+            f"retrieved (see Reusability)")
+
+
 def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSection) -> list:
     """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
     run (best run first) and the downloads of every measure's matrix."""
@@ -292,7 +304,8 @@ def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSecti
                 classes={"vs median": ["up" if v > 0 else "down" if v < 0 else ""
                                        for v in r["vs_median"]],
                          pt.measure: ["best" if b else "" for b in r["is_best"]]},
-                compact=True, write=False))))
+                compact=True, write=False)),
+            note=_unique_note(pt, str(run))))
     long = pd.concat({str(run): pt.runs[str(run)].drop(columns="is_best")
                       for run in lb.table["run"]}, names=["run", "topic"]).reset_index()
     blocks += [DataView("per_topic_runs", long.rename(columns={"value": pt.measure})),
