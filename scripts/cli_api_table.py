@@ -65,6 +65,11 @@ FEEDS: dict[str, tuple[str, ...]] = {
                        "irmeta.stats.filter_top_runs"),
     "meta systems": ("irmeta.stats.system_dependence", *CAMPAIGN,
                      "irmeta.stats.filter_top_runs"),
+    "pool": ("irmeta.pooling.pool",),
+    "meta reusability": ("irmeta.stats.reusability", "irmeta.load_campaign",
+                         "irmeta.open_shards"),
+    "meta reproducibility": ("irmeta.stats.reproducibility",),
+    "meta qrels-agreement": ("irmeta.stats.qrels_agreement", "irmeta.open_shards"),
     "report": ("irmeta.report.ReportOptions", "irmeta.report.campaign_report", *CAMPAIGN),
     "reproduce gawm": ("irmeta.reproduce.gawm.GAWMParams", "irmeta.reproduce.gawm.reproduce",
                        "irmeta.io.matrix.read_matrix", *CAMPAIGN),
@@ -152,6 +157,10 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("twist grid", "--title"): "the figure's title",
     ("aggregate", "--analysis"): "which analyses are printed",
     ("aggregate", "--plots"): "where the figures are written",
+    ("pool", "--stats"): "which table is printed (`Pool.stats`, not the pool)",
+    ("meta *", "--part"): "which of the analysis' tables is printed",
+    ("meta reusability", "--write-qrels"): "where each group's reduced qrels are written "
+                                           "(`Reusability.write_qrels(folder)`)",
 }
 
 

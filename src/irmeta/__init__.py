@@ -23,6 +23,8 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "unique_documents": ("irmeta.explain", "unique_documents"),
         "compare": ("irmeta.stats.comparison", "compare"),
         "Comparison": ("irmeta.stats.comparison", "Comparison"),
+        "pool": ("irmeta.pooling", "pool"),
+        "Pool": ("irmeta.pooling", "Pool"),
     }
     if name in lazy:
         import importlib
@@ -35,4 +37,4 @@ __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "Parame
            "evaluate", "open_shards", "Results", "Campaign", "load_campaign", "load_qrels",
            "load_runs", "read_qrels", "read_run", "parse_measure", "parse_measures",
            "explain_documents", "unique_contributions", "unique_documents", "compare",
-           "Comparison", "__version__"]
+           "Comparison", "pool", "Pool", "__version__"]

@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("validate",),
     ("io",),
     ("aggregate",),
-    ("evaluation", "explain", "effort", "demo", "shards", "options"),
+    ("evaluation", "explain", "effort", "demo", "shards", "options", "pooling"),
     ("stats", "pyterrier"),
     ("plot",),
     ("report",),

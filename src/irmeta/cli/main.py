@@ -41,6 +41,8 @@ SUBCOMMANDS = {
              "Meta-evaluation: correlation, significance, stability, ..."),
     "compare": ("irmeta.cli.compare", "compare_command",
                 "Runs x measures with significance per measure, as text, LaTeX, ..."),
+    "pool": ("irmeta.cli.pool", "pool_command",
+             "The judgment pool of runs: depth-k, per group, Take@N."),
     "report": ("irmeta.cli.report", "report_command",
                "Evaluate a whole campaign into one HTML report."),
     "reproduce": ("irmeta.cli.reproduce", "reproduce_command",

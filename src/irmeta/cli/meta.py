@@ -15,6 +15,8 @@ import click
 
 from irmeta.cli.common import (
     campaign_options,
+    check_output_option,
+    expand_paths,
     load_cli_campaign,
     one_measure_option,
     open_output,
@@ -27,9 +29,11 @@ from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import (
     ALPHA,
     COUNT,
+    DEPTH,
     FRACTION,
     NONNEGATIVE,
     PROBABILITY,
+    REL_LEVEL,
     SEED,
     TRIALS,
     Choice,
@@ -434,3 +438,172 @@ def systems_cmd(click_ctx, qrels, runs, measures, sizes, trials, **options):
     if options["plot_path"]:
         from irmeta.plot.meta import systems_plot
         systems_plot(table, path=options["plot_path"])
+
+
+# ------------------------------------------------------ pools and judgments (issue 26)
+#: which table of a multi-table analysis to print (all: each with a title)
+def _parts(frames: dict, part: str | None, options: dict) -> None:
+    fmt = options["fmt"]
+    if part is None and fmt == "json":
+        raise click.UsageError("--format json prints one table: choose it with --part "
+                               f"({', '.join(frames)})")
+    chosen = {part: frames[part]} if part else frames
+    with open_output(options.get("output")) as out:
+        for name, frame in chosen.items():
+            write_table(frame, out, fmt, digits=options["digits"], index=False,
+                        title=None if part else name)
+
+
+def _table_options(parts: tuple[str, ...]):
+    def wrap(fn):
+        for option in reversed([
+            constrained_choice("--part", constraint=Choice(parts), default=None,
+                               help="Print one table only (default: all, each with a "
+                                    "title; json needs one)."),
+            format_option(),
+            digits_option(),
+            click.option("-o", "--output", type=click.Path(dir_okay=False),
+                         callback=check_output_option, default=None,
+                         help="Write the tables to this file instead of standard output."),
+        ]):
+            fn = option(fn)
+        return fn
+    return wrap
+
+
+def _refuse_digits(ctx, options):
+    fmt = options["fmt"]
+    refuse(ctx, ["digits"], other=f"--format {fmt}", when=fmt not in ("text", "markdown"),
+           because="only text and markdown tables are rounded")
+
+
+@meta_command.command("reusability", context_settings={"show_default": True})
+@click.argument("qrels")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=True,
+              callback=one_measure_option, help="Measure without context (repeatable).")
+@click.option("--groups", "groups_file", type=click.Path(exists=True, dir_okay=False),
+              default=None, help="File of `run group` lines (required unless --leave-out run).")
+@constrained("-k", "--depth", constraint=DEPTH, default=100,
+             help="Pool depth K: a document is unique to a group when only its runs rank "
+                  "it <= K.")
+@constrained_choice("--leave-out", constraint=Choice(("group", "run")), default="group",
+                    help="Leave out one group (Zobel / TREC) or one run at a time.")
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
+             help="Minimum grade counted as relevant (trec_eval -l).")
+@click.option("--rare", default="AP_rare(alpha=0.5)", metavar="MEASURE",
+              help="Rarity measure of the rareness link, evaluated @K ('none': skip).")
+@constrained("--shard-topics", constraint=COUNT, default=None,
+             help="Evaluate the campaign shard by shard, N topics per shard (same numbers; "
+                  "docs/scaling.md).")
+@click.option("--write-qrels", "qrels_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each group's reduced qrels to DIR/<group>.qrels.")
+@_table_options(("table", "summary", "groups"))
+@click.pass_context
+def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_out, rel_level,
+                    rare, shard_topics, qrels_dir, part, **options):
+    """Leave-one-group-out: each group's runs re-evaluated on the qrels without the
+    judged documents only that group retrieved within --depth (Zobel 1998; TREC
+    overviews). Prints one row per (group, run, measure), per measure Kendall's tau and
+    tau_AP of the two system rankings and the largest drops, and per group the relevant
+    documents it alone contributed with its mean AP_rare."""
+    from irmeta.cli.pool import located_groups
+    from irmeta.io.load import load_campaign, read_groups
+    from irmeta.stats.reusability import reusability
+    _refuse_digits(click_ctx, options)
+    if leave_out == "group" and not groups_file:
+        raise click.UsageError("--leave-out group needs --groups FILE (`run group` lines)")
+    import contextlib
+
+    from irmeta.evaluation import open_shards
+    files = expand_paths(runs)
+    groups = read_groups(groups_file) if groups_file else None
+    with contextlib.ExitStack() as stack:
+        campaign = (stack.enter_context(open_shards(qrels, files,
+                                                           shard_topics=shard_topics))
+                    if shard_topics else load_campaign(qrels, files, warn_dropped=False))
+        with located_groups(groups_file):
+            res = reusability(campaign, list(measures), groups, depth=depth,
+                              leave_out=leave_out, rel_level=rel_level,
+                              rare=None if rare.strip().lower() == "none" else rare)
+    if qrels_dir:
+        paths = res.write_qrels(qrels_dir)
+        click.echo(f"irmeta: wrote {len(paths)} reduced qrels to {qrels_dir}", err=True)
+    _parts({"table": res.table, "summary": res.summary, "groups": res.groups}, part, options)
+
+
+@meta_command.command("reproducibility", context_settings={"show_default": True})
+@click.argument("qrels")
+@click.argument("orig_run")
+@click.argument("repro_run")
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=True,
+              callback=one_measure_option, help="Measure (repeatable).")
+@click.option("--baseline-orig", default=None, metavar="RUN",
+              help="The original baseline run (with --baseline-repro: effect ratio, DeltaRI).")
+@click.option("--baseline-repro", default=None, metavar="RUN",
+              help="The reproduced baseline run.")
+@constrained("--rbo-p", constraint=PROBABILITY, default=0.95, help="RBO persistence p.")
+@constrained("-k", "--depth", constraint=DEPTH, default=1000,
+             help="Documents per ranking compared by KTU and RBO.")
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
+             help="Minimum grade counted as relevant (trec_eval -l).")
+@click.option("--float32", is_flag=True, help="Read scores as 32-bit floats (trec_eval 9.x).")
+@_table_options(("measures", "summary", "effects", "topics"))
+@click.pass_context
+def reproducibility_cmd(click_ctx, qrels, orig_run, repro_run, measures, baseline_orig,
+                        baseline_repro, rbo_p, depth, rel_level, float32, part, **options):
+    """Original vs reproduced run (Breuer et al., SIGIR 2020): Kendall's tau union and
+    RBO per topic, RMSE and t-test p-values per measure, and with a baseline pair the
+    effect ratio and delta relative improvement — repro_eval's definitions."""
+    from irmeta.stats.reproducibility import reproducibility
+    _refuse_digits(click_ctx, options)
+    if (baseline_orig is None) != (baseline_repro is None):
+        raise click.UsageError("give --baseline-orig and --baseline-repro together")
+    res = reproducibility(qrels, orig_run, repro_run, list(measures),
+                          baseline_orig=baseline_orig, baseline_repro=baseline_repro,
+                          rbo_p=rbo_p, depth=depth, rel_level=rel_level, float32=float32)
+    frames = {"measures": res.measures, "summary": res.summary()}
+    if res.effects is not None:
+        frames["effects"] = res.effects
+    elif part == "effects":
+        raise click.UsageError("--part effects needs --baseline-orig and --baseline-repro")
+    frames["topics"] = res.topics
+    _parts(frames, part, options)
+
+
+@meta_command.command("qrels-agreement", context_settings={"show_default": True})
+@click.argument("qrels_a")
+@click.argument("qrels_b")
+@click.argument("runs", nargs=-1, required=True)
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE", required=True,
+              callback=one_measure_option, help="Measure (repeatable).")
+@constrained("-l", "--rel-level", constraint=REL_LEVEL, default=1,
+             help="Minimum grade counted as relevant (binary kappa, binary measures).")
+@constrained_choice("--weights", constraint=Choice(("linear", "quadratic")), default="linear",
+                    help="Weights of the graded kappa.")
+@constrained("--top-k", constraint=Integer(low=1), default=10,
+             help="Systems compared by the top-k overlap.")
+@constrained("--shard-topics", constraint=COUNT, default=None,
+             help="Evaluate the campaign shard by shard, N topics per shard (same numbers; "
+                  "docs/scaling.md).")
+@_table_options(("summary", "kappa", "confusion", "scores"))
+@click.pass_context
+def qrels_agreement_cmd(click_ctx, qrels_a, qrels_b, runs, measures, rel_level, weights, top_k,
+                        shard_topics, part, **options):
+    """Two judgment sets, one campaign: Cohen's kappa on the shared judgments (binary and
+    weighted, per topic and overall, with the confusion matrix), each run's score under
+    both, and Kendall's tau / tau_AP of the system rankings per measure."""
+    from irmeta.stats.agreement import qrels_agreement
+    _refuse_digits(click_ctx, options)
+    import contextlib
+
+    from irmeta.evaluation import open_shards
+    files = expand_paths(runs)
+    with contextlib.ExitStack() as stack:
+        campaign = (stack.enter_context(open_shards(qrels_a, files,
+                                                           shard_topics=shard_topics))
+                    if shard_topics else files)
+        res = qrels_agreement(qrels_a, qrels_b, campaign, list(measures),
+                              rel_level=rel_level, weights=weights, top_k=top_k)
+    _parts({"summary": res.summary, "kappa": res.kappa,
+            "confusion": res.confusion.reset_index(), "scores": res.scores}, part, options)

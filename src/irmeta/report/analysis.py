@@ -62,7 +62,8 @@ from irmeta.report.pieces import twist_undefined_stated
 
 __all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
            "InnovationSection", "InputsSection", "LeaderboardSection", "NRGSection", "PerTopic",
-           "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
+           "ReusabilityPart", "TopicAggregation", "TopicsSection", "TrustSection",
+           "analyse_campaign"]
 
 
 # ---------------------------------------------------------------------- sections
@@ -124,6 +125,9 @@ class PerTopic:
     summary: pd.DataFrame
     runs: dict
     matrices: dict
+    #: run -> relevant documents only its group retrieved within the rarity cutoff (the
+    #: trust section's Reusability part; None without ``--groups``)
+    group_unique: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,27 @@ class TrustSection:
     analysed_topics: int
     primary: str = "AP"
     primary_rank: int | None = None
+    #: leave-one-group-out of the primary measure (with ``--groups``; None without)
+    reusability: ReusabilityPart | None = None
+
+
+@dataclass(frozen=True)
+class ReusabilityPart:
+    """The trust section's "Reusability" part (issue 26; docs/pooling.md): the primary
+    measure re-evaluated for each group's runs without the judged documents only that
+    group retrieved within ``depth`` (the report's rarity cutoff K). ``scores``: per run
+    ``run, group, score, score_without, rank, rank_without``; ``groups``: per group
+    ``group, runs, unique judged, unique relevant, mean AP_rare, largest drop``;
+    ``tau`` / ``tau_ap``: Kendall's tau and tau_AP between the rankings with and without;
+    ``worst``: the (run, drop) of the largest score drop."""
+
+    measure: str
+    depth: int
+    scores: pd.DataFrame
+    groups: pd.DataFrame
+    tau: float
+    tau_ap: float
+    worst: tuple[str, float]
 
 
 @dataclass(frozen=True)
@@ -459,6 +484,16 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                                     opts, prior, uncertainty=uncertainty)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
+            if not own_groups:   # the part needs the groups the user gave
+                with clock.step("trust: reusability"):
+                    part = reusability_part(campaign, opts, defaults.primary, groups)
+                if part is not None:
+                    sections["trust"] = replace(sections["trust"], reusability=part)
+                    if per_topic is not None:
+                        unique = part.groups.set_index("group")["unique relevant"]
+                        per_topic = replace(per_topic, group_unique={
+                            run: int(unique[g]) for run, g in
+                            zip(part.scores["run"], part.scores["group"])})
     finally:
         for job in jobs:
             job.cancel()                                   # an error above: stop the children
@@ -906,6 +941,36 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
 
 
 # ---------------------------------------------------------------------- trust
+def reusability_part(campaign, opts: ReportOptions, measure: str,
+                     groups: Mapping[str, str]) -> ReusabilityPart | None:
+    """The :class:`ReusabilityPart` of the primary measure (None when it depends on the
+    other runs' context, which leaving a group out would change, or with one group)."""
+    from irmeta.measures.parse import parse_measures
+    from irmeta.stats.reusability import reusability
+    if any(m.definition.context for m in parse_measures([measure])):
+        return None
+    if len(set(groups.values())) < 2:
+        return None
+    res = reusability(campaign, [measure], dict(groups), depth=opts.rare_cutoff,
+                      rel_level=opts.rel_level)
+    scores = res.table.drop(columns=["measure"])[["run", "group", "score", "score_without",
+                                                  "rank", "rank_without"]]
+    drop = scores.assign(drop=scores["score"] - scores["score_without"])
+    largest = drop.groupby("group", sort=False)["drop"].max()
+    rare = [c for c in res.groups.columns if c.startswith("mean_")]
+    table = res.groups.rename(columns={"unique_judged": "unique judged",
+                                       "unique_relevant": "unique relevant",
+                                       **{c: "mean AP_rare" for c in rare}})
+    table["largest drop"] = table["group"].map(largest).to_numpy()
+    table = table.sort_values(["unique relevant", "group"], ascending=[False, True],
+                              kind="stable").reset_index(drop=True)
+    row = res.summary.iloc[0]
+    worst = drop.sort_values(["drop", "run"], ascending=[False, True]).iloc[0]
+    return ReusabilityPart(measure, opts.rare_cutoff, scores.reset_index(drop=True), table,
+                           float(row["kendall_tau"]), float(row["tau_ap"]),
+                           (str(worst["run"]), float(worst["drop"])))
+
+
 def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
     """``{label: systems x topics matrix}`` of the leaderboard columns, topics with an
     undefined value left out; measures with fewer than 2 topics left are dropped, and

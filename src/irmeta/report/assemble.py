@@ -137,7 +137,7 @@ def _write_block(view, w: ReportWriter):
     if isinstance(view, Row):
         return Row([_write_block(b, w) for b in view.blocks])
     if isinstance(view, render.RunDetails):
-        return RunBlock(view.anchor, view.run, _write_block(view.table, w))
+        return RunBlock(view.anchor, view.run, _write_block(view.table, w), note=view.note)
     if isinstance(view, render.Downloads):
         return write_matrices(view.matrices, w)
     return view                                            # Text
@@ -151,6 +151,7 @@ class RunBlock:
     run: str
     table: Any
     kind: str = "details"
+    note: str = ""            # the line under the run's name (render.RunDetails.note)
 
 
 @dataclass

@@ -92,6 +92,8 @@ class RunDetails:
     run: str
     table: TableView
     kind: str = "details"
+    #: a line under the run's name (the relevant documents only its group contributed)
+    note: str = ""
 
 
 @dataclass
@@ -266,6 +268,16 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     return view
 
 
+def _unique_note(pt: PerTopic, run: str) -> str:
+    """The drill-down's line on reusability: how many relevant documents only this run's
+    group contributed to the judgments (the trust section's Reusability part)."""
+    if not pt.group_unique or run not in pt.group_unique:
+        return ""
+    n = pt.group_unique[run]
+    return (f"{n} relevant document{'' if n == 1 else 's'} only this run's group "
+            f"retrieved (see Reusability)")
+
+
 def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSection) -> list:
     """The per-topic drill-down: the topics' best/median/worst, one collapsed table per
     run (best run first) and the downloads of every measure's matrix."""
@@ -292,7 +304,8 @@ def per_topic_blocks(pt: PerTopic, anchors: dict[str, str], lb: LeaderboardSecti
                 classes={"vs median": ["up" if v > 0 else "down" if v < 0 else ""
                                        for v in r["vs_median"]],
                          pt.measure: ["best" if b else "" for b in r["is_best"]]},
-                compact=True, write=False))))
+                compact=True, write=False)),
+            note=_unique_note(pt, str(run))))
     long = pd.concat({str(run): pt.runs[str(run)].drop(columns="is_best")
                       for run in lb.table["run"]}, names=["run", "topic"]).reset_index()
     blocks += [DataView("per_topic_runs", long.rename(columns={"value": pt.measure})),
@@ -474,7 +487,32 @@ def trust(sec: TrustSection) -> SectionView:
             caption=prose("trust_measures_caption", stability_trials=sec.stability_trials,
                           fuzziness=sec.fuzziness))),
         tau]
+    if sec.reusability is not None:
+        view.blocks += reusability_blocks(sec.reusability)
     return view
+
+
+def reusability_blocks(part) -> list:
+    """The trust section's "Reusability" part: the leave-one-group-out of the primary
+    measure, a figure (score with vs without each group's unique documents) and the
+    per-group table (docs/pooling.md)."""
+    from irmeta.report.figures import scatter_by_group
+    s = part.scores.set_index("run")
+    fig = scatter_by_group(s["score"], s["score_without"], s["group"],
+                           xlabel=f"{part.measure} (all judgments)",
+                           ylabel=f"{part.measure} without the group's unique documents",
+                           title="Reusability: leave-one-group-out")
+    return [
+        Text(prose("trust_reusability", measure=part.measure, depth=part.depth,
+                   tau=part.tau, tau_ap=part.tau_ap, worst=part.worst)),
+        FigureView("trust_reusability", fig, alt="score with and without the group's "
+                   "unique documents", width=620, data=part.scores,
+                   caption=prose("trust_reusability_caption", depth=part.depth)),
+        TableView("trust_reusability_groups", part.groups, dict(
+            digits={"mean AP_rare": 3, "largest drop": 4},
+            tips={"unique relevant": f"relevant documents only this group's runs retrieved "
+                                     f"within rank {part.depth}",
+                  "largest drop": "largest score drop of the group's runs without them"}))]
 
 
 def inputs(sec: InputsSection) -> SectionView:

@@ -8,6 +8,7 @@ topic subsampling (:mod:`.stability`), and subsampling of judgments and systems
 random procedure takes a ``seed`` and reproduces bit for bit.
 """
 
+from irmeta.stats.agreement import Agreement, cohen_kappa, qrels_agreement
 from irmeta.stats.correlation import (
                                       alpha_sweep,
                                       correlation_matrix,
@@ -26,6 +27,8 @@ from irmeta.stats.discriminative import (
                                       matrices,
 )
 from irmeta.stats.leaderboard import Leaderboard, leaderboard, mean_intervals
+from irmeta.stats.reproducibility import Reproducibility, reproducibility
+from irmeta.stats.reusability import Reusability, reusability
 from irmeta.stats.significance import (
                                       CORRECTIONS,
                                       TESTS,
@@ -74,4 +77,6 @@ __all__ = [
     "stability_table", "downsample_qrels", "downsample_rows", "filter_top_runs",
     "pool_downsampling", "qrels_of", "system_dependence", "Leaderboard", "leaderboard",
     "mean_intervals",
+    "Agreement", "cohen_kappa", "qrels_agreement", "Reproducibility", "reproducibility",
+    "Reusability", "reusability",
 ]
