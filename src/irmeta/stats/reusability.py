@@ -125,15 +125,26 @@ def _unique_rows(campaign, owner_of_run: np.ndarray, n_owners: int, depth: int) 
     return owner[campaign.judged_codes]
 
 
+def _scored(campaign, measures, rel_level, groups=None):
+    """``evaluate`` of every (run, topic) with the topics each run retrieved for marked as
+    evaluated (what ``complete=False`` marks), without its campaign-wide check that some
+    run shares a topic with the qrels: a topic shard, or a group's runs on it, may share
+    none, and the pieces are joined before anything is aggregated."""
+    from irmeta.evaluation import evaluate
+    res = evaluate(campaign, measures=measures, rel_level=rel_level, groups=groups,
+                   complete=True)
+    res.evaluated = campaign.has_topic.copy()
+    return res
+
+
 def _piece(campaign, args, reference=None) -> dict:
     """The per-topic part of the analysis on one campaign (the whole campaign in memory,
     or one topic shard: ``ShardedCampaign.map`` calls this with the shard's campaign).
     Values are per topic, so the shards' pieces, joined in topic order, are the whole
     campaign's piece."""
-    from irmeta.evaluation import evaluate
     measures, owner_of_run, n_owners, depth, rel_level, rare, groups = args
     row_owner = _unique_rows(campaign, owner_of_run, n_owners, depth)
-    full = evaluate(campaign, measures=measures, rel_level=rel_level)
+    full = _scored(campaign, measures, rel_level)
     without = np.full(full.values.shape, np.nan)
     without_evaluated = np.zeros(full.evaluated.shape, bool)
     judged = campaign.judged
@@ -147,7 +158,7 @@ def _piece(campaign, args, reference=None) -> dict:
         sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep))
         # scored on the whole qrels' grade scale, in memory and in shards alike
         sub.__dict__["grade_levels"] = campaign.grade_levels
-        res = evaluate(sub, measures=measures, rel_level=rel_level)
+        res = _scored(sub, measures, rel_level)
         without[members], without_evaluated[members] = res.values, res.evaluated
     from irmeta.data.tables import decode_ids
     topics = np.asarray(campaign.topics, dtype=object)
@@ -156,8 +167,7 @@ def _piece(campaign, args, reference=None) -> dict:
                                     "grade": judged.grades[rows]}) for rows in removed]
     rare_values = None
     if rare is not None:
-        rare_values = evaluate(campaign, measures=[rare], rel_level=rel_level,
-                               groups=groups).values[:, 0]
+        rare_values = _scored(campaign, [rare], rel_level, groups=groups).values[:, 0]
     return {"values": full.values, "evaluated": full.evaluated, "without": without,
             "without_evaluated": without_evaluated,
             "removed": removed_frames, "rare": rare_values,
