@@ -305,13 +305,13 @@ def test_report_trust_section_has_the_reusability_part(demo):
     assert plain.trust.reusability is None and plain.per_topic.group_unique is None
 
 
-def test_reusability_on_one_topic_shards_where_a_group_retrieved_nothing(tmp_path):
+def test_one_topic_shards_where_a_group_retrieved_nothing(tmp_path):
     """A shard of one topic where a group's runs retrieved nothing (or no run did) is no
     error there: the pieces are per topic and joined before anything is aggregated, so
     one-topic shards give the in-memory table bit for bit (the report's analysis failed
     with 'no run shares a topic with the qrels')."""
     qrels = tmp_path / "qrels"
-    qrels.write_text("t1 0 a 1\nt1 0 b 1\nt2 0 c 1\nt2 0 d 0\nt3 0 e 1\n")
+    qrels.write_text("t1 0 a 1\nt1 0 b 1\nt2 0 c 1\nt2 0 d 0\nt3 0 e 1\nt4 0 f 1\n")
     runs = {"A": "t1 Q0 a 1 3 A\nt1 Q0 x 2 2 A\nt2 Q0 c 1 3 A\nt3 Q0 e 1 1 A\n",
             "B": "t1 Q0 b 1 3 B\nt2 Q0 d 1 3 B\nt2 Q0 c 2 2 B\n",
             "C": "t1 Q0 a 1 3 C\nt1 Q0 b 2 2 C\n"}
@@ -326,3 +326,9 @@ def test_reusability_on_one_topic_shards_where_a_group_retrieved_nothing(tmp_pat
         got = reusability(sharded, ["AP", "P@2"], groups, depth=2)
     assert got.table.equals(want.table) and got.summary.equals(want.summary)
     assert (want.table["score"] != want.table["score_without"]).any()
+    other = tmp_path / "other"
+    other.write_text("t1 0 a 0\nt1 0 b 1\nt2 0 c 1\nt2 0 d 1\nt3 0 e 1\nt4 0 f 1\n")
+    agree = qrels_agreement(str(qrels), str(other), files, ["AP", "P@2"])
+    with irmeta.open_shards(str(qrels), files, shard_topics=1) as sharded:
+        got_agree = qrels_agreement(str(qrels), str(other), sharded, ["AP", "P@2"])
+    assert got_agree.scores.equals(agree.scores) and got_agree.summary.equals(agree.summary)

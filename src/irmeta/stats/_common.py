@@ -92,3 +92,19 @@ def progress_bar(total: int, desc: str, enabled: bool | None):
         enabled = sys.stderr.isatty() and not os.environ.get("IRMETA_NO_PROGRESS")
     return tqdm(total=total, desc=desc, disable=not enabled, file=sys.stderr, leave=False,
                 dynamic_ncols=True)
+
+
+def per_topic_values(campaign, measures, rel_level: int, *, complete: bool = False,
+                     groups=None):
+    """:func:`irmeta.evaluate` of a campaign that may be one topic shard, or a few runs of
+    one: values for every (run, topic), ``evaluated`` as ``complete`` says (every topic,
+    or the topics each run retrieved for), without the campaign-wide check that some run
+    shares a topic with the qrels, which a one-topic shard or a group's runs on it may
+    fail although the whole campaign passes. Per-topic pieces are joined, and the
+    campaign-wide checks made, before anything is aggregated."""
+    from irmeta.evaluation import evaluate
+    res = evaluate(campaign, measures=measures, rel_level=rel_level, groups=groups,
+                   complete=True)
+    if not complete:
+        res.evaluated = campaign.has_topic.copy()
+    return res

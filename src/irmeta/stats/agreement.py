@@ -31,6 +31,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
+from irmeta.stats._common import per_topic_values
 from irmeta.stats.correlation import kendall_tau, tau_ap
 
 
@@ -102,16 +103,15 @@ def _scores_piece(campaign, args, reference=None):
     """Per-topic values and evaluated masks of the runs under A (the campaign's qrels)
     and under B (``with_qrels``), on one campaign or one topic shard; the measures'
     aggregation kinds."""
-    from irmeta.evaluation import evaluate
     measures, qb, rel_level, complete, levels_b = args
-    res_a = evaluate(campaign, measures=measures, rel_level=rel_level, complete=complete)
+    res_a = per_topic_values(campaign, measures, rel_level, complete=complete)
     if len(res_a.measures) != len(measures):
         raise ParameterError("qrels_agreement: each measure string must name exactly one "
                              f"measure, got {measures!r}")
     judged_b = campaign.with_qrels(qb)
     # B's grade scale over the whole topic axis, in memory and in every shard alike
     judged_b.__dict__["grade_levels"] = levels_b
-    res_b = evaluate(judged_b, measures=measures, rel_level=rel_level, complete=complete)
+    res_b = per_topic_values(judged_b, measures, rel_level, complete=complete)
     return (res_a.values, res_a.evaluated, res_b.values, res_b.evaluated,
             [m.definition.aggregate for m in res_a.measures])
 
@@ -153,13 +153,18 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
     in_axis = np.asarray([str(t) in topics for t in qb.topic_ids], dtype=bool)
     levels_b = np.unique(qb.grades[in_axis[qb.topic_codes]].astype(np.int64))
     args = (measures, qb, rel_level, complete, levels_b)
+    from irmeta.data.checks import require_common_topics
     if getattr(runs, "sharded", False):     # an open sharded campaign, judged by A
+        if not complete:
+            require_common_topics(runs.summary(), "qrels_agreement")
         pieces = runs.map(_scores_piece, args)
         values = [np.concatenate([p[i] for p in pieces], axis=-1) for i in range(4)]
         kinds, names = pieces[0][4], list(runs.runs)
     else:
         campaign = runs if isinstance(runs, Campaign) else load_campaign(qa, runs,
                                                                          warn_dropped=False)
+        if not complete:
+            require_common_topics(campaign, "qrels_agreement")
         *values, kinds = _scores_piece(campaign, args)
         names = list(campaign.runs)
     from irmeta.evaluation import aggregate_values

@@ -31,6 +31,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
+from irmeta.stats._common import per_topic_values
 from irmeta.stats.correlation import kendall_tau, tau_ap
 from irmeta.stats.subsample import qrels_of
 
@@ -125,18 +126,6 @@ def _unique_rows(campaign, owner_of_run: np.ndarray, n_owners: int, depth: int) 
     return owner[campaign.judged_codes]
 
 
-def _scored(campaign, measures, rel_level, groups=None):
-    """``evaluate`` of every (run, topic) with the topics each run retrieved for marked as
-    evaluated (what ``complete=False`` marks), without its campaign-wide check that some
-    run shares a topic with the qrels: a topic shard, or a group's runs on it, may share
-    none, and the pieces are joined before anything is aggregated."""
-    from irmeta.evaluation import evaluate
-    res = evaluate(campaign, measures=measures, rel_level=rel_level, groups=groups,
-                   complete=True)
-    res.evaluated = campaign.has_topic.copy()
-    return res
-
-
 def _piece(campaign, args, reference=None) -> dict:
     """The per-topic part of the analysis on one campaign (the whole campaign in memory,
     or one topic shard: ``ShardedCampaign.map`` calls this with the shard's campaign).
@@ -144,7 +133,7 @@ def _piece(campaign, args, reference=None) -> dict:
     campaign's piece."""
     measures, owner_of_run, n_owners, depth, rel_level, rare, groups = args
     row_owner = _unique_rows(campaign, owner_of_run, n_owners, depth)
-    full = _scored(campaign, measures, rel_level)
+    full = per_topic_values(campaign, measures, rel_level)
     without = np.full(full.values.shape, np.nan)
     without_evaluated = np.zeros(full.evaluated.shape, bool)
     judged = campaign.judged
@@ -158,7 +147,7 @@ def _piece(campaign, args, reference=None) -> dict:
         sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep))
         # scored on the whole qrels' grade scale, in memory and in shards alike
         sub.__dict__["grade_levels"] = campaign.grade_levels
-        res = _scored(sub, measures, rel_level)
+        res = per_topic_values(sub, measures, rel_level)
         without[members], without_evaluated[members] = res.values, res.evaluated
     from irmeta.data.tables import decode_ids
     topics = np.asarray(campaign.topics, dtype=object)
@@ -167,7 +156,7 @@ def _piece(campaign, args, reference=None) -> dict:
                                     "grade": judged.grades[rows]}) for rows in removed]
     rare_values = None
     if rare is not None:
-        rare_values = _scored(campaign, [rare], rel_level, groups=groups).values[:, 0]
+        rare_values = per_topic_values(campaign, [rare], rel_level, groups=groups).values[:, 0]
     return {"values": full.values, "evaluated": full.evaluated, "without": without,
             "without_evaluated": without_evaluated,
             "removed": removed_frames, "rare": rare_values,
@@ -267,6 +256,8 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
                                for r in runs], dtype=np.int64)
     rare_measure = None if rare is None else f"{rare}@{depth}"
     args = (measures, owner_of_run, len(owners), depth, rel_level, rare_measure, group_of)
+    from irmeta.data.checks import require_common_topics
+    require_common_topics(campaign.summary() if sharded else campaign, func)
     if sharded:
         piece = _joined(campaign.map(_piece, args))
     else:
