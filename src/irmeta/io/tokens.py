@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from irmeta.data.lines import LineMap
+from irmeta.data.lines import LineMap, RunsBuilder
 from irmeta.errors import InputError
 from irmeta.io.source import line_limit, line_too_long
 
@@ -181,7 +181,8 @@ class CanonicalStream(io.RawIOBase):
         self._line = 1                 # file line of the next block's first byte
         self._lines_read = 0           # lines in the blocks read so far
         self._max_line = line_limit()  # longest line allowed (a decompression bomb)
-        self._skipped: list[np.ndarray] = []
+        self._skipped = RunsBuilder()  # skipped lines as runs (never one int per line)
+        self._started = False          # a byte-order mark is looked for in the first read
         self._buf = memoryview(b"")
         self._pending = self._next_raw()
         self.delimiter = b"\t"
@@ -193,21 +194,18 @@ class CanonicalStream(io.RawIOBase):
     @property
     def empty(self) -> bool:
         """The input holds no token at all (only whitespace, or nothing). Reads on past
-        blocks of blank lines (they are kept for parsing)."""
-        blocks = []
+        blocks of blank lines: only their lines are kept (one skipped run), not the
+        blocks, so a file of gigabytes of blank lines takes no memory."""
         while self._pending is not None and not self._pending.strip():
-            blocks.append(self._pending)
+            n = self._pending.count(b"\n")
+            self._skipped.add_run(self._line, n)
+            self._line += n
             self._pending = self._next_raw()
-        if self._pending is None:
-            return True
-        if blocks:  # whitespace-only blocks ahead of the data: keep them, in order
-            self._pending = b"".join(blocks) + self._pending
-        return False
+        return self._pending is None
 
     @property
     def line_map(self) -> LineMap:
-        skipped = np.concatenate(self._skipped) if self._skipped else np.zeros(0, np.int64)
-        return LineMap(skipped)
+        return LineMap(self._skipped.runs())
 
     def readable(self) -> bool:
         return True
@@ -238,8 +236,9 @@ class CanonicalStream(io.RawIOBase):
                 cut = len(joined) - len(data) + cut
                 block, self._carry = joined[:cut + 1], joined[cut + 1:]
                 break
-        if self._line == 1 and block.startswith(b"\xef\xbb\xbf"):
+        if not self._started and block.startswith(b"\xef\xbb\xbf"):
             block = block[3:]  # a UTF-8 byte-order mark is not data
+        self._started = True
         block = unify_line_ends(block)
         self._lines_read += block.count(b"\n")   # every line end is \n now
         if block and not block.endswith(b"\n"):
@@ -268,8 +267,7 @@ class CanonicalStream(io.RawIOBase):
                 return squeezed
         out, skipped = canonical_block(block, self._layout, self.delimiter, first_line,
                                        self._name)
-        if len(skipped):
-            self._skipped.append(skipped)
+        self._skipped.add_lines(skipped)   # as runs, block by block
         return out
 
     def readinto(self, buffer: Any) -> int:  # a writable buffer (memoryview)
