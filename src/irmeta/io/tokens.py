@@ -71,6 +71,22 @@ def is_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
 
 _BLANKS = b" \t\x0b\x0c\r"
 
+#: bytes :func:`canonical_block` rewrites at a time: its arrays take about 60 bytes per
+#: line, so a 16 MiB block of ``#\n`` lines would need 0.5 GiB at once
+PIECE = 1 << 20
+
+
+def pieces(block: bytes, size: int) -> Iterator[bytes]:
+    """``block`` (whole lines) cut into runs of whole lines of about ``size`` bytes (a
+    line longer than ``size`` is one piece)."""
+    start = 0
+    while start < len(block):
+        end = block.rfind(b"\n", start, start + size) + 1
+        if end <= start:   # one line longer than a piece
+            end = block.find(b"\n", start + size) + 1 or len(block)
+        yield block[start:end]
+        start = end
+
 
 def last_line_end(data: bytes) -> int:
     """Index of the last line end of ``data`` (``\\n``, or a lone ``\\r``), -1 if none.
@@ -246,15 +262,18 @@ class CanonicalStream(io.RawIOBase):
         return block if block else None
 
     def raw_blocks(self) -> Iterator[tuple[int, bytes]]:
-        """``(first file line, block)`` for each block of whole lines (for diagnosis)."""
+        """``(first file line, piece)`` for each piece of whole lines (for diagnosis and the
+        blank-line scan): pieces of about :data:`PIECE` bytes, so that a scan's per-line
+        arrays stay small on a block of millions of short lines."""
         while True:
             block = self._pending if self._pending is not None else self._next_raw()
             self._pending = None
             if block is None:
                 return
-            first = self._line
-            self._line += block.count(b"\n")
-            yield first, block
+            for piece in pieces(block, PIECE):
+                first = self._line
+                self._line += piece.count(b"\n")
+                yield first, piece
 
     def canonical(self, block: bytes, first_line: int, strict: bool = False) -> bytes:
         """The canonical form of one block whose first byte is on ``first_line``.
@@ -265,10 +284,14 @@ class CanonicalStream(io.RawIOBase):
             squeezed = squeeze(block, self.delimiter)
             if _squeezed_canonical(squeezed, self._layout.ncols, self.delimiter):
                 return squeezed
-        out, skipped = canonical_block(block, self._layout, self.delimiter, first_line,
-                                       self._name)
-        self._skipped.add_lines(skipped)   # as runs, block by block
-        return out
+        outs = []
+        for piece in pieces(block, PIECE):  # NumPy's scratch bounded by a piece, not a block
+            out, skipped = canonical_block(piece, self._layout, self.delimiter, first_line,
+                                           self._name)
+            self._skipped.add_lines(skipped)   # as runs, piece by piece
+            first_line += piece.count(b"\n")
+            outs.append(out)
+        return outs[0] if len(outs) == 1 else b"".join(outs)
 
     def readinto(self, buffer: Any) -> int:  # a writable buffer (memoryview)
         while not self._buf:
