@@ -569,3 +569,11 @@ def test_line_bombs_read_in_bounded_memory(files, tmp_path, unit):
     assert code == 2 and err.startswith(f"irmeta: error: {bomb}:{ahead + 41}, topic '1'"), err
     assert f"also on line {ahead + 1})" in err and "Traceback" not in err
     assert peak < 512 << 20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_qrels_after_a_comment_bomb_name_their_line(tmp_path):
+    bomb = tmp_path / "qrels.gz"
+    ahead = _line_bomb(bomb, b"# judged by\n", 1, QRELS + b"1 0 d99 x\n")
+    with pytest.raises(InputError, match="grade 'x' is not an integer") as info:
+        irmeta.read_qrels(bomb)
+    assert info.value.line == ahead + QRELS.count(b"\n") + 1
