@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from irmeta.data.lines import LineMap
+from irmeta.data.lines import LineMap, RunsBuilder
 from irmeta.errors import InputError
 from irmeta.io.source import line_limit, line_too_long
 
@@ -70,6 +70,22 @@ def is_canonical(block: bytes, ncols: int, delim: bytes) -> bool:
 
 
 _BLANKS = b" \t\x0b\x0c\r"
+
+#: bytes :func:`canonical_block` rewrites at a time: its arrays take about 60 bytes per
+#: line, so a 16 MiB block of ``#\n`` lines would need 0.5 GiB at once
+PIECE = 1 << 20
+
+
+def pieces(block: bytes, size: int) -> Iterator[bytes]:
+    """``block`` (whole lines) cut into runs of whole lines of about ``size`` bytes (a
+    line longer than ``size`` is one piece)."""
+    start = 0
+    while start < len(block):
+        end = block.rfind(b"\n", start, start + size) + 1
+        if end <= start:   # one line longer than a piece
+            end = block.find(b"\n", start + size) + 1 or len(block)
+        yield block[start:end]
+        start = end
 
 
 def last_line_end(data: bytes) -> int:
@@ -181,7 +197,8 @@ class CanonicalStream(io.RawIOBase):
         self._line = 1                 # file line of the next block's first byte
         self._lines_read = 0           # lines in the blocks read so far
         self._max_line = line_limit()  # longest line allowed (a decompression bomb)
-        self._skipped: list[np.ndarray] = []
+        self._skipped = RunsBuilder()  # skipped lines as runs (never one int per line)
+        self._started = False          # a byte-order mark is looked for in the first read
         self._buf = memoryview(b"")
         self._pending = self._next_raw()
         self.delimiter = b"\t"
@@ -193,21 +210,18 @@ class CanonicalStream(io.RawIOBase):
     @property
     def empty(self) -> bool:
         """The input holds no token at all (only whitespace, or nothing). Reads on past
-        blocks of blank lines (they are kept for parsing)."""
-        blocks = []
+        blocks of blank lines: only their lines are kept (one skipped run), not the
+        blocks, so a file of gigabytes of blank lines takes no memory."""
         while self._pending is not None and not self._pending.strip():
-            blocks.append(self._pending)
+            n = self._pending.count(b"\n")
+            self._skipped.add_run(self._line, n)
+            self._line += n
             self._pending = self._next_raw()
-        if self._pending is None:
-            return True
-        if blocks:  # whitespace-only blocks ahead of the data: keep them, in order
-            self._pending = b"".join(blocks) + self._pending
-        return False
+        return self._pending is None
 
     @property
     def line_map(self) -> LineMap:
-        skipped = np.concatenate(self._skipped) if self._skipped else np.zeros(0, np.int64)
-        return LineMap(skipped)
+        return LineMap(self._skipped.runs())
 
     def readable(self) -> bool:
         return True
@@ -238,8 +252,9 @@ class CanonicalStream(io.RawIOBase):
                 cut = len(joined) - len(data) + cut
                 block, self._carry = joined[:cut + 1], joined[cut + 1:]
                 break
-        if self._line == 1 and block.startswith(b"\xef\xbb\xbf"):
+        if not self._started and block.startswith(b"\xef\xbb\xbf"):
             block = block[3:]  # a UTF-8 byte-order mark is not data
+        self._started = True
         block = unify_line_ends(block)
         self._lines_read += block.count(b"\n")   # every line end is \n now
         if block and not block.endswith(b"\n"):
@@ -247,15 +262,18 @@ class CanonicalStream(io.RawIOBase):
         return block if block else None
 
     def raw_blocks(self) -> Iterator[tuple[int, bytes]]:
-        """``(first file line, block)`` for each block of whole lines (for diagnosis)."""
+        """``(first file line, piece)`` for each piece of whole lines (for diagnosis and the
+        blank-line scan): pieces of about :data:`PIECE` bytes, so that a scan's per-line
+        arrays stay small on a block of millions of short lines."""
         while True:
             block = self._pending if self._pending is not None else self._next_raw()
             self._pending = None
             if block is None:
                 return
-            first = self._line
-            self._line += block.count(b"\n")
-            yield first, block
+            for piece in pieces(block, PIECE):
+                first = self._line
+                self._line += piece.count(b"\n")
+                yield first, piece
 
     def canonical(self, block: bytes, first_line: int, strict: bool = False) -> bytes:
         """The canonical form of one block whose first byte is on ``first_line``.
@@ -266,11 +284,14 @@ class CanonicalStream(io.RawIOBase):
             squeezed = squeeze(block, self.delimiter)
             if _squeezed_canonical(squeezed, self._layout.ncols, self.delimiter):
                 return squeezed
-        out, skipped = canonical_block(block, self._layout, self.delimiter, first_line,
-                                       self._name)
-        if len(skipped):
-            self._skipped.append(skipped)
-        return out
+        outs = []
+        for piece in pieces(block, PIECE):  # NumPy's scratch bounded by a piece, not a block
+            out, skipped = canonical_block(piece, self._layout, self.delimiter, first_line,
+                                           self._name)
+            self._skipped.add_lines(skipped)   # as runs, piece by piece
+            first_line += piece.count(b"\n")
+            outs.append(out)
+        return outs[0] if len(outs) == 1 else b"".join(outs)
 
     def readinto(self, buffer: Any) -> int:  # a writable buffer (memoryview)
         while not self._buf:

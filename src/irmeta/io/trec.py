@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from irmeta.data.lines import LineMap
+from irmeta.data.lines import LineMap, RunsBuilder
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_ints, decode_id, numpy_view
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
@@ -202,17 +202,17 @@ def _clean_bytes(chunk: pa.Array) -> bool:
 
 
 def _blank_lines(source: Source) -> np.ndarray:
-    """File lines that Arrow skipped on the fast path (empty lines), found by a scan
-    that runs only when an error needs a line number."""
-    skipped = []
+    """File lines that Arrow skipped on the fast path (empty lines), as runs
+    (:class:`LineMap`), found by a scan that runs only when an error needs a line number."""
+    skipped = RunsBuilder()
     with source.open() as raw:
         stream = CanonicalStream(raw, RUN, source.name)
         for first, block in stream.raw_blocks():
             a = np.frombuffer(block, dtype=np.uint8)
             nl = np.flatnonzero(a == 10)
             empty = np.diff(nl, prepend=-1) == 1
-            skipped.append(np.flatnonzero(empty).astype(np.int64) + first)
-    return np.concatenate(skipped) if skipped else np.zeros(0, np.int64)
+            skipped.add_lines(np.flatnonzero(empty).astype(np.int64) + first)
+    return skipped.runs()
 
 
 def _careful_table(source: Source, layout: Layout, names: list[str],

@@ -44,7 +44,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from irmeta.data.campaign import Campaign, build_campaign
-from irmeta.data.lines import LineMap
+from irmeta.data.lines import LineMap, no_runs
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_array, column_numpy
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io.output import atomic_write
@@ -148,20 +148,20 @@ def _lines(table: pa.Table, source: str | None = None, exact: bool = True) -> Li
     line = column_numpy(table.column("line"))
     rows = np.asarray(line, np.int64) - 1
     if exact or source is None:
-        return LineMap(np.zeros(0, np.int64), rows)
+        return LineMap(no_runs(), rows)
     return LineMap(None, rows, partial(_blank_lines_of, source))
 
 
 def _blank_lines_of(path: str) -> np.ndarray:
-    """The blank lines of a run file, as the reader's lazy line map finds them."""
+    """The blank lines of a run file as runs, as the reader's lazy line map finds them."""
     from irmeta.io.source import open_source
     from irmeta.io.trec import _blank_lines  # the reader's own scan
     try:  # a manifest's source is a label: re-read only a regular file (never a FIFO)
         if not stat.S_ISREG(os.stat(path).st_mode):
-            return np.zeros(0, np.int64)
+            return no_runs()
         return _blank_lines(open_source(path))
     except (OSError, InputError):
-        return np.zeros(0, np.int64)  # the file is gone: data rows are the best we know
+        return no_runs()  # the file is gone: data rows are the best we know
 
 
 def read_qrels_shard(campaign: ParquetCampaign, t0: int, t1: int) -> Qrels:

@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from irmeta.data.lines import LineMap
+from irmeta.data.lines import LineMap, row_lines
 from irmeta.data.tables import arrow_array, arrow_ints
 from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
@@ -63,15 +63,9 @@ def file_lines(lines: LineMap | None, n: int, exact: bool = True) -> tuple[np.nd
     if lines is None:
         return np.arange(1, n + 1, dtype=np.int64), True
     rows = np.arange(n, dtype=np.int64) if lines.rows is None else lines.rows.astype(np.int64)
-    if lines.skipped is None:
-        if not exact:
-            return rows + 1, False
-        lines.skipped = lines.scan() if lines.scan is not None else np.zeros(0, np.int64)
-    skipped = np.asarray(lines.skipped, dtype=np.int64)
-    if not len(skipped):
-        return rows + 1, True
-    before = skipped - np.arange(len(skipped))
-    return rows + 1 + np.searchsorted(before, rows + 1, side="right"), True
+    if lines.runs is None and not exact:
+        return rows + 1, False
+    return row_lines(lines.skipped_runs(), rows), True
 
 
 def campaign_topics(topic_ids: np.ndarray, topic_codes: np.ndarray) -> tuple[str, ...]:
