@@ -54,13 +54,24 @@ def test_leaderboard_values_are_the_hand_computed_ones(analysis):
     # every run retrieves the six judged documents of every topic
     assert (t["P@10"] == 0.3).all() and (t["R@6"] == 1.0).all() and (t["Judged@10"] == 1).all()
     assert (t["unique@10"] == 0).all()
-    # competition ranks by definition, and the rank change against the primary measure
+    # competition ranks by definition, and the tie-aware rank change against the primary
+    # measure: the gap between the rank ranges (lo = 1 + better runs, hi = better or equal)
+    p = t["nDCG@10"].to_numpy()
     for label in lb.means.columns:
         v = t[label].to_numpy()
         assert list(t[f"rank {label}"]) == [1.0 + np.sum(v > x) for x in v], label
-        if label != "nDCG@10":
-            assert (t[f"delta {label}"] == t["rank nDCG@10"] - t[f"rank {label}"]).all()
+        if label == "nDCG@10":
+            continue
+        if label in lb.saturated:                   # most runs share one value: no change
+            assert t[f"delta {label}"].isna().all()
+            continue
+        want = [max(1 + np.sum(p > a) - np.sum(v >= b), 0)
+                - max(1 + np.sum(v > b) - np.sum(p >= a), 0) for a, b in zip(p, v)]
+        assert list(t[f"delta {label}"]) == want, label
     assert (t["rank P@10"] == 1).all()                          # a five-way tie
+    # P@10, R@6, Judged@10 and unique@10 are constants: saturated, out of the headline
+    assert {"P@10", "R@6", "Judged@10", "unique@10"} <= set(lb.saturated)
+    assert {"P@10", "R@6", "Judged@10", "unique@10"} <= set(analysis.highlights.saturated)
 
 
 def test_leaderboard_nan_rules(analysis):

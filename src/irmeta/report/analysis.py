@@ -60,9 +60,16 @@ from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
 from irmeta.report.pieces import twist_undefined_stated
 
-__all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
-           "InnovationSection", "InputsSection", "LeaderboardSection", "NRGSection", "PerTopic",
-           "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign"]
+__all__ = ["SATURATION", "CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection",
+           "Highlights", "InnovationSection", "InputsSection", "LeaderboardSection",
+           "NRGSection", "PerTopic", "RankChange", "Superlative", "TopicAggregation",
+           "TopicsSection", "TrustSection", "analyse_campaign", "rank_ranges",
+           "saturated_columns"]
+
+#: a leaderboard column is *saturated* when more than this share of the runs (with a
+#: defined mean) share one value: its ranks are mostly ties, and a rank change under it
+#: says nothing about the run (Judged@10 on DL21: 39 of 63 runs at 1.0)
+SATURATION = 0.5
 
 
 # ---------------------------------------------------------------------- sections
@@ -81,6 +88,8 @@ class LeaderboardSection:
     the primary measure (the first column); ``uncertainty``: its
     :class:`irmeta.stats.leaderboard.Leaderboard` (bootstrap intervals of the mean,
     corrected tests against the best and the next run), None with fewer than 2 topics.
+    ``saturated``: the columns (not the primary) where most runs share one value
+    (:func:`saturated_columns`), whose rank changes are left out.
     """
 
     columns: tuple[Column, ...]
@@ -93,6 +102,7 @@ class LeaderboardSection:
     uncertainty: Any = None
     rel_level: int = 1
     prior: str = "others"
+    saturated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,23 +137,68 @@ class PerTopic:
 
 
 @dataclass(frozen=True)
+class Superlative:
+    """One headline fact of the summary and every run that shares it: ``runs`` (all the
+    runs with exactly ``value``, best first by the primary measure, then campaign order),
+    ``ranks``: each run's competition rank under the primary measure. ``tied``: more
+    than one run holds it (the page then names them all and says "tied")."""
+
+    runs: tuple[str, ...]
+    value: float
+    ranks: tuple[int, ...]
+
+    @property
+    def tied(self) -> bool:
+        return len(self.runs) > 1
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """A tie-aware rank change of ``run`` between the primary measure and ``measure``:
+    ``primary_ranks`` and ``measure_ranks`` are the ranges of ranks the run can take
+    under each (``(lo, hi)``: ``lo`` = 1 + runs strictly better, ``hi`` = runs better or
+    equal; a run without ties has ``lo == hi``); ``shift``: how far apart the two ranges
+    are (0 when they overlap: no change), positive when the run moves up under
+    ``measure``."""
+
+    run: str
+    measure: str
+    primary_ranks: tuple[int, int]
+    measure_ranks: tuple[int, int]
+    shift: int
+
+
+@dataclass(frozen=True)
 class Highlights:
-    """The summary at the top of the page, from the leaderboard: the best run by the
-    primary measure (``primary``: its label; ``best_value``: its mean; ``tied``: runs
-    not significantly below it, None without tests); the run with the highest NRG (and
-    its rank under the primary measure), None when NRG is undefined for every run; the
-    run with most unique relevant documents, None when no run has one; the largest rank
-    change against the primary measure (``moved``: run, measure label, rank under the
-    primary measure, rank under the other), None when no run moves."""
+    """The summary at the top of the page, from the leaderboard; every superlative is a
+    :class:`Superlative` that names all the runs sharing it (a tie is never hidden).
+
+    ``primary``: the primary measure's label; ``best``: the best run(s) by it; ``tied``:
+    runs not significantly below the best, None without tests; ``most_new``: the highest
+    NRG@``nrg_cutoff``, None when NRG is undefined for every run; ``most_unique``: most
+    unique relevant documents, None when no run has one; ``moved``: the largest
+    tie-aware rank change against the primary measure (every run and measure sharing
+    the largest ``shift``), empty when no run moves; ``saturated``: leaderboard columns
+    left out of the rank changes because most runs share one value there
+    (:func:`saturated_columns`), or diagnostic (Judged@10)."""
 
     primary: str
-    best_run: str
-    best_value: float
+    best: Superlative
     tied: int | None
     nrg_cutoff: int
-    most_new: tuple[str, int] | None
-    most_unique: tuple[str, int] | None
-    moved: tuple[str, str, int, int] | None
+    most_new: Superlative | None
+    most_unique: Superlative | None
+    moved: tuple[RankChange, ...]
+    saturated: tuple[str, ...] = ()
+
+    @property
+    def best_run(self) -> str:
+        """The first of the best runs (campaign order on a tie)."""
+        return self.best.runs[0]
+
+    @property
+    def best_value(self) -> float:
+        return self.best.value
 
 
 @dataclass(frozen=True)
@@ -610,10 +665,20 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
         m = results.matrix(i)
         per_column[col.label] = col.aggregate(m)
     means = pd.DataFrame(per_column)
-    rank = means.apply(ranks)
-    primary = columns[0].label
     if isinstance(uncertainty, str) and uncertainty == COMPUTE:
         uncertainty = primary_uncertainty(results, opts)
+    return board_of_means(columns, means, groups, own_groups, rare_cutoff, opts, prior,
+                          uncertainty)
+
+
+def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
+                   own_groups: bool, rare_cutoff: int, opts: ReportOptions,
+                   prior: str = "others", uncertainty: Any = None) -> LeaderboardSection:
+    """The :class:`LeaderboardSection` of the runs' ``means`` (runs x column labels):
+    ranks, tie-aware rank changes, saturated columns, the table."""
+    rank = means.apply(ranks)
+    primary = columns[0].label
+    saturated = tuple(c for c in saturated_columns(means) if c != primary)
     # the same order as the tests' table: mean descending, campaign order on ties
     order = means[primary].sort_values(ascending=False, kind="stable").index
     table = pd.DataFrame({"run": list(order)}, index=list(order))
@@ -622,15 +687,17 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
     for label in means.columns:
         table[label] = means[label].reindex(order).to_numpy()
         table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
-        if label != primary:
-            table[f"delta {label}"] = (rank[primary] - rank[label]).reindex(order).to_numpy()
+        if label != primary:      # tie-aware; none under a saturated column
+            delta = (pd.Series(np.nan, index=means.index) if label in saturated
+                     else rank_shift(means[primary], means[label]))
+            table[f"delta {label}"] = delta.reindex(order).to_numpy()
         if label == primary and uncertainty is not None:
             u = uncertainty.table.reindex(order)
             for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
     return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
-                       uncertainty, opts.rel_level, prior)
+                       uncertainty, opts.rel_level, prior, saturated)
 
 
 def primary_uncertainty(results, opts: ReportOptions):
@@ -689,33 +756,79 @@ def per_topic_results(campaign, opts: ReportOptions, results,
                     {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
 
 
+def rank_ranges(values: pd.Series) -> pd.DataFrame:
+    """Per run the range of ranks it can take when ties are broken either way (1 =
+    largest): ``lo`` = 1 + runs with a strictly larger value (the competition rank),
+    ``hi`` = runs with a larger or equal value; NaN for an undefined value."""
+    return pd.DataFrame({"lo": values.rank(ascending=False, method="min"),
+                         "hi": values.rank(ascending=False, method="max")})
+
+
+def rank_shift(primary: pd.Series, other: pd.Series) -> pd.Series:
+    """The tie-aware rank change of every run from ``primary`` to ``other``: the gap
+    between its two rank ranges (:func:`rank_ranges`), 0 when they overlap, positive
+    when the run ranks higher under ``other``; NaN where either value is undefined."""
+    a, b = rank_ranges(primary), rank_ranges(other)
+    up = a["lo"] - b["hi"]              # > 0: even its worst rank under other is better
+    down = b["lo"] - a["hi"]            # > 0: even its best rank under other is worse
+    return up.clip(lower=0) - down.clip(lower=0)
+
+
+def saturated_columns(means: pd.DataFrame) -> tuple[str, ...]:
+    """The columns where more than :data:`SATURATION` of the runs with a defined value
+    share one value (most ranks are ties: rank changes there are noise)."""
+    out = []
+    for label in means.columns:
+        v = means[label].dropna()
+        if len(v) and v.value_counts().iloc[0] > SATURATION * len(v):
+            out.append(str(label))
+    return tuple(out)
+
+
+def _superlative(values: pd.Series, order, ranks: pd.Series) -> Superlative | None:
+    """Every run holding the largest of ``values`` (exact equality, as the ranks),
+    in ``order``; None when every value is NaN."""
+    if not values.notna().any():
+        return None
+    top = values.max()
+    runs = tuple(str(r) for r in order if values[r] == top)
+    return Superlative(runs, float(top), tuple(int(ranks[r]) for r in runs))
+
+
 def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
     P = board.primary
-    ap = m[P]
-    best = str(ap.idxmax())
+    order = list(lb.index)                 # best first by the primary measure
+    rank_p = board.ranks[P]
+    best = _superlative(m[P], order, rank_p) or \
+        Superlative(tuple(str(r) for r in order[:1]), float("nan"), (0,))   # all undefined
     tied = None if board.uncertainty is None else \
         int(board.uncertainty.table["tied_with_best"].sum())
-    nrg = m[f"NRG@{nrg_cutoff}"]
-    most_new = None
-    if nrg.notna().any():
-        b = str(nrg.idxmax())
-        most_new = (b, int(board.ranks[P][b]))
+    most_new = _superlative(m[f"NRG@{nrg_cutoff}"], order, rank_p)
     uniq = m[f"unique@{board.rare_cutoff}"]
-    most_unique = None
-    if uniq.max() > 0:
-        b = str(uniq.idxmax())
-        most_unique = (b, int(uniq[b]))
-    moved = None
-    deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != P}
-    if deltas:
-        frame = pd.DataFrame(deltas)
-        col = str(frame.max().idxmax())
-        run = str(frame[col].idxmax())
-        if frame[col][run] > 0:
-            moved = (run, col, int(lb[f"rank {P}"][run]), int(lb[f"rank {col}"][run]))
-    return Highlights(P, best, float(ap[best]), tied, nrg_cutoff, most_new, most_unique, moved)
+    most_unique = _superlative(uniq, order, rank_p) if uniq.max() > 0 else None
+    left_out = set(board.saturated) | {c.label for c in board.columns if c.diagnostic}
+    left_out.discard(P)
+    changes = []
+    for col in m.columns:
+        if col == P or col in left_out:
+            continue
+        shift = lb[f"delta {col}"]
+        for run in order:
+            d = shift[run]
+            if np.isfinite(d) and d != 0:
+                changes.append(RankChange(str(run), str(col), _range(m[P], run),
+                                          _range(m[col], run), int(d)))
+    largest = max((abs(c.shift) for c in changes), default=0)
+    moved = tuple(c for c in changes if abs(c.shift) == largest)
+    return Highlights(P, best, tied, nrg_cutoff, most_new, most_unique, moved,
+                      tuple(c for c in m.columns if c in left_out))
+
+
+def _range(values: pd.Series, run) -> tuple[int, int]:
+    r = rank_ranges(values).loc[run]
+    return int(r["lo"]), int(r["hi"])
 
 
 def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:

@@ -138,17 +138,16 @@ def subtitle(sec: InputsSection) -> Markup:
 def summary(h: Highlights) -> list[Markup]:
     """The summary box: best run, most new material, most unique documents, largest
     rank change (the last three when they exist)."""
-    out = [prose("summary_best", primary=h.primary, run=h.best_run, value=h.best_value,
+    out = [prose("summary_best", primary=h.primary, runs=h.best.runs, value=h.best.value,
                  tied=h.tied)]
     if h.most_new:
-        out.append(prose("summary_most_new", k=h.nrg_cutoff, run=h.most_new[0],
-                         ap_rank=h.most_new[1]))
+        out.append(prose("summary_most_new", k=h.nrg_cutoff, runs=h.most_new.runs,
+                         ranks=h.most_new.ranks, value=h.most_new.value))
     if h.most_unique:
-        out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
-    if h.moved:
-        run, measure, rank_ap, rank_measure = h.moved
-        out.append(prose("summary_moved", primary=h.primary, run=run, measure=measure,
-                         rank_ap=rank_ap, rank_measure=rank_measure))
+        out.append(prose("summary_most_unique", runs=h.most_unique.runs,
+                         n=int(h.most_unique.value)))
+    out.append(prose("summary_moved", primary=h.primary, changes=h.moved,
+                     left_out=h.saturated))
     return out
 
 
@@ -232,7 +231,9 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
         marks = markers(u).reindex(t.index).fillna("")
         notes[P] = [m for m in marks]
         classes[P] = [f"{cls} marks".strip() for cls in classes[P]]
-    tips = {c.label: c.tip + f"  [{c.measure}]" for c in lb.columns}
+    tips = {c.label: c.tip + f"  [{c.measure}]"
+            + ("  (most runs share one value: no rank change shown)"
+               if c.label in lb.saturated else "") for c in lb.columns}
     tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
                  "p vs best": "p-value of the test against the best run (corrected)",
                  "p vs next": "p-value of the test against the run ranked just below "
