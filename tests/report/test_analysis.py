@@ -182,11 +182,13 @@ def test_nrg_section(analysis):
 def test_effort_section(analysis, demo_campaign):
     from irmeta import effort
     sec: EffortSection = analysis.effort
-    assert sec.gain == "AP" and sec.findings is not None
+    # the gain measure follows the primary measure (nDCG@10 on the demo) unless given
+    assert sec.gain == analysis.leaderboard.primary == "nDCG@10" and sec.findings is not None
+    assert sec.gain_rule.startswith("the primary measure")
     f = sec.findings
     # Twist's depth follows the runs' depth (100) unless given
     assert sec.depth == demo_campaign.depth == 100
-    want = effort.effort_gain(demo_campaign, "AP", depth=100)
+    want = effort.effort_gain(demo_campaign, "nDCG@10", depth=100)
     pd.testing.assert_frame_equal(f.grid.counts, want.counts)
     assert f.shares.to_numpy().sum() == pytest.approx(100.0)
     arche = effort.archetypes(demo_campaign, 100)
@@ -205,8 +207,8 @@ def test_topics_section(analysis, demo_campaign):
     from irmeta.stats import kendall_tau
     sec: TopicsSection = analysis.topics
     a = sec.aggregation
-    assert sec.measure == "AP" and a is not None
-    m = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    assert sec.measure == "nDCG@10" and a is not None       # the primary measure
+    m = irmeta.evaluate(demo_campaign, measures=["nDCG@10"], complete=True).matrix(0)
     pd.testing.assert_frame_equal(a.matrix, m.dropna(axis=1), check_names=False)
     g = gawm(m)
     s = a.systems.set_index("run")

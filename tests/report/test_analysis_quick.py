@@ -118,9 +118,9 @@ def test_innovation_nrg_effort_topics_sections(analysis):
     assert arche.loc["ideal", "ideal"] == 100.0 and arche.loc["ideal", "total"] == 7
     assert arche.loc["all runs", "total"] == 35 and analysis.effort.undefined_topics == 0
     agg = analysis.topics.aggregation
-    assert analysis.topics.measure == "AP" and agg.matrix.shape == (5, 7)
+    assert analysis.topics.measure == "nDCG@10" and agg.matrix.shape == (5, 7)   # primary
     np.testing.assert_allclose(agg.map.loc[tiny.RUNS],
-                               [tiny.mean(tiny.ap, r) for r in tiny.RUNS], atol=1e-12)
+                               [tiny.mean(tiny.ndcg10, r) for r in tiny.RUNS], atol=1e-12)
 
 
 def test_skipped_sections_are_none(campaign):
@@ -148,3 +148,17 @@ def test_assert_same_sees_a_changed_value(campaign, analysis):
     other.leaderboard.table.iloc[2, 1] += 1e-15
     with pytest.raises(AssertionError, match="leaderboard.table"):
         assert_same(analysis, other)
+
+
+def test_one_measure_sections_follow_the_primary_measure(analysis, campaign):
+    """Issue 24, defect 5: the effort grid's gain and the GAWM/HITS matrix use the primary
+    measure unless --gain / --matrix-measure give another, and say which and why."""
+    assert analysis.options.primary == "nDCG@10"
+    assert analysis.effort.gain == analysis.topics.measure == "nDCG@10"
+    assert analysis.effort.gain_rule.startswith("the primary measure")
+    assert analysis.topics.measure_rule.startswith("the primary measure")
+    other = analyse_campaign(campaign, ReportOptions(
+        **{**SMALL, "skip": frozenset({"innovation", "nrg", "trust"})}, primary="AP",
+        gain="RR"))
+    assert other.topics.measure == "AP" and other.effort.gain == "RR"
+    assert other.effort.gain_rule == "given (--gain); the primary measure is AP"

@@ -188,10 +188,13 @@ def _option(name: str, **kwargs):
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
                    "rank changes and the summary (default: nDCG@10 for graded qrels and "
                    "runs of at most 100 documents, else AP).")
-@click.option("--gain", default="AP", show_default=True, callback=one_measure_option,
-              help="Gain measure of the effort/gain grid (one measure).")
-@click.option("--matrix-measure", default="AP", show_default=True, callback=one_measure_option,
-              help="Measure of the runs x topics matrix aggregated by GAWM and HITS.")
+@click.option("--gain", default=None, metavar="MEASURE", callback=one_measure_option,
+              help="Gain measure of the effort/gain grid (one measure; default: the "
+                   "primary measure).")
+@click.option("--matrix-measure", default=None, metavar="MEASURE",
+              callback=one_measure_option,
+              help="Measure of the runs x topics matrix aggregated by GAWM and HITS "
+                   "(default: the primary measure).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context

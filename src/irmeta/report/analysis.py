@@ -265,7 +265,8 @@ class EffortSection:
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
     has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
     is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
-    topics with more relevant documents than ``depth``, where Twist is undefined."""
+    topics with more relevant documents than ``depth``, where Twist is undefined.
+    ``gain_rule``: why ``gain`` (the primary measure unless ``--gain`` gave another)."""
 
     depth: int
     gain: str
@@ -273,6 +274,7 @@ class EffortSection:
     findings: EffortFindings | None
     runs_depth: int = 0
     undefined_topics: int = 0
+    gain_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -302,10 +304,12 @@ class TopicAggregation:
 @dataclass(frozen=True)
 class TopicsSection:
     """The runs x topics matrix of ``measure`` aggregated (``aggregation``), None when
-    fewer than 2 runs or topics have defined values."""
+    fewer than 2 runs or topics have defined values. ``measure_rule``: why ``measure``
+    (the primary measure unless ``--matrix-measure`` gave another)."""
 
     measure: str
     aggregation: TopicAggregation | None
+    measure_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -468,7 +472,10 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
     sharded = _is_sharded(campaign)
     view = _view(campaign)           # a Campaign, or the summary of a sharded one
     defaults = choose_defaults(view, opts)
-    opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth)
+    # every section of one measure follows the primary measure unless given its own
+    opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth,
+                   gain=opts.gain or defaults.primary,
+                   matrix_measure=opts.matrix_measure or defaults.primary)
     columns = leaderboard_columns(opts, prior, depth=defaults.depth, primary=defaults.primary)
     context = {"reference": reference, "prior_runs": prior_runs}
     spec = piece_spec(opts, columns, groups, prior_runs, sharded)
@@ -946,7 +953,8 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
     tv = np.where(keep[None, :], tv, np.nan)
     undefined = int((keep & (c.num_rel(opts.rel_level) > N)).sum())
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined)
+        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined,
+                             _rule(opts, opts.gain, "--gain"))
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
@@ -966,7 +974,7 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
     panels = source.panels(list(zip(tell["run"], tell["topic"])), N, opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
                          EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth,
-                         undefined)
+                         undefined, _rule(opts, opts.gain, "--gain"))
 
 
 # ---------------------------------------------------------------------- topics
@@ -990,7 +998,7 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
         name, matrix = first.display, res.matrix(0)
     matrix = matrix.dropna(axis=1, how="any")
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-        return TopicsSection(name, None)
+        return TopicsSection(name, None, _rule(opts, opts.matrix_measure, "--matrix-measure"))
     # non-convergence is stated in the report (TopicsSection.gawm.converged): no warning
     g = gawm(matrix, "A", "arithmetic", "arithmetic", warn=False)
     h = hits(matrix)
@@ -1015,7 +1023,15 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
     return TopicsSection(name, TopicAggregation(
         matrix, g, h, MAP, bars, systems, topic_frame,
         moved=int((systems["rank change"] != 0).sum()),
-        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))))
+        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))),
+        _rule(opts, opts.matrix_measure, "--matrix-measure"))
+
+
+def _rule(opts: ReportOptions, measure, option: str) -> str:
+    """Why a one-measure section uses ``measure`` (stated on the page)."""
+    if measure == opts.primary:
+        return f"the primary measure, as every section of one measure; {option} chooses another"
+    return f"given ({option}); the primary measure is {opts.primary}"
 
 
 # ---------------------------------------------------------------------- trust

@@ -72,8 +72,8 @@ class ReportOptions:
     NRG prior set (``auto`` = ``best_per_group`` when groups are given, else ``others``);
     ``twist_depth``: depth N of Twist (None: the runs' depth, the longest ranking of the
     campaign); ``gain``:
-    gain measure of the effort/gain grid; ``matrix_measure``: measure of the GAWM/HITS
-    matrix; ``examples``: example documents per run;
+    gain measure of the effort/gain grid and ``matrix_measure``: measure of the GAWM/HITS
+    matrix (None: the primary measure, so that every one-measure section follows it); ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
     when stderr is a terminal); ``background``: figures drawn at once in forked child
     processes while the next section is computed (0: all in this process; same files;
@@ -96,8 +96,8 @@ class ReportOptions:
     nrg_cutoff: int = 10
     nrg_prior: str = "auto"
     twist_depth: int | None = None
-    gain: str = "AP"
-    matrix_measure: str = "AP"
+    gain: str | None = None
+    matrix_measure: str | None = None
     examples: int = 3
     skip: frozenset = field(default_factory=frozenset)
     progress: bool | None = None
@@ -128,7 +128,8 @@ class ReportOptions:
                                      f"{self.primary!r}")
             one_measure(self.primary, f"{fn}: primary")   # one numeric per-topic measure
         for name in ("gain", "matrix_measure"):   # one measure each, as primary
-            one_measure(getattr(self, name), f"{fn}: {name}")
+            if getattr(self, name) is not None:
+                one_measure(getattr(self, name), f"{fn}: {name}")
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
             raise ParameterError(f"{fn}: skip names unknown section(s) "

@@ -376,7 +376,8 @@ def effort(sec: EffortSection) -> SectionView:
                         for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
     view.blocks += [
         FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
-                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth)),
+                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth,
+                                 rule=sec.gain_rule)),
         TableView("effort_gain_shares", f.shares, dict(
             index=True, digits=1, sortable=False, compact=True,
             caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
@@ -400,7 +401,8 @@ def topics(sec: TopicsSection) -> SectionView:
     from irmeta.report.figures import rank_slope
 
     name = sec.measure
-    view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name))
+    view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name,
+                                                           rule=sec.measure_rule))
     a = sec.aggregation
     if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
