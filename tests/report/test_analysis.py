@@ -118,7 +118,7 @@ def test_leaderboard_ranks_and_order(analysis):
 
 def test_highlights_largest_rank_change(analysis):
     h, t = analysis.highlights, analysis.leaderboard.table
-    left_out = set(h.saturated)
+    left_out = {c for c, _ in h.left_out}
     deltas = t[[c for c in t.columns if c.startswith("delta ")
                 and c[6:] not in left_out]].abs()
     assert h.moved and all(abs(c.shift) == deltas.to_numpy().max() for c in h.moved)

@@ -96,7 +96,7 @@ def test_highlights_name_every_tied_run_and_leave_artefacts_out():
     assert h.best_run == "f1"
     assert h.most_new is not None and h.most_new.runs == ("f1", "f2")
     assert h.most_unique is not None and h.most_unique.runs == ("f2", "f3")
-    assert h.saturated == ("Judged@10",)
+    assert h.left_out == (("Judged@10", "4 of 5 runs share 1.000"),)
     # RR: m is #4 under nDCG@10, #1 under RR: up 3; f3 is #1-3 under nDCG@10, #4 under RR:
     # ranges 1-3 and 4 do not overlap -> down 1, f1 / f2 overlap -> none
     assert [(c.run, c.measure, c.primary_ranks, c.measure_ranks, c.shift)
@@ -115,6 +115,7 @@ def test_highlights_without_any_change_and_with_tied_changes():
     # a and d move 3 places, b and c one: both largest changes are named (a tie)
     assert [(c.run, c.shift) for c in h.moved] == [("a", -3), ("d", 3)]
     # the diagnostic column is never a headline; unique@100 (all 0) is saturated
-    assert h.saturated == ("Judged@10", "unique@100")
+    assert h.left_out == (("Judged@10", "a diagnostic of the judgements, not of the runs"),
+                          ("unique@100", "4 of 4 runs share 0.000"))
     same = means.assign(RR=means["nDCG@10"])
     assert highlights(_board(same), 10).moved == ()

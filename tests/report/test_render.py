@@ -31,7 +31,8 @@ def test_headlines_say_ties():
     best = Superlative(("pash_f1", "pash_f2", "pash_f3"), 0.7491, (1, 1, 1))
     moved = (RankChange("a", "RR", (5, 5), (1, 3), 2),)
     h = Highlights("nDCG@10", best, None, 10, Superlative(("x",), 0.25, (4,)),
-                   Superlative(("u", "v"), 7.0, (2, 9)), moved, ("Judged@10",))
+                   Superlative(("u", "v"), 7.0, (2, 9)), moved,
+                   (("Judged@10", "39 of 63 runs share 1.000"),))
     best_line, new, unique, move = render.summary(h)
     assert best_line == ("Best run by nDCG@10 (the primary measure): <strong>pash_f1, pash_f2, "
                          "pash_f3</strong> (3 runs tied, nDCG@10 0.749).")
@@ -41,7 +42,8 @@ def test_headlines_say_ties():
                       "(2 runs tied, 7 each).")
     assert move.startswith("Largest rank change against nDCG@10: <strong>a</strong> is #5 "
                            "under nDCG@10 and #1–3 (tied) under RR. Left out of the rank "
-                           "changes: Judged@10 (most runs share one value")
+                           "changes (their ranks are mostly ties, or say nothing of the "
+                           "runs): Judged@10 (39 of 63 runs share 1.000).")
     many = tuple(f"r{i}" for i in range(10))
     assert "<strong>r0, r1, r2, r3, r4, r5, r6, r7</strong> and 2 more (10 runs tied," in \
         render.prose("summary_best", primary="AP", runs=many, value=1.0, tied=None)

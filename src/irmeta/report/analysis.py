@@ -178,9 +178,10 @@ class Highlights:
     NRG@``nrg_cutoff``, None when NRG is undefined for every run; ``most_unique``: most
     unique relevant documents, None when no run has one; ``moved``: the largest
     tie-aware rank change against the primary measure (every run and measure sharing
-    the largest ``shift``), empty when no run moves; ``saturated``: leaderboard columns
-    left out of the rank changes because most runs share one value there
-    (:func:`saturated_columns`), or diagnostic (Judged@10)."""
+    the largest ``shift``), empty when no run moves; ``left_out``: (column, why) of the
+    leaderboard columns left out of the rank changes: saturated ones (most runs share one
+    value, :func:`saturated_columns`; why: "39 of 63 runs share 1.000") and diagnostic
+    ones (Judged@10)."""
 
     primary: str
     best: Superlative
@@ -189,7 +190,7 @@ class Highlights:
     most_new: Superlative | None
     most_unique: Superlative | None
     moved: tuple[RankChange, ...]
-    saturated: tuple[str, ...] = ()
+    left_out: tuple[tuple[str, str], ...] = ()
 
     @property
     def best_run(self) -> str:
@@ -815,8 +816,17 @@ def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     most_new = _superlative(m[f"NRG@{nrg_cutoff}"], order, rank_p)
     uniq = m[f"unique@{board.rare_cutoff}"]
     most_unique = _superlative(uniq, order, rank_p) if uniq.max() > 0 else None
-    left_out = set(board.saturated) | {c.label for c in board.columns if c.diagnostic}
-    left_out.discard(P)
+    left_out = {}
+    for c in board.columns:
+        if c.label == P:
+            continue
+        if c.label in board.saturated:
+            v = m[c.label].dropna()
+            counts = v.value_counts()
+            left_out[c.label] = (f"{int(counts.iloc[0])} of {len(v)} runs share "
+                                 f"{float(counts.index[0]):.3f}")
+        elif c.diagnostic:
+            left_out[c.label] = "a diagnostic of the judgements, not of the runs"
     changes = []
     for col in m.columns:
         if col == P or col in left_out:
@@ -830,7 +840,7 @@ def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     largest = max((abs(c.shift) for c in changes), default=0)
     moved = tuple(c for c in changes if abs(c.shift) == largest)
     return Highlights(P, best, tied, nrg_cutoff, most_new, most_unique, moved,
-                      tuple(c for c in m.columns if c in left_out))
+                      tuple((c, left_out[c]) for c in m.columns if c in left_out))
 
 
 def _range(values: pd.Series, run) -> tuple[int, int]:

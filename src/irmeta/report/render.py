@@ -147,7 +147,7 @@ def summary(h: Highlights) -> list[Markup]:
         out.append(prose("summary_most_unique", runs=h.most_unique.runs,
                          n=int(h.most_unique.value)))
     out.append(prose("summary_moved", primary=h.primary, changes=h.moved,
-                     left_out=h.saturated))
+                     left_out=h.left_out))
     return out
 
 

@@ -128,10 +128,9 @@ def _figure3(S: Session, a: GAWMAnalysis, summary: list) -> None:
     sec = S.section("figure3", *TEXT["figure3"])
     sec.add(S.figure("figure3_heatmap", fig, caption="Heat map with side bars.", width=900))
     sec.add(Row([S.table("weights_systems", a.weights_systems, digits=4, compact=True,
-                         max_rows=15,
                          caption="Systems: MAP, GAWM (arithmetic) E_s and W_s, HITS A(s)."),
                  S.table("weights_topics", a.weights_topics, digits=4, compact=True,
-                         max_rows=15, caption="Topics: AAP, E_t, W_t, A(t).")]))
+                         caption="Topics: AAP, E_t, W_t, A(t).")]))
 
 
 def _figure4(S: Session, a: GAWMAnalysis, summary: list) -> None:

@@ -141,7 +141,7 @@ def _figure1(S: Session, a: InnovationAnalysis) -> None:
     sec = S.section("figure1", title, markup(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
     sec.add(Row([S.figure("figure1_synthetic", fig, caption="Rank against D.", width=700),
                  S.table("figure1", a.figure1_ranks, compact=True, tsv=a.figure1, digits=0,
-                         caption="Rank per D.", max_rows=15)]))
+                         caption="Rank per D.")]))
     S.tables["figure1"] = a.figure1
 
 

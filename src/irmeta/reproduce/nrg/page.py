@@ -157,7 +157,7 @@ def _figure3(S: Session, a: NRGAnalysis, summary: list) -> None:
     title, intro = TEXT["figure3"]
     sec = S.section("figure3", title, markup(intro, K=K))
     sec.add(Row([S.figure("figure3_unique", fig, caption="NRG(P) against nDCG.", width=620),
-                 S.table("unique_contributions", uct, digits=3, compact=True, max_rows=20,
+                 S.table("unique_contributions", uct, digits=3, compact=True,
                          caption=f"Unique contributions to the pool (top {K}).")]))
     best = uct.iloc[0]
     summary.append(f"Figure 3: most unique relevant documents in the top {K}: "

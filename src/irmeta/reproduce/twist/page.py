@@ -173,7 +173,7 @@ def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
     S.provenance(sec, a.provenance["tables3_4_paper"], TEXT["provenance"]["tables3_4_paper"])
     m = a.means.copy()
     m.index.name = "run"
-    sec.add(S.table("means", m.reset_index(), digits=4, compact=True, max_rows=12,
+    sec.add(S.table("means", m.reset_index(), digits=4, compact=True,
                     caption="Mean of each measure per run (the runs kept)."))
     summary.append("Table 4: τ(Twist, ·) = " + ", ".join(
         f"{g} {tau.loc[a.twist, g]:.3f}" for g in a.params.gains) + ".")
