@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import glob
 import os
-import shlex
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,74 +40,12 @@ def _skip(ctx, param, value):
     return frozenset(out)
 
 
-#: options whose values are paths (written relative to the page in the re-run command)
-_PATH_OPTIONS = ("groups_file", "reference_runs", "output")
-
-
-def _relative(path: str, base: Path) -> str:
-    """``path`` relative to the folder ``base`` (as given when it cannot be: another
-    drive)."""
-    try:
-        return os.path.relpath(os.path.abspath(path), base)
-    except ValueError:
-        return path
-
-
-def _whole_folder(paths: list[str]) -> str | None:
-    """The folder of ``paths`` when they are exactly its files in the order the shell
-    expands ``DIR/*`` (sorted), else None."""
-    full = [os.path.abspath(p) for p in paths]
-    folders = {os.path.dirname(p) for p in full}
-    if len(full) <= 3 or len(folders) != 1:
-        return None
-    folder = folders.pop()
-    listing = sorted(glob.glob(os.path.join(glob.escape(folder), "*")))
-    return folder if listing == full and all(os.path.isfile(p) for p in listing) else None
-
-
 def _command_line(ctx: click.Context) -> str:
-    """The command that reproduces this report, run from the folder of the page: every
-    parameter given on the command line, in canonical form (positional arguments
-    last), paths relative to that folder, a folder's whole listing as ``DIR/*``."""
-    from click.core import ParameterSource
-
+    """The command that reproduces this report, run from the folder of the page
+    (:func:`irmeta.cli.rerun.rerun_command`)."""
+    from irmeta.cli.rerun import rerun_command
     base = Path(os.path.abspath(ctx.params.get("output") or "report.html")).parent
-    parts, positional = ["irmeta", "report"], []
-    for p in ctx.command.params:
-        if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE:
-            continue
-        value = ctx.params[p.name]
-        if isinstance(p, click.Argument):
-            positional.extend([value] if isinstance(value, str) else list(value or ()))
-            continue
-        if not isinstance(p, click.Option):   # a command's params: arguments and options
-            continue
-        if p.is_flag and not p.secondary_opts:
-            if value:
-                parts.append(p.opts[-1])
-            continue
-        if p.is_flag:
-            parts.append(p.opts[-1] if value else p.secondary_opts[-1])
-            continue
-        if isinstance(value, frozenset):
-            parts += [p.opts[-1], ",".join(s for s in _SECTIONS if s in value)]
-            continue
-        if isinstance(value, tuple) and p.name == "alphas":
-            value = ",".join(f"{a:g}" for a in value)
-        if p.name in _PATH_OPTIONS:
-            value = [_relative(v, base) for v in value] if p.multiple else \
-                _relative(value, base)
-        if p.multiple:
-            for v in value:
-                parts += [p.opts[-1], str(v)]
-        else:
-            parts += [p.opts[-1], str(value)]
-    head = shlex.join(parts + [_relative(v, base) for v in positional[:1]])
-    runs = positional[1:]
-    folder = _whole_folder(runs)
-    if folder is not None:                      # a glob: the shell expands it
-        return f"{head} {shlex.quote(_relative(folder, base))}/*"
-    return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
+    return rerun_command(ctx, ["irmeta", "report"], base, sections=_SECTIONS)
 
 
 #: the constraint of each ReportOptions field the command sets, equal to
