@@ -211,3 +211,49 @@ def test_no_sideways_scrolling_at_800px(browser, demo_report, report100, which):
         assert pg.evaluate("document.scrollingElement.scrollWidth") <= 800
     finally:
         pg.close()
+
+
+# ---------------------------------------------------------------------- 390 px (issue 24)
+_OVERFLOW = """() => { const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.right <= innerWidth + 1) continue;
+    let p = el.parentElement, boxed = false;
+    while (p) { const o = getComputedStyle(p).overflowX;
+                if (o === 'auto' || o === 'scroll' || o === 'hidden') { boxed = true; break; }
+                p = p.parentElement; }
+    if (!boxed) out.push(el.tagName + '.' + el.className + ': '
+                         + (el.textContent || '').slice(0, 40));
+  } return out.slice(0, 5); }"""
+
+
+def _no_sideways_scroll(browser, path, shot):
+    pg = _open(browser, path, width=390, height=844)
+    try:
+        width, inner = pg.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        culprits = pg.evaluate(_OVERFLOW)
+        pg.screenshot(path=str(shot))
+    finally:
+        pg.close()
+    assert inner == 390
+    assert width <= inner, f"{path.name} scrolls sideways by {width - inner} px: {culprits}"
+
+
+@pytest.fixture(scope="module")
+def reproduce_page(tmp_path_factory, demo_campaign):
+    """The GAWM reproduction of the demo's AP matrix (wide tables, long measure strings)."""
+    import irmeta
+    from irmeta.reproduce import gawm
+    matrix = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    out = tmp_path_factory.mktemp("repro390") / "gawm"
+    gawm.reproduce(matrix, out, progress=False, formats=("png",), dpi=30)
+    return out / "index.html"
+
+
+def test_390px_no_page_scrolls_sideways(browser, demo_report, reproduce_page, tmp_path):
+    """At a phone's 390 px nothing widens the page: wide tables scroll in their own box
+    (this failed by ~55 px on the report's inputs table and by up to 342 px on the
+    reproduce pages' small tables and long measure strings before issue 24)."""
+    _no_sideways_scroll(browser, demo_report[0].path, tmp_path / "report390.png")
+    _no_sideways_scroll(browser, reproduce_page, tmp_path / "reproduce390.png")
+    assert (tmp_path / "report390.png").stat().st_size > 10_000
