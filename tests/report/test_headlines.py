@@ -119,3 +119,13 @@ def test_highlights_without_any_change_and_with_tied_changes():
                           ("unique@100", "4 of 4 runs share 0.000"))
     same = means.assign(RR=means["nDCG@10"])
     assert highlights(_board(same), 10).moved == ()
+
+
+def test_per_topic_tables_are_in_natural_topic_order():
+    """Issue 24, defect 8: numeric ids by number (TREC's 1006728 after 2082), mixed ids by
+    their numbers (t2 before t10), not in string order."""
+    from irmeta.report.analysis import natural_order
+    assert natural_order(["1006728", "2082", "10", "9"]) == ["9", "10", "2082", "1006728"]
+    assert natural_order(["t10", "t2", "t1"]) == ["t1", "t2", "t10"]
+    assert natural_order(["q1b", "q10", "q1a"]) == ["q1a", "q1b", "q10"]
+    assert sorted(["1006728", "2082"]) == ["1006728", "2082"]      # what string order gave

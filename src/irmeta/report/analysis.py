@@ -748,17 +748,32 @@ def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
     return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
 
 
+def natural_order(topics) -> list:
+    """Topic ids in natural order: by number when every id is an integer (``2`` before
+    ``10``), else by their runs of digits read as numbers (``t2`` before ``t10``), ties
+    by the id itself; the per-topic tables and matrices use it (issue 24)."""
+    import re
+    ids = [str(t) for t in topics]
+
+    def key(t: str):
+        parts = re.split(r"(\d+)", t)
+        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p], t
+    order = sorted(range(len(ids)), key=lambda i: key(ids[i]))
+    return [list(topics)[i] for i in order]
+
+
 def per_topic_results(campaign, opts: ReportOptions, results,
                       board: LeaderboardSection) -> PerTopic:
-    """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
-    and for the primary measure the best/median/worst per topic with each run beside
+    """The :class:`PerTopic` results: every measure's matrix over the analysed topics
+    (in :func:`natural_order`), and for the primary measure the best/median/worst per topic with each run beside
     them."""
     from irmeta.aggregate.topics import run_topics, topic_summary
     keep = np.asarray(campaign.topics, dtype=object)[campaign.topic_set(opts.rel_level)]
     matrices = {}
     for i, col in enumerate(board.columns):
         m = results.matrix(i)
-        matrices[col.measure] = m.reindex(columns=[t for t in m.columns if t in set(keep)])
+        matrices[col.measure] = m.reindex(columns=natural_order(
+            [t for t in m.columns if t in set(keep)]))
     primary = matrices[board.columns[0].measure]
     return PerTopic(board.primary, topic_summary(primary),
                     {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
