@@ -23,7 +23,7 @@ import pandas as pd
 from irmeta.data.campaign import Campaign
 from irmeta.report import render
 from irmeta.report.analysis import CampaignAnalysis, analyse, check_inputs
-from irmeta.report.html import ReportWriter, Row, Section, StepClock
+from irmeta.report.html import ReportWriter, Row, Section, StepClock, Text
 from irmeta.report.options import SECTIONS, ReportOptions
 
 __all__ = ["CampaignReport", "campaign_report"]
@@ -140,6 +140,8 @@ def _write_block(view, w: ReportWriter):
         return RunBlock(view.anchor, view.run, _write_block(view.table, w))
     if isinstance(view, render.Downloads):
         return write_matrices(view.matrices, w)
+    if isinstance(view, render.PaperTables):
+        return write_paper_tables(view.files, w)
     return view                                            # Text
 
 
@@ -161,6 +163,19 @@ class MatrixFiles:
     files: list
     parquet: str
     kind: str = "downloads"
+
+
+def write_paper_tables(files: Mapping[str, str], w: ReportWriter) -> Text:
+    """Write the leaderboard's LaTeX and Markdown files next to the page and a line
+    linking them (:class:`irmeta.report.render.PaperTables`)."""
+    from irmeta.report.render import prose
+    links = []
+    for name, text in files.items():
+        path = w.assets / name
+        path.write_text(text, encoding="utf-8")
+        w.files.append(path)
+        links.append((name.rsplit(".", 1)[-1], w._rel(path)))
+    return Text(prose("paper_tables", links=links))
 
 
 def matrix_file_name(measure: str) -> str:

@@ -95,6 +95,16 @@ class RunDetails:
 
 
 @dataclass
+class PaperTables:
+    """The leaderboard as files to paste into a paper: ``files`` = file name -> text
+    (``leaderboard.tex``: :func:`irmeta.stats.leaderboard.to_latex`, the writer of
+    ``irmeta compare``; ``leaderboard.md``: ``to_markdown``), linked under the table."""
+
+    files: dict
+    kind: str = "paper_tables"
+
+
+@dataclass
 class Downloads:
     """The runs x topics matrix of every measure (measure string -> matrix), written as
     one TSV per measure and one Parquet file of them all."""
@@ -262,6 +272,10 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                                                f"{round(u.ci_level * 100)}% interval"),
             alt=f"{P} of every run with its confidence interval", width=560,
             caption=prose("leaderboard_ci_caption", primary=P, describe=u.describe())))
+        from irmeta.stats.leaderboard import to_latex, to_markdown
+        view.blocks.append(PaperTables({
+            "leaderboard.tex": to_latex(u, measure=lb.columns[0].measure),
+            "leaderboard.md": to_markdown(u, measure=lb.columns[0].measure)}))
     if per_topic is not None:
         view.blocks += per_topic_blocks(per_topic, anchors, lb)
     return view
