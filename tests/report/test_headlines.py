@@ -129,3 +129,42 @@ def test_per_topic_tables_are_in_natural_topic_order():
     assert natural_order(["t10", "t2", "t1"]) == ["t1", "t2", "t10"]
     assert natural_order(["q1b", "q10", "q1a"]) == ["q1a", "q1b", "q10"]
     assert sorted(["1006728", "2082"]) == ["1006728", "2082"]      # what string order gave
+
+
+def test_runs_named_by_file_are_said(tmp_path):
+    """Issue 24, defect 7: when tags collide (CLEF eHealth: Run1 in several files) the runs
+    are named by their file names, and the page says which and why."""
+    import irmeta
+    from irmeta.report import render
+    from irmeta.report.analysis import inputs_section
+    from tests.report import tiny
+    q, r = tiny.qrels(), tiny.runs()
+    (tmp_path / "qrels.txt").write_text("".join(f"{t} 0 {d} {g}\n" for t in q
+                                                for d, g in q[t].items()))
+    paths = []
+    for n, tag in (("teamA_run1", "Run1"), ("teamB_run1", "Run1"), ("teamB_run2", "uniq")):
+        lines = [f"{t} Q0 {d} {i + 1} {s} {tag}\n" for t in r["r1"]
+                 for i, (d, s) in enumerate(sorted(r["r1"][t].items(), key=lambda x: -x[1]))]
+        (tmp_path / f"{n}.txt").write_text("".join(lines))
+        paths.append(str(tmp_path / f"{n}.txt"))
+    c = irmeta.load_campaign(str(tmp_path / "qrels.txt"), paths)
+    assert c.runs == ("teamA_run1", "teamB_run1", "teamB_run2")
+    assert c.tags == ("Run1", "Run1", "uniq")
+    sec = inputs_section(c, ReportOptions(), {x: x for x in c.runs}, True, "others", None,
+                         None, {})
+    assert sec.renamed == (("teamA_run1", "Run1", "file"), ("teamB_run1", "Run1", "file"),
+                           ("teamB_run2", "uniq", "file"))
+    note = render.run_names_note(sec.renamed)
+    assert "the 3 runs read from files are named by their <strong>file names</strong>" in note
+    assert "(Run1 in 2 files;" in note
+    # named explicitly: said as such
+    given = irmeta.load_campaign(str(tmp_path / "qrels.txt"), paths, names=["a", "b", "c"])
+    sec = inputs_section(given, ReportOptions(), {x: x for x in given.runs}, True, "others",
+                         None, None, {})
+    assert [why for _, _, why in sec.renamed] == ["given"] * 3
+    assert render.run_names_note(sec.renamed).strip() == \
+        "3 runs named as given (<code>--names</code>)."
+    # tags that do not collide: nothing to say
+    alone = irmeta.load_campaign(str(tmp_path / "qrels.txt"), paths[2:])
+    assert inputs_section(alone, ReportOptions(), {"uniq": "uniq"}, True, "others", None,
+                          None, {}).renamed == ()

@@ -371,6 +371,7 @@ class InputsSection:
     reference_runs: int | None
     dropped_topics: int | None
     parameters: tuple[tuple[str, str], ...]
+    renamed: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -765,8 +766,8 @@ def natural_order(topics) -> list:
 def per_topic_results(campaign, opts: ReportOptions, results,
                       board: LeaderboardSection) -> PerTopic:
     """The :class:`PerTopic` results: every measure's matrix over the analysed topics
-    (in :func:`natural_order`), and for the primary measure the best/median/worst per topic with each run beside
-    them."""
+    (in :func:`natural_order`), and for the primary measure the best/median/worst per
+    topic with each run beside them."""
     from irmeta.aggregate.topics import run_topics, topic_summary
     keep = np.asarray(campaign.topics, dtype=object)[campaign.topic_set(opts.rel_level)]
     matrices = {}
@@ -1141,6 +1142,15 @@ def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool
     if inputs.get("groups"):
         files.append(("groups file", os.path.basename(str(inputs["groups"]))))
     dropped = getattr(c, "dropped_topics", None)
+    renamed = []
+    tags, sources = getattr(c, "tags", ()) or (), getattr(c, "sources", ()) or ()
+    if tags:
+        from irmeta.io.trec import run_name_from_path
+        for i, run in enumerate(c.runs):
+            if tags[i] is not None and tags[i] != run:
+                by_file = i < len(sources) and sources[i] is not None and \
+                    run_name_from_path(sources[i]) == run
+                renamed.append((str(run), str(tags[i]), "file" if by_file else "given"))
     return InputsSection(
         files=tuple(files), runs=c.num_runs,
         groups=None if own_groups else len(set(groups.values())),
@@ -1151,7 +1161,7 @@ def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool
         prior_runs=prior_runs if prior == "list" else None,
         reference_runs=None if reference is None else reference.num_runs,
         dropped_topics=sum(dropped.values()) if dropped else None,
-        parameters=tuple(opts.items()))
+        parameters=tuple(opts.items()), renamed=tuple(renamed))
 
 
 #: section name -> function computing it (``leaderboard`` and ``trust`` are computed

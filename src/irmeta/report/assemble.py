@@ -111,7 +111,8 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
         w.sections.append(write_section(view, w))
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
-                    summary=render.summary(analysis.highlights), version=__version__,
+                    summary=render.summary(analysis.highlights, analysis.inputs.renamed),
+                    version=__version__,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 

@@ -73,7 +73,8 @@ class ReportOptions:
     ``twist_depth``: depth N of Twist (None: the runs' depth, the longest ranking of the
     campaign); ``gain``:
     gain measure of the effort/gain grid and ``matrix_measure``: measure of the GAWM/HITS
-    matrix (None: the primary measure, so that every one-measure section follows it); ``examples``: example documents per run;
+    matrix (None: the primary measure, so that every one-measure section follows it);
+    ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
     when stderr is a terminal); ``background``: figures drawn at once in forked child
     processes while the next section is computed (0: all in this process; same files;

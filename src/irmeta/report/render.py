@@ -145,7 +145,7 @@ def subtitle(sec: InputsSection) -> Markup:
                  judged=sec.judged)
 
 
-def summary(h: Highlights) -> list[Markup]:
+def summary(h: Highlights, renamed=()) -> list[Markup]:
     """The summary box: best run, most new material, most unique documents, largest
     rank change (the last three when they exist)."""
     out = [prose("summary_best", primary=h.primary, runs=h.best.runs, value=h.best.value,
@@ -158,7 +158,20 @@ def summary(h: Highlights) -> list[Markup]:
                          n=int(h.most_unique.value)))
     out.append(prose("summary_moved", primary=h.primary, changes=h.moved,
                      left_out=h.left_out))
+    if renamed:
+        out.append(run_names_note(renamed))
     return out
+
+
+def run_names_note(renamed) -> Markup:
+    """The summary's line on runs not named by their tags (:attr:`InputsSection.renamed`):
+    which runs, and why (colliding tags: the collisions named)."""
+    from collections import Counter
+    by_file = [(r, t) for r, t, why in renamed if why == "file"]
+    counts = Counter(t for _, t in by_file)
+    collide = [(t, n) for t, n in counts.items() if n > 1]
+    given = [r for r, _, why in renamed if why == "given"]
+    return prose("summary_run_names", n_file=len(by_file), collide=collide, given=given)
 
 
 def skipped(name: str) -> SectionView:
@@ -514,6 +527,14 @@ def inputs(sec: InputsSection) -> SectionView:
         rows.append(("rarity reference runs (P_rare, AP_rare)", f"{sec.reference_runs}"))
     if sec.dropped_topics is not None:
         rows.append(("run topics absent from the qrels (ignored)", f"{sec.dropped_topics}"))
+    by_file = [(r, t) for r, t, why in sec.renamed if why == "file"]
+    given = [(r, t) for r, t, why in sec.renamed if why == "given"]
+    if by_file:
+        rows.append(("runs named by their file names (tags collide)", ", ".join(
+            f"{r} (tag {t})" for r, t in by_file)))
+    if given:
+        rows.append(("runs named as given (--names)", ", ".join(
+            f"{r} (tag {t})" for r, t in given)))
     frame = pd.DataFrame(rows, columns=["input", "value"])
     params = pd.DataFrame(list(sec.parameters), columns=["parameter", "value"])
     return SectionView("inputs", TITLES["inputs"], prose("inputs_intro"), [
