@@ -162,6 +162,39 @@ def p_text(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
+#: the docstring every page's ``render()`` shares (:func:`render_doc` fills it in): one
+#: Parameters block, not four copies of it
+RENDER_DOC = """Write the page of ``analysis`` into the folder ``output``.
+
+    Parameters
+    ----------
+    analysis : {analysis}
+        From :func:`irmeta.reproduce.{paper}.analyse`.
+    output : path
+        The output folder (``index.html`` and ``index_files/``).
+    inputs : list of (input, value), optional
+        Rows added to the inputs table (file names, ...).
+    command : str, optional
+        The command line shown at the end of the page (run from the page's folder).
+    progress, formats, dpi
+        Progress bar; figure files written (PNG always); PNG resolution.
+
+    Returns
+    -------
+    Reproduction
+        ``tables``: {tables}, ``inputs``, ``parameters``, ``timings``.
+    """
+
+
+def render_doc(paper: str, analysis: str, tables: str):
+    """Decorator: the docstring of the page ``render()`` of ``paper`` (:data:`RENDER_DOC`)
+    with its analysis class and the names of the tables it keeps."""
+    def deco(fn):
+        fn.__doc__ = RENDER_DOC.format(paper=paper, analysis=analysis, tables=tables)
+        return fn
+    return deco
+
+
 class Session:
     """One reproduction page being written: a :class:`ReportWriter` on
     ``OUT/index.html``, the steps of the rendering timed on ``progress`` (a

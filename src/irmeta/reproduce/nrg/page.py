@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session, campaign_rows
+from irmeta.reproduce._session import Session, campaign_rows, render_doc
 from irmeta.reproduce.nrg.analysis import NRGAnalysis, RunValues
 
 __all__ = ["STEPS", "render"]
@@ -195,30 +195,11 @@ SECTIONS = (("table 1", (_table1,)), ("draw figure 1", (_values, _figure1)),
 
 
 # ---------------------------------------------------------------------- render
+@render_doc("nrg", "NRGAnalysis",
+            "``table1``, ``values``, ``correlations``, ``unique_contributions``")
 def render(analysis: NRGAnalysis, output, *, inputs: list[tuple[str, str]] | None = None,
            command: str | None = None, progress: bool | None | Progress = None,
            formats=("png", "svg"), dpi: int = 150) -> Reproduction:
-    """Write the page of ``analysis`` into the folder ``output``.
-
-    Parameters
-    ----------
-    analysis : NRGAnalysis
-        From :func:`irmeta.reproduce.nrg.analyse`.
-    output : path
-        The output folder (``index.html`` and ``index_files/``).
-    inputs : list of (input, value), optional
-        Rows added to the inputs table (file names, ...).
-    command : str, optional
-        The command line shown at the end of the page.
-    progress, formats, dpi
-        Progress bar; figure files written (PNG always); PNG resolution.
-
-    Returns
-    -------
-    Reproduction
-        ``tables``: ``table1``, ``values``, ``correlations``, ``unique_contributions``, ``inputs``,
-        ``parameters``, ``timings``.
-    """
     a = analysis
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
         S = Session("nrg", output, TITLE, progress=prog, formats=formats, dpi=dpi)
