@@ -47,6 +47,9 @@ def test_headlines_say_ties():
     many = tuple(f"r{i}" for i in range(10))
     assert "<strong>r0, r1, r2, r3, r4, r5, r6, r7</strong> and 2 more (10 runs tied," in \
         render.prose("summary_best", primary="AP", runs=many, value=1.0, tied=None)
+    two = moved + (RankChange("b", "RR", (1, 1), (3, 3), -2),)
+    assert render.prose("summary_moved", primary="AP", changes=two, left_out=()).startswith(
+        "Largest rank change against AP (2 tied): <strong>a</strong>")
     assert render.prose("summary_moved", primary="AP", changes=(), left_out=()) == \
         "No run changes rank against AP once ties are accounted for."
 

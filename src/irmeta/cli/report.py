@@ -120,6 +120,11 @@ def _option(name: str, **kwargs):
          help="NRG prior set; auto = best_per_group with --groups, else others.")
 @_option("--twist-depth", default=None,
          help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
+@click.option("--run-info", "run_info", type=click.Path(exists=True, dir_okay=False),
+              default=None, metavar="FILE",
+              help="Run attributes (TSV: a header row 'run<TAB>attribute...', then one row "
+                   "per run): leaderboard columns and filters; the first attribute colours "
+                   "the figures coloured by group.")
 @click.option("--primary", default=None, metavar="MEASURE", callback=one_measure_option,
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
                    "rank changes and the summary (default: nDCG@10 for graded qrels and "
@@ -136,8 +141,8 @@ def _option(name: str, **kwargs):
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_trials,
                    stability_trials, level, test, correction, ci_level, ci_trials, fuzziness,
-                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, primary, gain,
-                   matrix_measure, progress, **options):
+                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, run_info, primary,
+                   gain, matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Six sections: a sortable leaderboard (the primary measure with confidence
@@ -171,7 +176,7 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_
                          alphas=alphas,
                          rare_cutoff=rare_cutoff, nrg_cutoff=nrg_cutoff, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
-                         matrix_measure=matrix_measure,
+                         matrix_measure=matrix_measure, run_info=run_info,
                          skip=skip, progress=progress)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):

@@ -89,7 +89,9 @@ class LeaderboardSection:
     :class:`irmeta.stats.leaderboard.Leaderboard` (bootstrap intervals of the mean,
     corrected tests against the best and the next run), None with fewer than 2 topics.
     ``saturated``: the columns (not the primary) where most runs share one value
-    (:func:`saturated_columns`), whose rank changes are left out.
+    (:func:`saturated_columns`), whose rank changes are left out. ``attributes``: the
+    run attributes of ``run_info`` (runs x attributes, campaign order; also columns of
+    ``table`` after ``group``), None without.
     """
 
     columns: tuple[Column, ...]
@@ -103,6 +105,7 @@ class LeaderboardSection:
     rel_level: int = 1
     prior: str = "others"
     saturated: tuple[str, ...] = ()
+    attributes: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,9 @@ class NRGSection:
     """NRG@``k`` (prior set ``prior``: ``others``, ``best_per_group``, ``earlier`` or
     ``list``) against nDCG@``k``.
 
-    ``points``: per run (campaign order) ``nDCG``, ``NRG`` and ``group``.
+    ``points``: per run (campaign order) ``nDCG``, ``NRG`` and ``group`` (and
+    ``colour``: the value of the run attribute ``colour_by`` that colours the scatter,
+    the first of ``run_info``; None: the group colours it).
     ``table``: per run ``run``, ``group`` (with groups), nDCG@k, NRG@k, ``NRG / nDCG``
     (NaN where nDCG is 0), both ranks and the unique@K count; highest NRG first.
     """
@@ -240,6 +245,7 @@ class NRGSection:
     own_groups: bool
     points: pd.DataFrame
     table: pd.DataFrame
+    colour_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -398,7 +404,7 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
                      groups: Mapping[str, str] | None = None,
                      reference: Campaign | None = None, prior_runs=None,
                      inputs: Mapping[str, object] | None = None,
-                     clock=None) -> CampaignAnalysis:
+                     clock=None, run_info=None) -> CampaignAnalysis:
     """Compute every section of the campaign report.
 
     Parameters
@@ -416,13 +422,18 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
         "groups": path, "campaign": name}``).
     clock : a :class:`irmeta.report.html.StepClock` timing the steps (campaign_report's
         progress bar); None: untimed.
+    run_info : run attributes (``ReportOptions.run_info``: a TSV path or a DataFrame
+        indexed by run); given here, it replaces ``options.run_info``.
 
     Returns
     -------
     CampaignAnalysis
         One dataclass per section; skipped sections are None.
     """
-    opts = (options or ReportOptions()).validate()
+    opts = options or ReportOptions()
+    if run_info is not None:
+        opts = replace(opts, run_info=run_info)
+    opts = opts.validate()
     groups, own_groups, prior, prior_runs = check_inputs(
         campaign, opts, groups, reference, prior_runs, "analyse_campaign")
     return analyse(campaign, opts, groups=groups, own_groups=own_groups, prior=prior,
@@ -473,6 +484,8 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
     clock = clock or _Untimed()
     sharded = _is_sharded(campaign)
     view = _view(campaign)           # a Campaign, or the summary of a sharded one
+    from irmeta.io.runinfo import check_run_info
+    info = check_run_info(opts.run_info, [str(r) for r in view.runs], "report")
     defaults = choose_defaults(view, opts)
     # every section of one measure follows the primary measure unless given its own
     opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth,
@@ -492,7 +505,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                                rel_level=opts.rel_level, complete=True, **context)
         # intervals and tests (SciPy) come from a child below: here only the means
         board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=None)
+                                    opts, prior, uncertainty=None, run_info=info)
         per_topic = per_topic_results(view, opts, results, board)
     # two children starting at once: the leaderboard's intervals and tests (they import
     # scipy.stats, a second) and the trust section's tests
@@ -520,7 +533,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
         board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=uncertainty)
+                                    opts, prior, uncertainty=uncertainty, run_info=info)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
     finally:
@@ -662,7 +675,8 @@ COMPUTE = "compute"
 
 def leaderboard_section(results, columns: list[Column], groups: dict, own_groups: bool,
                 rare_cutoff: int, opts: ReportOptions | None = None,
-                prior: str = "others", uncertainty: Any = COMPUTE) -> LeaderboardSection:
+                prior: str = "others", uncertainty: Any = COMPUTE,
+                run_info: pd.DataFrame | None = None) -> LeaderboardSection:
     """The :class:`LeaderboardSection` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
@@ -677,12 +691,13 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
     if isinstance(uncertainty, str) and uncertainty == COMPUTE:
         uncertainty = primary_uncertainty(results, opts)
     return board_of_means(columns, means, groups, own_groups, rare_cutoff, opts, prior,
-                          uncertainty)
+                          uncertainty, run_info)
 
 
 def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
                    own_groups: bool, rare_cutoff: int, opts: ReportOptions,
-                   prior: str = "others", uncertainty: Any = None) -> LeaderboardSection:
+                   prior: str = "others", uncertainty: Any = None,
+                   run_info: pd.DataFrame | None = None) -> LeaderboardSection:
     """The :class:`LeaderboardSection` of the runs' ``means`` (runs x column labels):
     ranks, tie-aware rank changes, saturated columns, the table."""
     rank = means.apply(ranks)
@@ -693,6 +708,9 @@ def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
     table = pd.DataFrame({"run": list(order)}, index=list(order))
     if not own_groups:
         table["group"] = [groups[r] for r in order]
+    if run_info is not None:
+        for name in run_info.columns:
+            table[str(name)] = run_info[name].reindex(order).to_numpy()
     for label in means.columns:
         table[label] = means[label].reindex(order).to_numpy()
         table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
@@ -706,7 +724,7 @@ def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
     return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
-                       uncertainty, opts.rel_level, prior, saturated)
+                       uncertainty, opts.rel_level, prior, saturated, run_info)
 
 
 def primary_uncertainty(results, opts: ReportOptions):
@@ -954,7 +972,11 @@ def nrg(source: _Source, opts: ReportOptions, results, board: LeaderboardSection
     table = _no_group(board.own_groups,
                       table.sort_values([f"NRG@{k}", "run"], ascending=[False, True]))
     points = pd.DataFrame({"nDCG": x, "NRG": y, "group": grp})
-    return NRGSection(k, opts.rare_cutoff, prior, board.own_groups, points, table)
+    colour_by = None
+    if board.attributes is not None:         # the first run attribute colours the points
+        colour_by = str(board.attributes.columns[0])
+        points["colour"] = board.attributes[board.attributes.columns[0]].reindex(m.index)
+    return NRGSection(k, opts.rare_cutoff, prior, board.own_groups, points, table, colour_by)
 
 
 # ---------------------------------------------------------------------- effort
@@ -1141,6 +1163,8 @@ def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool
                       + (f", … ({len(names)} files)" if len(names) > 4 else "")))
     if inputs.get("groups"):
         files.append(("groups file", os.path.basename(str(inputs["groups"]))))
+    if isinstance(opts.run_info, (str, os.PathLike)):
+        files.append(("run info file", os.path.basename(os.fspath(opts.run_info))))
     dropped = getattr(c, "dropped_topics", None)
     renamed = []
     tags, sources = getattr(c, "tags", ()) or (), getattr(c, "sources", ()) or ()

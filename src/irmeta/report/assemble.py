@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, cast
 
@@ -49,7 +49,8 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                     options: ReportOptions | None = None,
                     reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
-                    command: str | None = None, title: str | None = None) -> CampaignReport:
+                    command: str | None = None, title: str | None = None,
+                    run_info=None) -> CampaignReport:
     """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables,
     matrices (TSV, Parquet) and PNG/SVG figures in ``<output stem>_files/``, and the
     whole as ``<output stem>.zip``.
@@ -61,10 +62,15 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
     (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the
     inputs (e.g. ``{"qrels": path, "runs": [paths], "groups": path}``). ``command``: the
-    command line that reproduces the report (printed at its end). Returns a
+    command line that reproduces the report (printed at its end). ``run_info``: run
+    attributes (a TSV path or a DataFrame indexed by run: leaderboard columns, filters,
+    colours), replacing ``options.run_info`` when given. Returns a
     :class:`CampaignReport`.
     """
-    opts = (options or ReportOptions()).validate()
+    opts = options or ReportOptions()
+    if run_info is not None:
+        opts = replace(opts, run_info=run_info)
+    opts = opts.validate()
     groups, own_groups, prior, prior_runs = check_inputs(
         campaign, opts, groups, reference, prior_runs, "campaign_report")
     active = [s for s in SECTIONS if s not in opts.skip]

@@ -83,7 +83,10 @@ class ReportOptions:
     from the campaign by :func:`irmeta.report.analysis.choose_defaults`); ``test`` and
     ``correction``: the paired test and the multiple-comparison correction of the
     leaderboard's significance markers; ``ci_level`` and ``ci_trials``: the bootstrap
-    confidence intervals of the primary measure's means.
+    confidence intervals of the primary measure's means; ``run_info``: run attributes
+    (a TSV path, :func:`irmeta.io.runinfo.read_run_info`, or a DataFrame indexed by run,
+    one column per attribute) shown as leaderboard columns and filters, the first
+    attribute colouring the figures coloured by group (None: none).
     """
 
     rel_level: int = 1
@@ -108,6 +111,7 @@ class ReportOptions:
     correction: str | None = "holm"
     ci_level: float = 0.95
     ci_trials: int = 10000
+    run_info: Any = None
 
     def validate(self) -> "ReportOptions":
         """These options checked against :data:`OPTION_CONSTRAINTS` (a
@@ -136,6 +140,13 @@ class ReportOptions:
             raise ParameterError(f"{fn}: skip names unknown section(s) "
                                  f"{', '.join(sorted(unknown))} "
                                  f"(known: {', '.join(SECTIONS)})")
+        info = self.run_info
+        if info is not None and not isinstance(info, (str, os.PathLike)):
+            import pandas as pd
+            if not isinstance(info, pd.DataFrame):
+                raise ParameterError(f"{fn}: run_info must be a path (a TSV: run, then one "
+                                     "column per attribute) or a DataFrame indexed by run, "
+                                     f"got {type(info).__name__}")
         if canonical["background"] is None:
             canonical["background"] = default_background()
         return replace(self, **canonical)
@@ -151,6 +162,10 @@ class ReportOptions:
                 v = ", ".join(s for s in SECTIONS if s in v) or "none"
             elif f.name in ("progress", "background"):
                 continue
+            elif f.name == "run_info":
+                v = ("none" if v is None else os.path.basename(os.fspath(v))
+                     if isinstance(v, (str, os.PathLike))
+                     else f"a table of {v.shape[1]} attribute(s)")
             elif v is None:
                 v = "auto"
             out.append((f.name, str(v)))

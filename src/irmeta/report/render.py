@@ -95,6 +95,17 @@ class RunDetails:
 
 
 @dataclass
+class Filters:
+    """Selects above the table ``table`` that show only the rows whose column equals the
+    chosen value: ``columns`` = (column, its sorted values) pairs (the run attributes of
+    ``--run-info``)."""
+
+    table: str
+    columns: list
+    kind: str = "filters"
+
+
+@dataclass
 class PaperTables:
     """The leaderboard as files to paste into a paper: ``files`` = file name -> text
     (``leaderboard.tex``: :func:`irmeta.stats.leaderboard.to_latex`, the writer of
@@ -227,6 +238,9 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                           "run": t["run"].to_numpy()})
     if "group" in t:
         frame["group"] = t["group"].to_numpy()
+    attrs = [] if lb.attributes is None else [str(c) for c in lb.attributes.columns]
+    for name in attrs:
+        frame[name] = t[name].to_numpy()
     u = lb.uncertainty
     notes, classes = {}, {}
     for c in labels:
@@ -257,6 +271,7 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     tips = {c.label: c.tip + f"  [{c.measure}]"
             + ("  (most runs share one value: no rank change shown)"
                if c.label in lb.saturated else "") for c in lb.columns}
+    tips.update({name: "a run attribute (--run-info)" for name in attrs})
     tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
                  "p vs best": "p-value of the test against the best run (corrected)",
                  "p vs next": "p-value of the test against the run ranked just below "
@@ -268,9 +283,12 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     for col in lb.columns:
         rename.update({col.label: col.measure, f"rank {col.label}": f"rank_{col.measure}",
                        f"delta {col.label}": f"delta_{col.measure}"})
+    filters = [Filters("leaderboard", [(name, sorted(set(map(str, t[name])), key=str))
+                                       for name in attrs])] if attrs else []
     view = SectionView("leaderboard", TITLES["leaderboard"],
                        prose("leaderboard_intro", primary=P,
                              rule=defaults.primary_rule if defaults else ""), [
+        *filters,
         TableView("leaderboard", frame, dict(
             digits=digits, notes=notes, classes=classes, tips=tips, stacked=True,
             tsv=t.rename(columns=rename),
@@ -361,12 +379,15 @@ def nrg(sec: NRGSection) -> SectionView:
     from irmeta.report.figures import scatter_by_group
 
     k, p = sec.k, sec.points
-    fig = scatter_by_group(p["nDCG"], p["NRG"], p["group"], xlabel=f"nDCG@{k}",
+    colour = p["colour"] if sec.colour_by else p["group"]
+    fig = scatter_by_group(p["nDCG"], p["NRG"], colour, xlabel=f"nDCG@{k}",
                            ylabel=f"NRG@{k} (prior: {sec.prior})", diagonal=False,
-                           label_top=5, legend_title="run" if sec.own_groups else "group")
+                           label_top=5, legend_title=sec.colour_by or
+                           ("run" if sec.own_groups else "group"))
     return SectionView("nrg", TITLES["nrg"], prose("nrg_intro", k=k, prior=sec.prior), [
         FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
-                   caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
+                   caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups,
+                                 colour_by=sec.colour_by)),
         TableView("nrg_top", sec.table, dict(
             digits={f"unique@{sec.rare_cutoff}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
             tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
