@@ -19,6 +19,7 @@ import io
 import os
 import shutil
 
+import pandas as pd
 import pytest
 
 # a report loaded in Chromium (quick loop: pytest -m "not slow", docs/development.md)
@@ -257,3 +258,31 @@ def test_390px_no_page_scrolls_sideways(browser, demo_report, reproduce_page, tm
     _no_sideways_scroll(browser, demo_report[0].path, tmp_path / "report390.png")
     _no_sideways_scroll(browser, reproduce_page, tmp_path / "reproduce390.png")
     assert (tmp_path / "report390.png").stat().st_size > 10_000
+
+
+def test_run_info_filters_the_leaderboard(browser, tmp_path):
+    """--run-info: a select per attribute above the leaderboard shows only the matching
+    runs (every chosen value at once); "any" shows them all again."""
+    from irmeta.report import ReportOptions, campaign_report
+    from tests.report import tiny
+    info = pd.DataFrame({"type": ["full", "rerank", "full", "rerank", "full"],
+                         "model": ["bm25", "bert", "bert", "bert", "bm25"]},
+                        index=tiny.RUNS)
+    opts = ReportOptions(progress=False, background=0, ci_trials=50, rare_cutoff=10,
+                         skip=frozenset({"innovation", "effort", "topics", "trust"}))
+    rep = campaign_report(tiny.campaign(), tmp_path / "r.html", options=opts, run_info=info)
+    pg = _open(browser, rep.path)
+    try:
+        shown = ("Array.prototype.filter.call(document.querySelectorAll("
+                 "'#table-leaderboard tbody tr'), r => !r.hidden).map(r => r.cells[1]"
+                 ".textContent.trim()).sort()")
+        assert len(pg.evaluate(shown)) == 5
+        pg.select_option('select[data-filter-col="type"]', "rerank")
+        assert pg.evaluate(shown) == ["r1", "r3"]
+        pg.select_option('select[data-filter-col="model"]', "bm25")
+        assert pg.evaluate(shown) == []
+        pg.select_option('select[data-filter-col="type"]', "")
+        assert pg.evaluate(shown) == ["ideal", "r4"]
+        assert not [m for m in pg.messages if m[0] in ("error", "pageerror")]
+    finally:
+        pg.close()

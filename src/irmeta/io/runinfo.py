@@ -81,7 +81,7 @@ def read_run_info(path: str | os.PathLike[str], runs: Sequence[str] | None = Non
     return frame
 
 
-def check_run_info(info, runs: Sequence[str], func: str) -> pd.DataFrame | None:
+def check_run_info(info: object, runs: Sequence[str], func: str) -> pd.DataFrame | None:
     """``info`` (None, a path, or a frame indexed by run with one column per attribute)
     as a frame of the campaign's runs in campaign order; a path is read with
     :func:`read_run_info`."""
