@@ -162,3 +162,12 @@ def test_one_measure_sections_follow_the_primary_measure(analysis, campaign):
         gain="RR"))
     assert other.topics.measure == "AP" and other.effort.gain == "RR"
     assert other.effort.gain_rule == "given (--gain); the primary measure is AP"
+
+
+def test_topics_rank_change_counts_ties(analysis):
+    """The MAP-vs-GAWM rank change is tie-aware like the leaderboard's (issue 24)."""
+    from irmeta.report.analysis import rank_shift
+    s = analysis.topics.aggregation.systems.set_index("run")
+    want = rank_shift(s["MAP"], s["GAWM E_s"])
+    assert s["rank change"].tolist() == want.tolist()
+    assert analysis.topics.aggregation.moved == int((want != 0).sum())

@@ -294,7 +294,7 @@ class TopicAggregation:
     ``systems``: per run MAP, GAWM E_s, HITS A(s), W_s, their ranks and ``rank change``
     (rank MAP - rank GAWM), by GAWM rank; ``topics``: per topic the relevant documents,
     AAP, E_t, W_t, A(t) and the standard deviation over runs, by weight. ``moved``: runs
-    whose rank changes; ``tau``: Kendall's tau between the MAP and GAWM rankings.
+    whose rank changes (``rank change``: tie-aware, :func:`rank_shift`); ``tau``: Kendall's tau between the MAP and GAWM rankings.
     """
 
     matrix: pd.DataFrame
@@ -1057,7 +1057,10 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
                             "HITS A(s)": h.authority_s.values,
                             "rank HITS": ranks(h.authority_s).values,
                             "weight W_s": g.W_s.values})
-    systems["rank change"] = systems["rank MAP"] - systems["rank GAWM"]
+    # tie-aware, as the leaderboard's: the gap between the rank ranges (0 when they overlap)
+    systems["rank change"] = rank_shift(pd.Series(MAP.to_numpy(), index=systems.index),
+                                        pd.Series(g.E_s.reindex(MAP.index).to_numpy(),
+                                                  index=systems.index)).to_numpy()
     systems = _no_group(board.own_groups, systems.sort_values(["rank GAWM", "run"]))
     nrel = pd.Series(c.num_rel(opts.rel_level), index=list(c.topics)).reindex(matrix.columns)
     topic_frame = pd.DataFrame({"topic": matrix.columns, "relevant": nrel.values.astype(int),
