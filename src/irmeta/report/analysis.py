@@ -292,9 +292,10 @@ class TopicAggregation:
     arithmetic means), ``hits``; ``map``: per-run mean of the matrix; ``bars``: the heat
     map's orders and side bars (:func:`irmeta.aggregate.analyses.heatmap_bars`).
     ``systems``: per run MAP, GAWM E_s, HITS A(s), W_s, their ranks and ``rank change``
-    (rank MAP - rank GAWM), by GAWM rank; ``topics``: per topic the relevant documents,
-    AAP, E_t, W_t, A(t) and the standard deviation over runs, by weight. ``moved``: runs
-    whose rank changes (``rank change``: tie-aware, :func:`rank_shift`); ``tau``: Kendall's tau between the MAP and GAWM rankings.
+    (the tie-aware shift from MAP to GAWM, :func:`rank_shift`), by GAWM rank; ``topics``:
+    per topic the relevant documents, AAP, E_t, W_t, A(t) and the standard deviation over
+    runs, by weight. ``moved``: runs whose rank changes; ``tau``: Kendall's tau between
+    the MAP and GAWM rankings.
     """
 
     matrix: pd.DataFrame
