@@ -164,6 +164,13 @@ def test_runs_named_by_file_are_said(tmp_path):
     assert [why for _, _, why in sec.renamed] == ["given"] * 3
     assert render.run_names_note(sec.renamed).strip() == \
         "3 runs named as given (<code>--names</code>)."
+    # a campaign open shard by shard says the same (its summary keeps the tags)
+    with irmeta.open_shards(str(tmp_path / "qrels.txt"), paths, shard_topics=3) as sharded:
+        assert sharded.summary().tags == c.tags
+        sec = inputs_section(sharded.summary(), ReportOptions(), {x: x for x in c.runs}, True,
+                             "others", None, None, {})
+        assert sec.renamed == (("teamA_run1", "Run1", "file"), ("teamB_run1", "Run1", "file"),
+                               ("teamB_run2", "uniq", "file"))
     # tags that do not collide: nothing to say
     alone = irmeta.load_campaign(str(tmp_path / "qrels.txt"), paths[2:])
     assert inputs_section(alone, ReportOptions(), {"uniq": "uniq"}, True, "others", None,
