@@ -21,6 +21,7 @@ from irmeta.report.analysis import (
     NRGSection,
     TopicsSection,
     TrustSection,
+    rank_shift,
 )
 from tests.fresh import python_output
 from tests.report.conftest import SMALL
@@ -105,8 +106,9 @@ def test_leaderboard_ranks_and_order(analysis):
     assert P == "nDCG@10" == lb.columns[0].label == analysis.defaults.primary
     for label in lb.means.columns:
         assert t[f"rank {label}"].tolist() == pytest.approx(_slow_ranks(t[label]), nan_ok=True)
-        if label != P:
-            assert (t[f"delta {label}"] == t[f"rank {P}"] - t[f"rank {label}"]).all()
+        if label != P and label not in lb.saturated:     # tie-aware (test_headlines.py)
+            shift = rank_shift(lb.means[P], lb.means[label]).reindex(t.index)
+            assert (t[f"delta {label}"] == shift).all()
     assert t[P].is_monotonic_decreasing
     assert t.index.tolist() == t["run"].tolist()
     assert "group" in t                                     # groups were given
@@ -116,13 +118,17 @@ def test_leaderboard_ranks_and_order(analysis):
 
 def test_highlights_largest_rank_change(analysis):
     h, t = analysis.highlights, analysis.leaderboard.table
-    run, label, rank_ap, rank_m = h.moved
-    deltas = t[[c for c in t.columns if c.startswith("delta ")]].abs()
-    assert abs(rank_ap - rank_m) == deltas.to_numpy().max()
+    left_out = {c for c, _ in h.left_out}
+    deltas = t[[c for c in t.columns if c.startswith("delta ")
+                and c[6:] not in left_out]].abs()
+    assert h.moved and all(abs(c.shift) == deltas.to_numpy().max() for c in h.moved)
     P = h.primary
-    assert (rank_ap, rank_m) == (t.loc[run, f"rank {P}"], t.loc[run, f"rank {label}"])
+    for c in h.moved:
+        assert c.primary_ranks[0] == t.loc[c.run, f"rank {P}"]
+        assert c.measure_ranks[0] == t.loc[c.run, f"rank {c.measure}"]
     nrg = analysis.leaderboard.means["NRG@10"]
-    assert h.most_new == (nrg.idxmax(), int(t.loc[nrg.idxmax(), f"rank {P}"]))
+    assert h.most_new is not None
+    assert h.most_new.runs == tuple(t.index[t["NRG@10"] == nrg.max()])
 
 
 def test_innovation_sweep_is_alpha_sweep(analysis, demo_campaign):
@@ -176,11 +182,13 @@ def test_nrg_section(analysis):
 def test_effort_section(analysis, demo_campaign):
     from irmeta import effort
     sec: EffortSection = analysis.effort
-    assert sec.gain == "AP" and sec.findings is not None
+    # the gain measure follows the primary measure (nDCG@10 on the demo) unless given
+    assert sec.gain == analysis.leaderboard.primary == "nDCG@10" and sec.findings is not None
+    assert sec.gain_rule.startswith("the primary measure")
     f = sec.findings
     # Twist's depth follows the runs' depth (100) unless given
     assert sec.depth == demo_campaign.depth == 100
-    want = effort.effort_gain(demo_campaign, "AP", depth=100)
+    want = effort.effort_gain(demo_campaign, "nDCG@10", depth=100)
     pd.testing.assert_frame_equal(f.grid.counts, want.counts)
     assert f.shares.to_numpy().sum() == pytest.approx(100.0)
     arche = effort.archetypes(demo_campaign, 100)
@@ -199,8 +207,8 @@ def test_topics_section(analysis, demo_campaign):
     from irmeta.stats import kendall_tau
     sec: TopicsSection = analysis.topics
     a = sec.aggregation
-    assert sec.measure == "AP" and a is not None
-    m = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    assert sec.measure == "nDCG@10" and a is not None       # the primary measure
+    m = irmeta.evaluate(demo_campaign, measures=["nDCG@10"], complete=True).matrix(0)
     pd.testing.assert_frame_equal(a.matrix, m.dropna(axis=1), check_names=False)
     g = gawm(m)
     s = a.systems.set_index("run")

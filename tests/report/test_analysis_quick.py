@@ -54,13 +54,24 @@ def test_leaderboard_values_are_the_hand_computed_ones(analysis):
     # every run retrieves the six judged documents of every topic
     assert (t["P@10"] == 0.3).all() and (t["R@6"] == 1.0).all() and (t["Judged@10"] == 1).all()
     assert (t["unique@10"] == 0).all()
-    # competition ranks by definition, and the rank change against the primary measure
+    # competition ranks by definition, and the tie-aware rank change against the primary
+    # measure: the gap between the rank ranges (lo = 1 + better runs, hi = better or equal)
+    p = t["nDCG@10"].to_numpy()
     for label in lb.means.columns:
         v = t[label].to_numpy()
         assert list(t[f"rank {label}"]) == [1.0 + np.sum(v > x) for x in v], label
-        if label != "nDCG@10":
-            assert (t[f"delta {label}"] == t["rank nDCG@10"] - t[f"rank {label}"]).all()
+        if label == "nDCG@10":
+            continue
+        if label in lb.saturated:                   # most runs share one value: no change
+            assert t[f"delta {label}"].isna().all()
+            continue
+        want = [max(1 + np.sum(p > a) - np.sum(v >= b), 0)
+                - max(1 + np.sum(v > b) - np.sum(p >= a), 0) for a, b in zip(p, v)]
+        assert list(t[f"delta {label}"]) == want, label
     assert (t["rank P@10"] == 1).all()                          # a five-way tie
+    # P@10, R@6, Judged@10 and unique@10 are constants: saturated, out of the headline
+    assert {"P@10", "R@6", "Judged@10", "unique@10"} <= set(lb.saturated)
+    assert {"P@10", "R@6", "Judged@10", "unique@10"} <= {c for c, _ in analysis.highlights.left_out}
 
 
 def test_leaderboard_nan_rules(analysis):
@@ -107,9 +118,9 @@ def test_innovation_nrg_effort_topics_sections(analysis):
     assert arche.loc["ideal", "ideal"] == 100.0 and arche.loc["ideal", "total"] == 7
     assert arche.loc["all runs", "total"] == 35 and analysis.effort.undefined_topics == 0
     agg = analysis.topics.aggregation
-    assert analysis.topics.measure == "AP" and agg.matrix.shape == (5, 7)
+    assert analysis.topics.measure == "nDCG@10" and agg.matrix.shape == (5, 7)   # primary
     np.testing.assert_allclose(agg.map.loc[tiny.RUNS],
-                               [tiny.mean(tiny.ap, r) for r in tiny.RUNS], atol=1e-12)
+                               [tiny.mean(tiny.ndcg10, r) for r in tiny.RUNS], atol=1e-12)
 
 
 def test_skipped_sections_are_none(campaign):
@@ -137,3 +148,26 @@ def test_assert_same_sees_a_changed_value(campaign, analysis):
     other.leaderboard.table.iloc[2, 1] += 1e-15
     with pytest.raises(AssertionError, match="leaderboard.table"):
         assert_same(analysis, other)
+
+
+def test_one_measure_sections_follow_the_primary_measure(analysis, campaign):
+    """Issue 24, defect 5: the effort grid's gain and the GAWM/HITS matrix use the primary
+    measure unless --gain / --matrix-measure give another, and say which and why."""
+    assert analysis.options.primary == "nDCG@10"
+    assert analysis.effort.gain == analysis.topics.measure == "nDCG@10"
+    assert analysis.effort.gain_rule.startswith("the primary measure")
+    assert analysis.topics.measure_rule.startswith("the primary measure")
+    other = analyse_campaign(campaign, ReportOptions(
+        **{**SMALL, "skip": frozenset({"innovation", "nrg", "trust"})}, primary="AP",
+        gain="RR"))
+    assert other.topics.measure == "AP" and other.effort.gain == "RR"
+    assert other.effort.gain_rule == "given (--gain); the primary measure is AP"
+
+
+def test_topics_rank_change_counts_ties(analysis):
+    """The MAP-vs-GAWM rank change is tie-aware like the leaderboard's (issue 24)."""
+    from irmeta.report.analysis import rank_shift
+    s = analysis.topics.aggregation.systems.set_index("run")
+    want = rank_shift(s["MAP"], s["GAWM E_s"])
+    assert s["rank change"].tolist() == want.tolist()
+    assert analysis.topics.aggregation.moved == int((want != 0).sum())

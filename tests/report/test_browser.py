@@ -19,6 +19,7 @@ import io
 import os
 import shutil
 
+import pandas as pd
 import pytest
 
 # a report loaded in Chromium (quick loop: pytest -m "not slow", docs/development.md)
@@ -209,5 +210,79 @@ def test_no_sideways_scrolling_at_800px(browser, demo_report, report100, which):
     pg = _open(browser, path, width=800)
     try:
         assert pg.evaluate("document.scrollingElement.scrollWidth") <= 800
+    finally:
+        pg.close()
+
+
+# ---------------------------------------------------------------------- 390 px (issue 24)
+_OVERFLOW = """() => { const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const r = el.getBoundingClientRect();
+    if (r.right <= innerWidth + 1) continue;
+    let p = el.parentElement, boxed = false;
+    while (p) { const o = getComputedStyle(p).overflowX;
+                if (o === 'auto' || o === 'scroll' || o === 'hidden') { boxed = true; break; }
+                p = p.parentElement; }
+    if (!boxed) out.push(el.tagName + '.' + el.className + ': '
+                         + (el.textContent || '').slice(0, 40));
+  } return out.slice(0, 5); }"""
+
+
+def _no_sideways_scroll(browser, path, shot):
+    pg = _open(browser, path, width=390, height=844)
+    try:
+        width, inner = pg.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        culprits = pg.evaluate(_OVERFLOW)
+        pg.screenshot(path=str(shot))
+    finally:
+        pg.close()
+    assert inner == 390
+    assert width <= inner, f"{path.name} scrolls sideways by {width - inner} px: {culprits}"
+
+
+@pytest.fixture(scope="module")
+def reproduce_page(tmp_path_factory, demo_campaign):
+    """The GAWM reproduction of the demo's AP matrix (wide tables, long measure strings)."""
+    import irmeta
+    from irmeta.reproduce import gawm
+    matrix = irmeta.evaluate(demo_campaign, measures=["AP"], complete=True).matrix(0)
+    out = tmp_path_factory.mktemp("repro390") / "gawm"
+    gawm.reproduce(matrix, out, progress=False, formats=("png",), dpi=30)
+    return out / "index.html"
+
+
+def test_390px_no_page_scrolls_sideways(browser, demo_report, reproduce_page, tmp_path):
+    """At a phone's 390 px nothing widens the page: wide tables scroll in their own box
+    (this failed by ~55 px on the report's inputs table and by up to 342 px on the
+    reproduce pages' small tables and long measure strings before issue 24)."""
+    _no_sideways_scroll(browser, demo_report[0].path, tmp_path / "report390.png")
+    _no_sideways_scroll(browser, reproduce_page, tmp_path / "reproduce390.png")
+    assert (tmp_path / "report390.png").stat().st_size > 10_000
+
+
+def test_run_info_filters_the_leaderboard(browser, tmp_path):
+    """--run-info: a select per attribute above the leaderboard shows only the matching
+    runs (every chosen value at once); "any" shows them all again."""
+    from irmeta.report import ReportOptions, campaign_report
+    from tests.report import tiny
+    info = pd.DataFrame({"type": ["full", "rerank", "full", "rerank", "full"],
+                         "model": ["bm25", "bert", "bert", "bert", "bm25"]},
+                        index=tiny.RUNS)
+    opts = ReportOptions(progress=False, background=0, ci_trials=50, rare_cutoff=10,
+                         skip=frozenset({"innovation", "effort", "topics", "trust"}))
+    rep = campaign_report(tiny.campaign(), tmp_path / "r.html", options=opts, run_info=info)
+    pg = _open(browser, rep.path)
+    try:
+        shown = ("Array.prototype.filter.call(document.querySelectorAll("
+                 "'#table-leaderboard tbody tr'), r => !r.hidden).map(r => r.cells[1]"
+                 ".textContent.trim()).sort()")
+        assert len(pg.evaluate(shown)) == 5
+        pg.select_option('select[data-filter-col="type"]', "rerank")
+        assert pg.evaluate(shown) == ["r1", "r3"]
+        pg.select_option('select[data-filter-col="model"]', "bm25")
+        assert pg.evaluate(shown) == []
+        pg.select_option('select[data-filter-col="type"]', "")
+        assert pg.evaluate(shown) == ["ideal", "r4"]
+        assert not [m for m in pg.messages if m[0] in ("error", "pageerror")]
     finally:
         pg.close()

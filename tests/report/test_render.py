@@ -12,15 +12,46 @@ from irmeta.report import render
 
 
 def test_prose_escapes_values_and_joins_lines():
-    text = render.prose("summary_best", primary="AP", run="<run&1>", value=0.56789, tied=None)
+    text = render.prose("summary_best", primary="AP", runs=("<run&1>",), value=0.56789,
+                        tied=None)
     assert isinstance(text, Markup)
     assert text == ("Best run by AP (the primary measure): <strong>&lt;run&amp;1&gt;</strong> "
                     "(AP 0.568).")
-    text = render.prose("summary_best", primary="nDCG@10", run="r", value=0.5, tied=3)
+    text = render.prose("summary_best", primary="nDCG@10", runs=("r",), value=0.5, tied=3)
     assert text.endswith("(nDCG@10 0.500); 2 other runs not significantly below it.")
     intro = render.prose("leaderboard_intro", primary="AP", rule="")
     assert "\n" not in intro and "  " not in intro
     assert "<strong>Click a column header to sort</strong>" in intro
+
+
+def test_headlines_say_ties():
+    """Issue 24, defect 1-2: a tied superlative names every run and says "tied"; a rank
+    change shows the tied ranges; left-out saturated measures are named."""
+    from irmeta.report.analysis import Highlights, RankChange, Superlative
+    best = Superlative(("pash_f1", "pash_f2", "pash_f3"), 0.7491, (1, 1, 1))
+    moved = (RankChange("a", "RR", (5, 5), (1, 3), 2),)
+    h = Highlights("nDCG@10", best, None, 10, Superlative(("x",), 0.25, (4,)),
+                   Superlative(("u", "v"), 7.0, (2, 9)), moved,
+                   (("Judged@10", "39 of 63 runs share 1.000"),))
+    best_line, new, unique, move = render.summary(h)
+    assert best_line == ("Best run by nDCG@10 (the primary measure): <strong>pash_f1, pash_f2, "
+                         "pash_f3</strong> (3 runs tied, nDCG@10 0.749).")
+    assert new == ("Most new relevant material (NRG@10): <strong>x</strong> (NRG@10 0.250; "
+                   "rank 4 by the primary measure).")
+    assert unique == ("Most relevant documents no other run found: <strong>u, v</strong> "
+                      "(2 runs tied, 7 each).")
+    assert move.startswith("Largest rank change against nDCG@10: <strong>a</strong> is #5 "
+                           "under nDCG@10 and #1–3 (tied) under RR. Left out of the rank "
+                           "changes (their ranks are mostly ties, or say nothing of the "
+                           "runs): Judged@10 (39 of 63 runs share 1.000).")
+    many = tuple(f"r{i}" for i in range(10))
+    assert "<strong>r0, r1, r2, r3, r4, r5, r6, r7</strong> and 2 more (10 runs tied," in \
+        render.prose("summary_best", primary="AP", runs=many, value=1.0, tied=None)
+    two = moved + (RankChange("b", "RR", (1, 1), (3, 3), -2),)
+    assert render.prose("summary_moved", primary="AP", changes=two, left_out=()).startswith(
+        "Largest rank change against AP (2 tied): <strong>a</strong>")
+    assert render.prose("summary_moved", primary="AP", changes=(), left_out=()) == \
+        "No run changes rank against AP once ties are accounted for."
 
 
 def test_prose_conditional_parts():

@@ -162,3 +162,20 @@ def test_trust_leads_with_the_primary_measure(demo_report):
     assert tr.measures["measure"].iloc[tr.primary_rank - 1] == "nDCG@10"
     page = rep.path.read_text(encoding="utf-8")
     assert "<strong>The primary measure, nDCG@10</strong>, tells apart" in page
+
+
+@pytest.mark.slow
+def test_leaderboard_downloads_for_a_paper(demo_report):
+    """Issue 24, item 2: the report offers its leaderboard as LaTeX and Markdown, written
+    by the writer of ``irmeta compare`` (stats.leaderboard.to_latex / to_markdown)."""
+    from irmeta.stats.leaderboard import to_latex, to_markdown
+    rep, _ = demo_report
+    u = rep.analysis.leaderboard.uncertainty
+    folder = rep.path.parent / f"{rep.path.stem}_files"
+    assert (folder / "leaderboard.tex").read_text(encoding="utf-8") == \
+        to_latex(u, measure="nDCG@10")
+    assert (folder / "leaderboard.md").read_text(encoding="utf-8") == \
+        to_markdown(u, measure="nDCG@10")
+    page = rep.path.read_text(encoding="utf-8")
+    assert f'href="./{folder.name}/leaderboard.tex">LaTeX</a>' in page
+    assert f'href="./{folder.name}/leaderboard.md">Markdown</a>' in page

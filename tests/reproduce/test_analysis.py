@@ -300,14 +300,14 @@ def test_innovation_tables_match_the_library(innovation_small):
     mats = matrices(campaign, a.measures)
     t1 = a.table1.set_index("measure")
     for m in a.measures:
-        assert t1.loc[m, "per-pair Tukey (paper) 95%"] == \
+        assert t1.loc[m, "per-pair Tukey 95%"] == \
             pairwise_tukey(mats[m]).num_significant(0.05)
         assert t1.loc[m, "two-way Tukey HSD 99%"] == \
             tukey_hsd(mats[m], level=0.05).num_significant(0.01)
     assert t1.loc["AP_rare(alpha=0.5)@100", "alpha"] == 0.5
     assert a.pairs == 36
     best, count = a.most_discriminative()
-    assert count == t1["per-pair Tukey (paper) 95%"].max() and t1.loc[best].iloc[1] == count
+    assert count == t1["per-pair Tukey 95%"].max() and t1.loc[best].iloc[1] == count
     t2 = a.table2.set_index("measure")
     st = fuzziness_stability(mats["AP_rare(alpha=1)@100"], trials=30, fuzziness=0.05, seed=5)
     assert t2.loc["AP_rare(alpha=1)@100", "stability"] == st.value

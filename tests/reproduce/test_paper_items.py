@@ -172,8 +172,9 @@ def test_provenance_record_is_typed():
 
 def _paper_tables(tables: dict[str, pd.DataFrame]) -> set[str]:
     """The page tables that print a paper's numbers: named ``*_paper`` or with a column,
-    index label or cell of a label column mentioning the paper (innovation Table 1's
-    "per-pair Tukey (paper)" names the paper's test, not its numbers)."""
+    index label or cell of a label column mentioning the paper (a column of our numbers
+    is never labelled "paper": innovation Table 1's was "per-pair Tukey (paper)", issue
+    24)."""
     out = set()
     for name, frame in tables.items():
         if name in ("inputs", "parameters", "timings"):
@@ -182,7 +183,6 @@ def _paper_tables(tables: dict[str, pd.DataFrame]) -> set[str]:
         for col in ("collection", "measure", "run"):
             if col in frame.columns:
                 labels += [str(v) for v in frame[col]]
-        labels = [lab.replace("Tukey (paper)", "Tukey") for lab in labels]
         if name.endswith("_paper") or any("paper" in lab for lab in labels):
             out.add(name)
     return out

@@ -81,7 +81,7 @@ def test_innovation_numbers_match_api(innovation_out, demo):
 
     mats = matrices(campaign, ["P@100", "AP_rare(alpha=1)@100"])
     t1 = _tsv(innovation_out, "table1").set_index("measure")
-    assert t1.loc["P@100", "per-pair Tukey (paper) 95%"] == \
+    assert t1.loc["P@100", "per-pair Tukey 95%"] == \
         pairwise_tukey(mats["P@100"]).num_significant(0.05)
     assert t1.loc["AP_rare(alpha=1)@100", "two-way Tukey HSD 99%"] == \
         tukey_hsd(mats["AP_rare(alpha=1)@100"], level=0.05).num_significant(0.01)

@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 import traceback
+import warnings
 
 import click
 
@@ -133,10 +134,28 @@ def _sigterm_raises():
 EXIT_BROKEN_PIPE = 141
 
 
+def _as_note(message, category, filename, lineno, file=None, line=None):
+    """``warnings.showwarning`` of the CLI: a warning irmeta itself raises (a
+    ``UserWarning`` from a module of the package, e.g. Twist's undefined topics) is one
+    line ``irmeta: note: ...`` on stderr, without the source path and line Python
+    prints; any other warning as Python shows it."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if issubclass(category, UserWarning) and \
+            os.path.abspath(str(filename)).startswith(package + os.sep):
+        click.echo(f"irmeta: note: {message}", err=True)
+        return
+    _SHOW_WARNING(message, category, filename, lineno, file, line)
+
+
+_SHOW_WARNING = warnings.showwarning
+
+
 def main(argv=None) -> int:
-    """Entry point: run the CLI, turning irmeta errors into exit status 2."""
+    """Entry point: run the CLI, turning irmeta errors into exit status 2 (and irmeta's
+    own warnings into one-line notes, :func:`_as_note`)."""
     try:
-        with _sigterm_raises():
+        with _sigterm_raises(), warnings.catch_warnings():
+            warnings.showwarning = _as_note
             cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
     except Terminated:
         click.echo("irmeta: terminated", err=True)

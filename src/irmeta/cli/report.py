@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import glob
 import os
-import shlex
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,74 +40,12 @@ def _skip(ctx, param, value):
     return frozenset(out)
 
 
-#: options whose values are paths (written relative to the page in the re-run command)
-_PATH_OPTIONS = ("groups_file", "reference_runs", "output")
-
-
-def _relative(path: str, base: Path) -> str:
-    """``path`` relative to the folder ``base`` (as given when it cannot be: another
-    drive)."""
-    try:
-        return os.path.relpath(os.path.abspath(path), base)
-    except ValueError:
-        return path
-
-
-def _whole_folder(paths: list[str]) -> str | None:
-    """The folder of ``paths`` when they are exactly its files in the order the shell
-    expands ``DIR/*`` (sorted), else None."""
-    full = [os.path.abspath(p) for p in paths]
-    folders = {os.path.dirname(p) for p in full}
-    if len(full) <= 3 or len(folders) != 1:
-        return None
-    folder = folders.pop()
-    listing = sorted(glob.glob(os.path.join(glob.escape(folder), "*")))
-    return folder if listing == full and all(os.path.isfile(p) for p in listing) else None
-
-
 def _command_line(ctx: click.Context) -> str:
-    """The command that reproduces this report, run from the folder of the page: every
-    parameter given on the command line, in canonical form (positional arguments
-    last), paths relative to that folder, a folder's whole listing as ``DIR/*``."""
-    from click.core import ParameterSource
-
+    """The command that reproduces this report, run from the folder of the page
+    (:func:`irmeta.cli.rerun.rerun_command`)."""
+    from irmeta.cli.rerun import rerun_command
     base = Path(os.path.abspath(ctx.params.get("output") or "report.html")).parent
-    parts, positional = ["irmeta", "report"], []
-    for p in ctx.command.params:
-        if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE:
-            continue
-        value = ctx.params[p.name]
-        if isinstance(p, click.Argument):
-            positional.extend([value] if isinstance(value, str) else list(value or ()))
-            continue
-        if not isinstance(p, click.Option):   # a command's params: arguments and options
-            continue
-        if p.is_flag and not p.secondary_opts:
-            if value:
-                parts.append(p.opts[-1])
-            continue
-        if p.is_flag:
-            parts.append(p.opts[-1] if value else p.secondary_opts[-1])
-            continue
-        if isinstance(value, frozenset):
-            parts += [p.opts[-1], ",".join(s for s in _SECTIONS if s in value)]
-            continue
-        if isinstance(value, tuple) and p.name == "alphas":
-            value = ",".join(f"{a:g}" for a in value)
-        if p.name in _PATH_OPTIONS:
-            value = [_relative(v, base) for v in value] if p.multiple else \
-                _relative(value, base)
-        if p.multiple:
-            for v in value:
-                parts += [p.opts[-1], str(v)]
-        else:
-            parts += [p.opts[-1], str(value)]
-    head = shlex.join(parts + [_relative(v, base) for v in positional[:1]])
-    runs = positional[1:]
-    folder = _whole_folder(runs)
-    if folder is not None:                      # a glob: the shell expands it
-        return f"{head} {shlex.quote(_relative(folder, base))}/*"
-    return " ".join([head, *(shlex.quote(_relative(v, base)) for v in runs)])
+    return rerun_command(ctx, ["irmeta", "report"], base, sections=_SECTIONS)
 
 
 #: the constraint of each ReportOptions field the command sets, equal to
@@ -184,21 +120,29 @@ def _option(name: str, **kwargs):
          help="NRG prior set; auto = best_per_group with --groups, else others.")
 @_option("--twist-depth", default=None,
          help="Depth N of Twist (shorter rankings are padded; default: the runs' depth).")
+@click.option("--run-info", "run_info", type=click.Path(exists=True, dir_okay=False),
+              default=None, metavar="FILE",
+              help="Run attributes (TSV: a header row 'run<TAB>attribute...', then one row "
+                   "per run): leaderboard columns and filters; the first attribute colours "
+                   "the figures coloured by group.")
 @click.option("--primary", default=None, metavar="MEASURE", callback=one_measure_option,
               help="Primary measure: orders the leaderboard (with intervals and tests), the "
                    "rank changes and the summary (default: nDCG@10 for graded qrels and "
                    "runs of at most 100 documents, else AP).")
-@click.option("--gain", default="AP", show_default=True, callback=one_measure_option,
-              help="Gain measure of the effort/gain grid (one measure).")
-@click.option("--matrix-measure", default="AP", show_default=True, callback=one_measure_option,
-              help="Measure of the runs x topics matrix aggregated by GAWM and HITS.")
+@click.option("--gain", default=None, metavar="MEASURE", callback=one_measure_option,
+              help="Gain measure of the effort/gain grid (one measure; default: the "
+                   "primary measure).")
+@click.option("--matrix-measure", default=None, metavar="MEASURE",
+              callback=one_measure_option,
+              help="Measure of the runs x topics matrix aggregated by GAWM and HITS "
+                   "(default: the primary measure).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_trials,
                    stability_trials, level, test, correction, ci_level, ci_trials, fuzziness,
-                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, primary, gain,
-                   matrix_measure, progress, **options):
+                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, run_info, primary,
+                   gain, matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Six sections: a sortable leaderboard (the primary measure with confidence
@@ -232,7 +176,7 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_
                          alphas=alphas,
                          rare_cutoff=rare_cutoff, nrg_cutoff=nrg_cutoff, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
-                         matrix_measure=matrix_measure,
+                         matrix_measure=matrix_measure, run_info=run_info,
                          skip=skip, progress=progress)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import importlib
 import os
-import shlex
-import sys
 from dataclasses import MISSING, fields
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,10 +22,14 @@ DPI = Integer(low=30)
 
 
 def _command_line(paper: str) -> str:
-    args = sys.argv[1:]
-    if len(args) >= 2 and args[0] == "reproduce":
-        return shlex.join(["irmeta", *args])
-    return shlex.join(["irmeta", "reproduce", paper, *args])
+    """The command that re-runs this reproduction from the folder of its page (the
+    output folder): parameters given on the command line, paths relative to the page,
+    the runs as ``DIR/*`` when they are a folder's whole listing
+    (:func:`irmeta.cli.rerun.rerun_command`, as ``irmeta report``)."""
+    from irmeta.cli.rerun import rerun_command
+    ctx = click.get_current_context()
+    base = Path(os.path.abspath(ctx.params.get("output") or "."))
+    return rerun_command(ctx, ["irmeta", "reproduce", paper], base)
 
 
 def output_options(paper: str):

@@ -152,6 +152,9 @@ class Campaign(RunTopicShape):
     dropped_topics: dict[str, int] = field(default_factory=dict)
     #: subtopic judgments laid out for this campaign (irmeta.data.subtopics), or None
     subtopics: Any = None
+    #: per run the tag its file gives it (None: not read from a file, or no tag); a run
+    #: whose name differs was renamed (tags colliding across files, or ``names``)
+    tags: tuple[str | None, ...] = ()
 
     def __repr__(self) -> str:
         """A summary (never the arrays): ``Campaign(30 runs [a, b, c, ...], 50 topics,
@@ -271,7 +274,8 @@ class Campaign(RunTopicShape):
                             length=self.length[idx], doc_fp=self.doc_fp[idx],
                             docids=tuple(self.docids[i] for i in idx),
                             starts=self.starts[idx],
-                            sources=tuple(self.sources[i] for i in idx) if self.sources else ())
+                            sources=tuple(self.sources[i] for i in idx) if self.sources else (),
+                            tags=tuple(self.tags[i] for i in idx) if self.tags else ())
         if "_interned" in self.__dict__:
             dc, jc, ct, n = self._interned
             sub.__dict__["_interned"] = (dc[idx], jc, ct, n)
@@ -608,4 +612,5 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
         warnings.warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
                       "were ignored", stacklevel=2)
     return Campaign(tuple(names), topics, grades, length, doc_fp, judged, tuple(docids),
-                    starts, max_docs, tuple(r.source for r in runs), dropped)
+                    starts, max_docs, tuple(r.source for r in runs), dropped,
+                    tags=tuple(r.tag for r in runs))

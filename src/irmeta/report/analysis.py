@@ -60,10 +60,16 @@ from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
 from irmeta.report.pieces import twist_undefined_stated
 
-__all__ = ["CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection", "Highlights",
-           "InnovationSection", "InputsSection", "LeaderboardSection", "NRGSection", "PerTopic",
-           "ReusabilityPart", "TopicAggregation", "TopicsSection", "TrustSection",
-           "analyse_campaign"]
+__all__ = ["SATURATION", "CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection",
+           "Highlights", "InnovationSection", "InputsSection", "LeaderboardSection",
+           "NRGSection", "PerTopic", "RankChange", "ReusabilityPart", "Superlative",
+           "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign",
+           "rank_ranges", "saturated_columns"]
+
+#: a leaderboard column is *saturated* when more than this share of the runs (with a
+#: defined mean) share one value: its ranks are mostly ties, and a rank change under it
+#: says nothing about the run (Judged@10 on DL21: 39 of 63 runs at 1.0)
+SATURATION = 0.5
 
 
 # ---------------------------------------------------------------------- sections
@@ -82,6 +88,10 @@ class LeaderboardSection:
     the primary measure (the first column); ``uncertainty``: its
     :class:`irmeta.stats.leaderboard.Leaderboard` (bootstrap intervals of the mean,
     corrected tests against the best and the next run), None with fewer than 2 topics.
+    ``saturated``: the columns (not the primary) where most runs share one value
+    (:func:`saturated_columns`), whose rank changes are left out. ``attributes``: the
+    run attributes of ``run_info`` (runs x attributes, campaign order; also columns of
+    ``table`` after ``group``), None without.
     """
 
     columns: tuple[Column, ...]
@@ -94,6 +104,8 @@ class LeaderboardSection:
     uncertainty: Any = None
     rel_level: int = 1
     prior: str = "others"
+    saturated: tuple[str, ...] = ()
+    attributes: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -131,23 +143,69 @@ class PerTopic:
 
 
 @dataclass(frozen=True)
+class Superlative:
+    """One headline fact of the summary and every run that shares it: ``runs`` (all the
+    runs with exactly ``value``, best first by the primary measure, then campaign order),
+    ``ranks``: each run's competition rank under the primary measure. ``tied``: more
+    than one run holds it (the page then names them all and says "tied")."""
+
+    runs: tuple[str, ...]
+    value: float
+    ranks: tuple[int, ...]
+
+    @property
+    def tied(self) -> bool:
+        return len(self.runs) > 1
+
+
+@dataclass(frozen=True)
+class RankChange:
+    """A tie-aware rank change of ``run`` between the primary measure and ``measure``:
+    ``primary_ranks`` and ``measure_ranks`` are the ranges of ranks the run can take
+    under each (``(lo, hi)``: ``lo`` = 1 + runs strictly better, ``hi`` = runs better or
+    equal; a run without ties has ``lo == hi``); ``shift``: how far apart the two ranges
+    are (0 when they overlap: no change), positive when the run moves up under
+    ``measure``."""
+
+    run: str
+    measure: str
+    primary_ranks: tuple[int, int]
+    measure_ranks: tuple[int, int]
+    shift: int
+
+
+@dataclass(frozen=True)
 class Highlights:
-    """The summary at the top of the page, from the leaderboard: the best run by the
-    primary measure (``primary``: its label; ``best_value``: its mean; ``tied``: runs
-    not significantly below it, None without tests); the run with the highest NRG (and
-    its rank under the primary measure), None when NRG is undefined for every run; the
-    run with most unique relevant documents, None when no run has one; the largest rank
-    change against the primary measure (``moved``: run, measure label, rank under the
-    primary measure, rank under the other), None when no run moves."""
+    """The summary at the top of the page, from the leaderboard; every superlative is a
+    :class:`Superlative` that names all the runs sharing it (a tie is never hidden).
+
+    ``primary``: the primary measure's label; ``best``: the best run(s) by it; ``tied``:
+    runs not significantly below the best, None without tests; ``most_new``: the highest
+    NRG@``nrg_cutoff``, None when NRG is undefined for every run; ``most_unique``: most
+    unique relevant documents, None when no run has one; ``moved``: the largest
+    tie-aware rank change against the primary measure (every run and measure sharing
+    the largest ``shift``), empty when no run moves; ``left_out``: (column, why) of the
+    leaderboard columns left out of the rank changes: saturated ones (most runs share one
+    value, :func:`saturated_columns`; why: "39 of 63 runs share 1.000") and diagnostic
+    ones (Judged@10)."""
 
     primary: str
-    best_run: str
-    best_value: float
+    best: Superlative
     tied: int | None
     nrg_cutoff: int
-    most_new: tuple[str, int] | None
-    most_unique: tuple[str, int] | None
-    moved: tuple[str, str, int, int] | None
+    most_new: Superlative | None
+    most_unique: Superlative | None
+    moved: tuple[RankChange, ...]
+    left_out: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def best_run(self) -> str:
+        """The first of the best runs (campaign order on a tie)."""
+        return self.best.runs[0]
+
+    @property
+    def best_value(self) -> float:
+        return self.best.value
 
 
 @dataclass(frozen=True)
@@ -177,7 +235,9 @@ class NRGSection:
     """NRG@``k`` (prior set ``prior``: ``others``, ``best_per_group``, ``earlier`` or
     ``list``) against nDCG@``k``.
 
-    ``points``: per run (campaign order) ``nDCG``, ``NRG`` and ``group``.
+    ``points``: per run (campaign order) ``nDCG``, ``NRG`` and ``group`` (and
+    ``colour``: the value of the run attribute ``colour_by`` that colours the scatter,
+    the first of ``run_info``; None: the group colours it).
     ``table``: per run ``run``, ``group`` (with groups), nDCG@k, NRG@k, ``NRG / nDCG``
     (NaN where nDCG is 0), both ranks and the unique@K count; highest NRG first.
     """
@@ -188,6 +248,7 @@ class NRGSection:
     own_groups: bool
     points: pd.DataFrame
     table: pd.DataFrame
+    colour_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -214,7 +275,8 @@ class EffortSection:
     is undefined on every topic. ``seed``: of the point subsample drawn when the grid
     has more than 20,000 points. ``runs_depth``: the depth of the runs (``depth``
     is that unless ``--twist-depth`` gave another); ``undefined_topics``: analysed
-    topics with more relevant documents than ``depth``, where Twist is undefined."""
+    topics with more relevant documents than ``depth``, where Twist is undefined.
+    ``gain_rule``: why ``gain`` (the primary measure unless ``--gain`` gave another)."""
 
     depth: int
     gain: str
@@ -222,6 +284,7 @@ class EffortSection:
     findings: EffortFindings | None
     runs_depth: int = 0
     undefined_topics: int = 0
+    gain_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -232,9 +295,10 @@ class TopicAggregation:
     arithmetic means), ``hits``; ``map``: per-run mean of the matrix; ``bars``: the heat
     map's orders and side bars (:func:`irmeta.aggregate.analyses.heatmap_bars`).
     ``systems``: per run MAP, GAWM E_s, HITS A(s), W_s, their ranks and ``rank change``
-    (rank MAP - rank GAWM), by GAWM rank; ``topics``: per topic the relevant documents,
-    AAP, E_t, W_t, A(t) and the standard deviation over runs, by weight. ``moved``: runs
-    whose rank changes; ``tau``: Kendall's tau between the MAP and GAWM rankings.
+    (the tie-aware shift from MAP to GAWM, :func:`rank_shift`), by GAWM rank; ``topics``:
+    per topic the relevant documents, AAP, E_t, W_t, A(t) and the standard deviation over
+    runs, by weight. ``moved``: runs whose rank changes; ``tau``: Kendall's tau between
+    the MAP and GAWM rankings.
     """
 
     matrix: pd.DataFrame
@@ -251,10 +315,12 @@ class TopicAggregation:
 @dataclass(frozen=True)
 class TopicsSection:
     """The runs x topics matrix of ``measure`` aggregated (``aggregation``), None when
-    fewer than 2 runs or topics have defined values."""
+    fewer than 2 runs or topics have defined values. ``measure_rule``: why ``measure``
+    (the primary measure unless ``--matrix-measure`` gave another)."""
 
     measure: str
     aggregation: TopicAggregation | None
+    measure_rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -336,6 +402,7 @@ class InputsSection:
     reference_runs: int | None
     dropped_topics: int | None
     parameters: tuple[tuple[str, str], ...]
+    renamed: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -362,7 +429,7 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
                      groups: Mapping[str, str] | None = None,
                      reference: Campaign | None = None, prior_runs=None,
                      inputs: Mapping[str, object] | None = None,
-                     clock=None) -> CampaignAnalysis:
+                     clock=None, run_info=None) -> CampaignAnalysis:
     """Compute every section of the campaign report.
 
     Parameters
@@ -380,13 +447,18 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
         "groups": path, "campaign": name}``).
     clock : a :class:`irmeta.report.html.StepClock` timing the steps (campaign_report's
         progress bar); None: untimed.
+    run_info : run attributes (``ReportOptions.run_info``: a TSV path or a DataFrame
+        indexed by run); given here, it replaces ``options.run_info``.
 
     Returns
     -------
     CampaignAnalysis
         One dataclass per section; skipped sections are None.
     """
-    opts = (options or ReportOptions()).validate()
+    opts = options or ReportOptions()
+    if run_info is not None:
+        opts = replace(opts, run_info=run_info)
+    opts = opts.validate()
     groups, own_groups, prior, prior_runs = check_inputs(
         campaign, opts, groups, reference, prior_runs, "analyse_campaign")
     return analyse(campaign, opts, groups=groups, own_groups=own_groups, prior=prior,
@@ -437,8 +509,13 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
     clock = clock or _Untimed()
     sharded = _is_sharded(campaign)
     view = _view(campaign)           # a Campaign, or the summary of a sharded one
+    from irmeta.io.runinfo import check_run_info
+    info = check_run_info(opts.run_info, [str(r) for r in view.runs], "report")
     defaults = choose_defaults(view, opts)
-    opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth)
+    # every section of one measure follows the primary measure unless given its own
+    opts = replace(opts, primary=defaults.primary, twist_depth=defaults.twist_depth,
+                   gain=opts.gain or defaults.primary,
+                   matrix_measure=opts.matrix_measure or defaults.primary)
     columns = leaderboard_columns(opts, prior, depth=defaults.depth, primary=defaults.primary)
     context = {"reference": reference, "prior_runs": prior_runs}
     spec = piece_spec(opts, columns, groups, prior_runs, sharded)
@@ -453,7 +530,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                                rel_level=opts.rel_level, complete=True, **context)
         # intervals and tests (SciPy) come from a child below: here only the means
         board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=None)
+                                    opts, prior, uncertainty=None, run_info=info)
         per_topic = per_topic_results(view, opts, results, board)
     # two children starting at once: the leaderboard's intervals and tests (they import
     # scipy.stats, a second) and the trust section's tests
@@ -481,7 +558,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
         board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=uncertainty)
+                                    opts, prior, uncertainty=uncertainty, run_info=info)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
             if not own_groups:   # the part needs the groups the user gave
@@ -633,7 +710,8 @@ COMPUTE = "compute"
 
 def leaderboard_section(results, columns: list[Column], groups: dict, own_groups: bool,
                 rare_cutoff: int, opts: ReportOptions | None = None,
-                prior: str = "others", uncertainty: Any = COMPUTE) -> LeaderboardSection:
+                prior: str = "others", uncertainty: Any = COMPUTE,
+                run_info: pd.DataFrame | None = None) -> LeaderboardSection:
     """The :class:`LeaderboardSection` of evaluated ``results`` (one measure per column; the
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
@@ -645,27 +723,43 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
         m = results.matrix(i)
         per_column[col.label] = col.aggregate(m)
     means = pd.DataFrame(per_column)
-    rank = means.apply(ranks)
-    primary = columns[0].label
     if isinstance(uncertainty, str) and uncertainty == COMPUTE:
         uncertainty = primary_uncertainty(results, opts)
+    return board_of_means(columns, means, groups, own_groups, rare_cutoff, opts, prior,
+                          uncertainty, run_info)
+
+
+def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
+                   own_groups: bool, rare_cutoff: int, opts: ReportOptions,
+                   prior: str = "others", uncertainty: Any = None,
+                   run_info: pd.DataFrame | None = None) -> LeaderboardSection:
+    """The :class:`LeaderboardSection` of the runs' ``means`` (runs x column labels):
+    ranks, tie-aware rank changes, saturated columns, the table."""
+    rank = means.apply(ranks)
+    primary = columns[0].label
+    saturated = tuple(c for c in saturated_columns(means) if c != primary)
     # the same order as the tests' table: mean descending, campaign order on ties
     order = means[primary].sort_values(ascending=False, kind="stable").index
     table = pd.DataFrame({"run": list(order)}, index=list(order))
     if not own_groups:
         table["group"] = [groups[r] for r in order]
+    if run_info is not None:
+        for name in run_info.columns:
+            table[str(name)] = run_info[name].reindex(order).to_numpy()
     for label in means.columns:
         table[label] = means[label].reindex(order).to_numpy()
         table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
-        if label != primary:
-            table[f"delta {label}"] = (rank[primary] - rank[label]).reindex(order).to_numpy()
+        if label != primary:      # tie-aware; none under a saturated column
+            delta = (pd.Series(np.nan, index=means.index) if label in saturated
+                     else rank_shift(means[primary], means[label]))
+            table[f"delta {label}"] = delta.reindex(order).to_numpy()
         if label == primary and uncertainty is not None:
             u = uncertainty.table.reindex(order)
             for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
                 table[name] = u[name].to_numpy()
     return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff, primary,
-                       uncertainty, opts.rel_level, prior)
+                       uncertainty, opts.rel_level, prior, saturated, run_info)
 
 
 def primary_uncertainty(results, opts: ReportOptions):
@@ -708,49 +802,119 @@ def choose_defaults(campaign, opts: ReportOptions) -> Defaults:
     return Defaults(primary, rule, depth, int(twist), twist_rule, graded)
 
 
+def natural_order(topics) -> list:
+    """Topic ids in natural order: by number when every id is an integer (``2`` before
+    ``10``), else by their runs of digits read as numbers (``t2`` before ``t10``), ties
+    by the id itself; the per-topic tables and matrices use it (issue 24)."""
+    import re
+    ids = [str(t) for t in topics]
+
+    def key(t: str):
+        parts = re.split(r"(\d+)", t)
+        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts if p], t
+    order = sorted(range(len(ids)), key=lambda i: key(ids[i]))
+    return [list(topics)[i] for i in order]
+
+
 def per_topic_results(campaign, opts: ReportOptions, results,
                       board: LeaderboardSection) -> PerTopic:
-    """The :class:`PerTopic` results: every measure's matrix over the analysed topics,
-    and for the primary measure the best/median/worst per topic with each run beside
-    them."""
+    """The :class:`PerTopic` results: every measure's matrix over the analysed topics
+    (in :func:`natural_order`), and for the primary measure the best/median/worst per
+    topic with each run beside them."""
     from irmeta.aggregate.topics import run_topics, topic_summary
     keep = np.asarray(campaign.topics, dtype=object)[campaign.topic_set(opts.rel_level)]
     matrices = {}
     for i, col in enumerate(board.columns):
         m = results.matrix(i)
-        matrices[col.measure] = m.reindex(columns=[t for t in m.columns if t in set(keep)])
+        matrices[col.measure] = m.reindex(columns=natural_order(
+            [t for t in m.columns if t in set(keep)]))
     primary = matrices[board.columns[0].measure]
     return PerTopic(board.primary, topic_summary(primary),
                     {str(r): run_topics(primary, str(r)) for r in primary.index}, matrices)
+
+
+def rank_ranges(values: pd.Series) -> pd.DataFrame:
+    """Per run the range of ranks it can take when ties are broken either way (1 =
+    largest): ``lo`` = 1 + runs with a strictly larger value (the competition rank),
+    ``hi`` = runs with a larger or equal value; NaN for an undefined value."""
+    return pd.DataFrame({"lo": values.rank(ascending=False, method="min"),
+                         "hi": values.rank(ascending=False, method="max")})
+
+
+def rank_shift(primary: pd.Series, other: pd.Series) -> pd.Series:
+    """The tie-aware rank change of every run from ``primary`` to ``other``: the gap
+    between its two rank ranges (:func:`rank_ranges`), 0 when they overlap, positive
+    when the run ranks higher under ``other``; NaN where either value is undefined."""
+    a, b = rank_ranges(primary), rank_ranges(other)
+    up = a["lo"] - b["hi"]              # > 0: even its worst rank under other is better
+    down = b["lo"] - a["hi"]            # > 0: even its best rank under other is worse
+    return up.clip(lower=0) - down.clip(lower=0)
+
+
+def saturated_columns(means: pd.DataFrame) -> tuple[str, ...]:
+    """The columns where more than :data:`SATURATION` of the runs with a defined value
+    share one value (most ranks are ties: rank changes there are noise)."""
+    out = []
+    for label in means.columns:
+        v = means[label].dropna()
+        if len(v) and v.value_counts().iloc[0] > SATURATION * len(v):
+            out.append(str(label))
+    return tuple(out)
+
+
+def _superlative(values: pd.Series, order, ranks: pd.Series) -> Superlative | None:
+    """Every run holding the largest of ``values`` (exact equality, as the ranks),
+    in ``order``; None when every value is NaN."""
+    if not values.notna().any():
+        return None
+    top = values.max()
+    runs = tuple(str(r) for r in order if values[r] == top)
+    return Superlative(runs, float(top), tuple(int(ranks[r]) for r in runs))
 
 
 def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
     """The summary facts of a leaderboard (see :class:`Highlights`)."""
     m, lb = board.means, board.table
     P = board.primary
-    ap = m[P]
-    best = str(ap.idxmax())
+    order = list(lb.index)                 # best first by the primary measure
+    rank_p = board.ranks[P]
+    best = _superlative(m[P], order, rank_p) or \
+        Superlative(tuple(str(r) for r in order[:1]), float("nan"), (0,))   # all undefined
     tied = None if board.uncertainty is None else \
         int(board.uncertainty.table["tied_with_best"].sum())
-    nrg = m[f"NRG@{nrg_cutoff}"]
-    most_new = None
-    if nrg.notna().any():
-        b = str(nrg.idxmax())
-        most_new = (b, int(board.ranks[P][b]))
+    most_new = _superlative(m[f"NRG@{nrg_cutoff}"], order, rank_p)
     uniq = m[f"unique@{board.rare_cutoff}"]
-    most_unique = None
-    if uniq.max() > 0:
-        b = str(uniq.idxmax())
-        most_unique = (b, int(uniq[b]))
-    moved = None
-    deltas = {c: lb[f"delta {c}"].abs() for c in m.columns if c != P}
-    if deltas:
-        frame = pd.DataFrame(deltas)
-        col = str(frame.max().idxmax())
-        run = str(frame[col].idxmax())
-        if frame[col][run] > 0:
-            moved = (run, col, int(lb[f"rank {P}"][run]), int(lb[f"rank {col}"][run]))
-    return Highlights(P, best, float(ap[best]), tied, nrg_cutoff, most_new, most_unique, moved)
+    most_unique = _superlative(uniq, order, rank_p) if uniq.max() > 0 else None
+    left_out = {}
+    for c in board.columns:
+        if c.label == P:
+            continue
+        if c.label in board.saturated:
+            v = m[c.label].dropna()
+            counts = v.value_counts()
+            left_out[c.label] = (f"{int(counts.iloc[0])} of {len(v)} runs share "
+                                 f"{float(counts.index[0]):.3f}")
+        elif c.diagnostic:
+            left_out[c.label] = "a diagnostic of the judgements, not of the runs"
+    changes = []
+    for col in m.columns:
+        if col == P or col in left_out:
+            continue
+        shift = lb[f"delta {col}"]
+        for run in order:
+            d = shift[run]
+            if np.isfinite(d) and d != 0:
+                changes.append(RankChange(str(run), str(col), _range(m[P], run),
+                                          _range(m[col], run), int(d)))
+    largest = max((abs(c.shift) for c in changes), default=0)
+    moved = tuple(c for c in changes if abs(c.shift) == largest)
+    return Highlights(P, best, tied, nrg_cutoff, most_new, most_unique, moved,
+                      tuple((c, left_out[c]) for c in m.columns if c in left_out))
+
+
+def _range(values: pd.Series, run) -> tuple[int, int]:
+    r = rank_ranges(values).loc[run]
+    return int(r["lo"]), int(r["hi"])
 
 
 def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
@@ -843,7 +1007,11 @@ def nrg(source: _Source, opts: ReportOptions, results, board: LeaderboardSection
     table = _no_group(board.own_groups,
                       table.sort_values([f"NRG@{k}", "run"], ascending=[False, True]))
     points = pd.DataFrame({"nDCG": x, "NRG": y, "group": grp})
-    return NRGSection(k, opts.rare_cutoff, prior, board.own_groups, points, table)
+    colour_by = None
+    if board.attributes is not None:         # the first run attribute colours the points
+        colour_by = str(board.attributes.columns[0])
+        points["colour"] = board.attributes[board.attributes.columns[0]].reindex(m.index)
+    return NRGSection(k, opts.rare_cutoff, prior, board.own_groups, points, table, colour_by)
 
 
 # ---------------------------------------------------------------------- effort
@@ -868,7 +1036,8 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
     tv = np.where(keep[None, :], tv, np.nan)
     undefined = int((keep & (c.num_rel(opts.rel_level) > N)).sum())
     if np.isnan(tv).all():
-        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined)
+        return EffortSection(N, gain_label, opts.seed, None, c.depth, undefined,
+                             _rule(opts, opts.gain, "--gain"))
     grid = effort.effort_gain(c, gain_label, depth=N, values=(tv, gv))
     tell = effort.most_telling(grid, k=1)
     shares = grid.table(percent=True)
@@ -888,7 +1057,7 @@ def effort_section(source: _Source, opts: ReportOptions, results, board: Leaderb
     panels = source.panels(list(zip(tell["run"], tell["topic"])), N, opts.rel_level)
     return EffortSection(N, gain_label, opts.seed,
                          EffortFindings(grid, tell, shares, both, tuple(panels)), c.depth,
-                         undefined)
+                         undefined, _rule(opts, opts.gain, "--gain"))
 
 
 # ---------------------------------------------------------------------- topics
@@ -912,7 +1081,7 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
         name, matrix = first.display, res.matrix(0)
     matrix = matrix.dropna(axis=1, how="any")
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-        return TopicsSection(name, None)
+        return TopicsSection(name, None, _rule(opts, opts.matrix_measure, "--matrix-measure"))
     # non-convergence is stated in the report (TopicsSection.gawm.converged): no warning
     g = gawm(matrix, "A", "arithmetic", "arithmetic", warn=False)
     h = hits(matrix)
@@ -923,7 +1092,10 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
                             "HITS A(s)": h.authority_s.values,
                             "rank HITS": ranks(h.authority_s).values,
                             "weight W_s": g.W_s.values})
-    systems["rank change"] = systems["rank MAP"] - systems["rank GAWM"]
+    # tie-aware, as the leaderboard's: the gap between the rank ranges (0 when they overlap)
+    systems["rank change"] = rank_shift(pd.Series(MAP.to_numpy(), index=systems.index),
+                                        pd.Series(g.E_s.reindex(MAP.index).to_numpy(),
+                                                  index=systems.index)).to_numpy()
     systems = _no_group(board.own_groups, systems.sort_values(["rank GAWM", "run"]))
     nrel = pd.Series(c.num_rel(opts.rel_level), index=list(c.topics)).reindex(matrix.columns)
     topic_frame = pd.DataFrame({"topic": matrix.columns, "relevant": nrel.values.astype(int),
@@ -937,7 +1109,15 @@ def topics(source: _Source, opts: ReportOptions, results, board: LeaderboardSect
     return TopicsSection(name, TopicAggregation(
         matrix, g, h, MAP, bars, systems, topic_frame,
         moved=int((systems["rank change"] != 0).sum()),
-        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))))
+        tau=kendall_tau(MAP, g.E_s.reindex(MAP.index))),
+        _rule(opts, opts.matrix_measure, "--matrix-measure"))
+
+
+def _rule(opts: ReportOptions, measure, option: str) -> str:
+    """Why a one-measure section uses ``measure`` (stated on the page)."""
+    if measure == opts.primary:
+        return f"the primary measure, as every section of one measure; {option} chooses another"
+    return f"given ({option}); the primary measure is {opts.primary}"
 
 
 # ---------------------------------------------------------------------- trust
@@ -1051,7 +1231,18 @@ def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool
                       + (f", … ({len(names)} files)" if len(names) > 4 else "")))
     if inputs.get("groups"):
         files.append(("groups file", os.path.basename(str(inputs["groups"]))))
+    if isinstance(opts.run_info, (str, os.PathLike)):
+        files.append(("run info file", os.path.basename(os.fspath(opts.run_info))))
     dropped = getattr(c, "dropped_topics", None)
+    renamed = []
+    tags, sources = getattr(c, "tags", ()) or (), getattr(c, "sources", ()) or ()
+    if tags:
+        from irmeta.io.trec import run_name_from_path
+        for i, run in enumerate(c.runs):
+            if tags[i] is not None and tags[i] != run:
+                by_file = i < len(sources) and sources[i] is not None and \
+                    run_name_from_path(sources[i]) == run
+                renamed.append((str(run), str(tags[i]), "file" if by_file else "given"))
     return InputsSection(
         files=tuple(files), runs=c.num_runs,
         groups=None if own_groups else len(set(groups.values())),
@@ -1062,7 +1253,7 @@ def inputs_section(campaign, opts: ReportOptions, groups: dict, own_groups: bool
         prior_runs=prior_runs if prior == "list" else None,
         reference_runs=None if reference is None else reference.num_runs,
         dropped_topics=sum(dropped.values()) if dropped else None,
-        parameters=tuple(opts.items()))
+        parameters=tuple(opts.items()), renamed=tuple(renamed))
 
 
 #: section name -> function computing it (``leaderboard`` and ``trust`` are computed

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, cast
 
@@ -23,7 +23,7 @@ import pandas as pd
 from irmeta.data.campaign import Campaign
 from irmeta.report import render
 from irmeta.report.analysis import CampaignAnalysis, analyse, check_inputs
-from irmeta.report.html import ReportWriter, Row, Section, StepClock
+from irmeta.report.html import ReportWriter, Row, Section, StepClock, Text
 from irmeta.report.options import SECTIONS, ReportOptions
 
 __all__ = ["CampaignReport", "campaign_report"]
@@ -49,7 +49,8 @@ def campaign_report(campaign: Campaign, output="report.html", *,
                     options: ReportOptions | None = None,
                     reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
-                    command: str | None = None, title: str | None = None) -> CampaignReport:
+                    command: str | None = None, title: str | None = None,
+                    run_info=None) -> CampaignReport:
     """Evaluate ``campaign`` and write the HTML report ``output`` with its TSV tables,
     matrices (TSV, Parquet) and PNG/SVG figures in ``<output stem>_files/``, and the
     whole as ``<output stem>.zip``.
@@ -61,10 +62,15 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
     (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the
     inputs (e.g. ``{"qrels": path, "runs": [paths], "groups": path}``). ``command``: the
-    command line that reproduces the report (printed at its end). Returns a
+    command line that reproduces the report (printed at its end). ``run_info``: run
+    attributes (a TSV path or a DataFrame indexed by run: leaderboard columns, filters,
+    colours), replacing ``options.run_info`` when given. Returns a
     :class:`CampaignReport`.
     """
-    opts = (options or ReportOptions()).validate()
+    opts = options or ReportOptions()
+    if run_info is not None:
+        opts = replace(opts, run_info=run_info)
+    opts = opts.validate()
     groups, own_groups, prior, prior_runs = check_inputs(
         campaign, opts, groups, reference, prior_runs, "campaign_report")
     active = [s for s in SECTIONS if s not in opts.skip]
@@ -111,7 +117,8 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
         w.sections.append(write_section(view, w))
     w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
-                    summary=render.summary(analysis.highlights), version=__version__,
+                    summary=render.summary(analysis.highlights, analysis.inputs.renamed),
+                    version=__version__,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
 
 
@@ -140,6 +147,8 @@ def _write_block(view, w: ReportWriter):
         return RunBlock(view.anchor, view.run, _write_block(view.table, w), note=view.note)
     if isinstance(view, render.Downloads):
         return write_matrices(view.matrices, w)
+    if isinstance(view, render.PaperTables):
+        return write_paper_tables(view.files, w)
     return view                                            # Text
 
 
@@ -162,6 +171,19 @@ class MatrixFiles:
     files: list
     parquet: str
     kind: str = "downloads"
+
+
+def write_paper_tables(files: Mapping[str, str], w: ReportWriter) -> Text:
+    """Write the leaderboard's LaTeX and Markdown files next to the page and a line
+    linking them (:class:`irmeta.report.render.PaperTables`)."""
+    from irmeta.report.render import prose
+    links = []
+    for name, text in files.items():
+        path = w.assets / name
+        path.write_text(text, encoding="utf-8")
+        w.files.append(path)
+        links.append((name.rsplit(".", 1)[-1], w._rel(path)))
+    return Text(prose("paper_tables", links=links))
 
 
 def matrix_file_name(measure: str) -> str:

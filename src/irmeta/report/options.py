@@ -72,8 +72,9 @@ class ReportOptions:
     NRG prior set (``auto`` = ``best_per_group`` when groups are given, else ``others``);
     ``twist_depth``: depth N of Twist (None: the runs' depth, the longest ranking of the
     campaign); ``gain``:
-    gain measure of the effort/gain grid; ``matrix_measure``: measure of the GAWM/HITS
-    matrix; ``examples``: example documents per run;
+    gain measure of the effort/gain grid and ``matrix_measure``: measure of the GAWM/HITS
+    matrix (None: the primary measure, so that every one-measure section follows it);
+    ``examples``: example documents per run;
     ``skip``: sections left out; ``progress``: show a progress bar on stderr (None:
     when stderr is a terminal); ``background``: figures drawn at once in forked child
     processes while the next section is computed (0: all in this process; same files;
@@ -82,7 +83,10 @@ class ReportOptions:
     from the campaign by :func:`irmeta.report.analysis.choose_defaults`); ``test`` and
     ``correction``: the paired test and the multiple-comparison correction of the
     leaderboard's significance markers; ``ci_level`` and ``ci_trials``: the bootstrap
-    confidence intervals of the primary measure's means.
+    confidence intervals of the primary measure's means; ``run_info``: run attributes
+    (a TSV path, :func:`irmeta.io.runinfo.read_run_info`, or a DataFrame indexed by run,
+    one column per attribute) shown as leaderboard columns and filters, the first
+    attribute colouring the figures coloured by group (None: none).
     """
 
     rel_level: int = 1
@@ -96,8 +100,8 @@ class ReportOptions:
     nrg_cutoff: int = 10
     nrg_prior: str = "auto"
     twist_depth: int | None = None
-    gain: str = "AP"
-    matrix_measure: str = "AP"
+    gain: str | None = None
+    matrix_measure: str | None = None
     examples: int = 3
     skip: frozenset = field(default_factory=frozenset)
     progress: bool | None = None
@@ -107,6 +111,7 @@ class ReportOptions:
     correction: str | None = "holm"
     ci_level: float = 0.95
     ci_trials: int = 10000
+    run_info: Any = None
 
     def validate(self) -> "ReportOptions":
         """These options checked against :data:`OPTION_CONSTRAINTS` (a
@@ -128,12 +133,20 @@ class ReportOptions:
                                      f"{self.primary!r}")
             one_measure(self.primary, f"{fn}: primary")   # one numeric per-topic measure
         for name in ("gain", "matrix_measure"):   # one measure each, as primary
-            one_measure(getattr(self, name), f"{fn}: {name}")
+            if getattr(self, name) is not None:
+                one_measure(getattr(self, name), f"{fn}: {name}")
         unknown = set(self.skip) - set(SECTIONS)
         if unknown:
             raise ParameterError(f"{fn}: skip names unknown section(s) "
                                  f"{', '.join(sorted(unknown))} "
                                  f"(known: {', '.join(SECTIONS)})")
+        info = self.run_info
+        if info is not None and not isinstance(info, (str, os.PathLike)):
+            import pandas as pd
+            if not isinstance(info, pd.DataFrame):
+                raise ParameterError(f"{fn}: run_info must be a path (a TSV: run, then one "
+                                     "column per attribute) or a DataFrame indexed by run, "
+                                     f"got {type(info).__name__}")
         if canonical["background"] is None:
             canonical["background"] = default_background()
         return replace(self, **canonical)
@@ -149,6 +162,10 @@ class ReportOptions:
                 v = ", ".join(s for s in SECTIONS if s in v) or "none"
             elif f.name in ("progress", "background"):
                 continue
+            elif f.name == "run_info":
+                v = ("none" if v is None else os.path.basename(os.fspath(v))
+                     if isinstance(v, (str, os.PathLike))
+                     else f"a table of {v.shape[1]} attribute(s)")
             elif v is None:
                 v = "auto"
             out.append((f.name, str(v)))

@@ -97,6 +97,27 @@ class RunDetails:
 
 
 @dataclass
+class Filters:
+    """Selects above the table ``table`` that show only the rows whose column equals the
+    chosen value: ``columns`` = (column, its sorted values) pairs (the run attributes of
+    ``--run-info``)."""
+
+    table: str
+    columns: list
+    kind: str = "filters"
+
+
+@dataclass
+class PaperTables:
+    """The leaderboard as files to paste into a paper: ``files`` = file name -> text
+    (``leaderboard.tex``: :func:`irmeta.stats.leaderboard.to_latex`, the writer of
+    ``irmeta compare``; ``leaderboard.md``: ``to_markdown``), linked under the table."""
+
+    files: dict
+    kind: str = "paper_tables"
+
+
+@dataclass
 class Downloads:
     """The runs x topics matrix of every measure (measure string -> matrix), written as
     one TSV per measure and one Parquet file of them all."""
@@ -137,21 +158,33 @@ def subtitle(sec: InputsSection) -> Markup:
                  judged=sec.judged)
 
 
-def summary(h: Highlights) -> list[Markup]:
+def summary(h: Highlights, renamed=()) -> list[Markup]:
     """The summary box: best run, most new material, most unique documents, largest
     rank change (the last three when they exist)."""
-    out = [prose("summary_best", primary=h.primary, run=h.best_run, value=h.best_value,
+    out = [prose("summary_best", primary=h.primary, runs=h.best.runs, value=h.best.value,
                  tied=h.tied)]
     if h.most_new:
-        out.append(prose("summary_most_new", k=h.nrg_cutoff, run=h.most_new[0],
-                         ap_rank=h.most_new[1]))
+        out.append(prose("summary_most_new", k=h.nrg_cutoff, runs=h.most_new.runs,
+                         ranks=h.most_new.ranks, value=h.most_new.value))
     if h.most_unique:
-        out.append(prose("summary_most_unique", run=h.most_unique[0], n=h.most_unique[1]))
-    if h.moved:
-        run, measure, rank_ap, rank_measure = h.moved
-        out.append(prose("summary_moved", primary=h.primary, run=run, measure=measure,
-                         rank_ap=rank_ap, rank_measure=rank_measure))
+        out.append(prose("summary_most_unique", runs=h.most_unique.runs,
+                         n=int(h.most_unique.value)))
+    out.append(prose("summary_moved", primary=h.primary, changes=h.moved,
+                     left_out=h.left_out))
+    if renamed:
+        out.append(run_names_note(renamed))
     return out
+
+
+def run_names_note(renamed) -> Markup:
+    """The summary's line on runs not named by their tags (:attr:`InputsSection.renamed`):
+    which runs, and why (colliding tags: the collisions named)."""
+    from collections import Counter
+    by_file = [(r, t) for r, t, why in renamed if why == "file"]
+    counts = Counter(t for _, t in by_file)
+    collide = [(t, n) for t, n in counts.items() if n > 1]
+    given = [r for r, _, why in renamed if why == "given"]
+    return prose("summary_run_names", n_file=len(by_file), collide=collide, given=given)
 
 
 def skipped(name: str) -> SectionView:
@@ -207,6 +240,9 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                           "run": t["run"].to_numpy()})
     if "group" in t:
         frame["group"] = t["group"].to_numpy()
+    attrs = [] if lb.attributes is None else [str(c) for c in lb.attributes.columns]
+    for name in attrs:
+        frame[name] = t[name].to_numpy()
     u = lb.uncertainty
     notes, classes = {}, {}
     for c in labels:
@@ -234,7 +270,10 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
         marks = markers(u).reindex(t.index).fillna("")
         notes[P] = [m for m in marks]
         classes[P] = [f"{cls} marks".strip() for cls in classes[P]]
-    tips = {c.label: c.tip + f"  [{c.measure}]" for c in lb.columns}
+    tips = {c.label: c.tip + f"  [{c.measure}]"
+            + ("  (most runs share one value: no rank change shown)"
+               if c.label in lb.saturated else "") for c in lb.columns}
+    tips.update({name: "a run attribute (--run-info)" for name in attrs})
     tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
                  "p vs best": "p-value of the test against the best run (corrected)",
                  "p vs next": "p-value of the test against the run ranked just below "
@@ -246,9 +285,12 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     for col in lb.columns:
         rename.update({col.label: col.measure, f"rank {col.label}": f"rank_{col.measure}",
                        f"delta {col.label}": f"delta_{col.measure}"})
+    filters = [Filters("leaderboard", [(name, sorted(set(map(str, t[name])), key=str))
+                                       for name in attrs])] if attrs else []
     view = SectionView("leaderboard", TITLES["leaderboard"],
                        prose("leaderboard_intro", primary=P,
                              rule=defaults.primary_rule if defaults else ""), [
+        *filters,
         TableView("leaderboard", frame, dict(
             digits=digits, notes=notes, classes=classes, tips=tips, stacked=True,
             tsv=t.rename(columns=rename),
@@ -263,6 +305,10 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                                                f"{round(u.ci_level * 100)}% interval"),
             alt=f"{P} of every run with its confidence interval", width=560,
             caption=prose("leaderboard_ci_caption", primary=P, describe=u.describe())))
+        from irmeta.stats.leaderboard import to_latex, to_markdown
+        view.blocks.append(PaperTables({
+            "leaderboard.tex": to_latex(u, measure=lb.columns[0].measure),
+            "leaderboard.md": to_markdown(u, measure=lb.columns[0].measure)}))
     if per_topic is not None:
         view.blocks += per_topic_blocks(per_topic, anchors, lb)
     return view
@@ -346,12 +392,15 @@ def nrg(sec: NRGSection) -> SectionView:
     from irmeta.report.figures import scatter_by_group
 
     k, p = sec.k, sec.points
-    fig = scatter_by_group(p["nDCG"], p["NRG"], p["group"], xlabel=f"nDCG@{k}",
+    colour = p["colour"] if sec.colour_by else p["group"]
+    fig = scatter_by_group(p["nDCG"], p["NRG"], colour, xlabel=f"nDCG@{k}",
                            ylabel=f"NRG@{k} (prior: {sec.prior})", diagonal=False,
-                           label_top=5, legend_title="run" if sec.own_groups else "group")
+                           label_top=5, legend_title=sec.colour_by or
+                           ("run" if sec.own_groups else "group"))
     return SectionView("nrg", TITLES["nrg"], prose("nrg_intro", k=k, prior=sec.prior), [
         FigureView("nrg_vs_ndcg", fig, alt="NRG against nDCG", width=640,
-                   caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups)),
+                   caption=prose("nrg_scatter_caption", k=k, own_groups=sec.own_groups,
+                                 colour_by=sec.colour_by)),
         TableView("nrg_top", sec.table, dict(
             digits={f"unique@{sec.rare_cutoff}": 0, f"rank nDCG@{k}": 0, f"rank NRG@{k}": 0},
             tips={"NRG / nDCG": "share of the run's nDCG that the prior runs had not "
@@ -388,7 +437,8 @@ def effort(sec: EffortSection) -> SectionView:
                         for r, t, k in zip(tell["run"], tell["topic"], tell["kind"]))
     view.blocks += [
         FigureView("effort_gain", grid_fig, alt="effort/gain grid", width=520,
-                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth)),
+                   caption=prose("effort_grid_caption", gain=sec.gain, depth=sec.depth,
+                                 rule=sec.gain_rule)),
         TableView("effort_gain_shares", f.shares, dict(
             index=True, digits=1, sortable=False, compact=True,
             caption=prose("effort_shares_caption", diagonal=f.grid.diagonal,
@@ -412,7 +462,8 @@ def topics(sec: TopicsSection) -> SectionView:
     from irmeta.report.figures import rank_slope
 
     name = sec.measure
-    view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name))
+    view = SectionView("topics", TITLES["topics"], prose("topics_intro", measure=name,
+                                                           rule=sec.measure_rule))
     a = sec.aggregation
     if a is None:
         view.blocks.append(Text(prose("topics_too_small")))
@@ -535,6 +586,14 @@ def inputs(sec: InputsSection) -> SectionView:
         rows.append(("rarity reference runs (P_rare, AP_rare)", f"{sec.reference_runs}"))
     if sec.dropped_topics is not None:
         rows.append(("run topics absent from the qrels (ignored)", f"{sec.dropped_topics}"))
+    by_file = [(r, t) for r, t, why in sec.renamed if why == "file"]
+    given = [(r, t) for r, t, why in sec.renamed if why == "given"]
+    if by_file:
+        rows.append(("runs named by their file names (tags collide)", ", ".join(
+            f"{r} (tag {t})" for r, t in by_file)))
+    if given:
+        rows.append(("runs named as given (--names)", ", ".join(
+            f"{r} (tag {t})" for r, t in given)))
     frame = pd.DataFrame(rows, columns=["input", "value"])
     params = pd.DataFrame(list(sec.parameters), columns=["parameter", "value"])
     return SectionView("inputs", TITLES["inputs"], prose("inputs_intro"), [

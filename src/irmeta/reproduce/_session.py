@@ -104,6 +104,109 @@ def campaign_rows(facts: CampaignFacts) -> list[tuple[str, str]]:
             ("ranking depth (longest run)", f"{facts.depth}")]
 
 
+#: the alternative text of every figure of the four pages (what it shows, for a reader
+#: who cannot see it), by figure name: :meth:`Session.figure` refuses a figure without one
+FIGURE_ALT = {
+    "figure2a_systems": (
+        "Scatter plots of every system's HITS authority and hub and GAWM "
+        "effectiveness and weight against its MAP"),
+    "figure2b_topics": (
+        "Scatter plots of every topic's HITS authority and hub and GAWM ease "
+        "and weight against its AAP"),
+    "figure3_heatmap": (
+        "Heat map of the systems x topics score matrix, with side bars of the "
+        "means, authorities and weights"),
+    "figure4_grid": (
+        "Five by five grid of system rankings, one per pair of system and topic"
+        " means, the MAP leader traced"),
+    "figure5_confidence": (
+        "Confidence that the best system beats the median and the worst system,"
+        " per aggregation"),
+    "figure6_loto": (
+        "Mean Kendall tau of the leave-one-topic-out predictions, per "
+        "aggregator"),
+    "figure1_synthetic": (
+        "Rank of the innovative synthetic run against the number of its unique "
+        "documents D, one line per measure"),
+    "figure2_alpha_sweep": (
+        "Kendall tau between each measure and its rareness version against "
+        "alpha"),
+    "table3_systems": (
+        "Mean Kendall tau against the number of systems N kept, one line per "
+        "measure"),
+    "figure1a_chronological": (
+        "Every run's NRG with the earlier runs as the prior, in chronological "
+        "order"),
+    "figure1b_others": (
+        "Every run's NRG with all the other runs as the prior"),
+    "figure2_nrg_ndcg": (
+        "Scatter plot of NRG against nDCG, one point per run coloured by group"),
+    "figure3_unique": (
+        "Scatter plot of NRG with base P against nDCG, one point per run"),
+    "figure4_p_rare": (
+        "Scatter plot of P_rare against nDCG, one point per run"),
+    "figure5_tasc": (
+        "Scatter plot of TaSC against nDCG, one point per run"),
+    "grids_effort_gain": (
+        "Four by four effort/gain grids of Twist against each gain measure, "
+        "with each cell's share of the points"),
+    "figure11_crp_dcg": (
+        "CRP and DCG curves of the example rankings side by side"),
+    "figure12_means": (
+        "Every run's mean under each measure, one line per measure"),
+    "figure13_downsampling": (
+        "Kendall tau against the share of the pool kept, one line per measure"),
+    "figure14_asl": (
+        "Achieved significance level curves of every measure over the run pairs"),
+}
+
+
+def is_p_column(name: str) -> bool:
+    """Whether a column holds p-values, by its name: ``p``, ``p (τ)``, ``p_value``,
+    ``kendall_p``, ``kendall_p AP@100``, ``… p``."""
+    n = name
+    return (n in ("p", "p_value", "p-value") or n.startswith(("p (", "p_value", "p-value", "p vs "))
+            or "kendall_p" in n or n.endswith((" p", "_p", " p-value")))
+
+
+def p_text(p: float) -> str:
+    """A p-value as the pages print it: three decimals, ``<0.001`` below that."""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+#: the docstring every page's ``render()`` shares (:func:`render_doc` fills it in): one
+#: Parameters block, not four copies of it
+RENDER_DOC = """Write the page of ``analysis`` into the folder ``output``.
+
+    Parameters
+    ----------
+    analysis : {analysis}
+        From :func:`irmeta.reproduce.{paper}.analyse`.
+    output : path
+        The output folder (``index.html`` and ``index_files/``).
+    inputs : list of (input, value), optional
+        Rows added to the inputs table (file names, ...).
+    command : str, optional
+        The command line shown at the end of the page (run from the page's folder).
+    progress, formats, dpi
+        Progress bar; figure files written (PNG always); PNG resolution.
+
+    Returns
+    -------
+    Reproduction
+        ``tables``: {tables}, ``inputs``, ``parameters``, ``timings``.
+    """
+
+
+def render_doc(paper: str, analysis: str, tables: str):
+    """Decorator: the docstring of the page ``render()`` of ``paper`` (:data:`RENDER_DOC`)
+    with its analysis class and the names of the tables it keeps."""
+    def deco(fn):
+        fn.__doc__ = RENDER_DOC.format(paper=paper, analysis=analysis, tables=tables)
+        return fn
+    return deco
+
+
 class Session:
     """One reproduction page being written: a :class:`ReportWriter` on
     ``OUT/index.html``, the steps of the rendering timed on ``progress`` (a
@@ -152,8 +255,13 @@ class Session:
         return self.writer.section(id, title, intro)
 
     def table(self, name: str, frame: pd.DataFrame, **kwargs):
-        """Keep ``frame`` as ``tables[name]`` and make a page table (+ TSV) of it."""
+        """Keep ``frame`` as ``tables[name]`` and make a page table (+ TSV) of it; its
+        p-value columns (:func:`is_p_column`) print as ``<0.001`` below 0.001 (never
+        0.000; the TSV keeps every digit)."""
         self.tables[name] = frame
+        formats = {str(c): p_text for c in frame.columns if is_p_column(str(c))}
+        if formats:
+            kwargs["formats"] = {**formats, **(kwargs.get("formats") or {})}
         return self.writer.table(name, frame, **kwargs)
 
     def tsv(self, name: str, frame: pd.DataFrame, *, kept: pd.DataFrame | None = None,
@@ -171,7 +279,14 @@ class Session:
                         why=why))
 
     def figure(self, name: str, fig, **kwargs):
-        return self.writer.figure(name, fig, **kwargs)
+        """A page figure (PNG, SVG) with its descriptive alternative text
+        (:data:`FIGURE_ALT`)."""
+        alt = kwargs.pop("alt", None) or FIGURE_ALT.get(name)
+        if not alt:   # pragma: no cover - a new figure without its text: a bug here
+            from irmeta.errors import IrmetaError
+            raise IrmetaError(f"internal error: figure {name!r} has no alternative text "
+                              "(irmeta.reproduce._session.FIGURE_ALT)")
+        return self.writer.figure(name, fig, alt=alt, **kwargs)
 
     # ------------------------------------------------------------------ finish
     def finish(self, *, analysis, inputs: list[tuple[str, str]], command: str | None,

@@ -252,7 +252,7 @@ class ShardedCampaign:
         return CampaignSummary(d.names, d.topics, self.lengths() if length is None else length,
                                self.judged, self.max_docs, tuple(r.source for r in d.runs),
                                {r.name: r.dropped for r in d.runs if r.dropped},
-                               shards=len(self.shards))
+                               shards=len(self.shards), tags=tuple(r.tag for r in d.runs))
 
     def lengths(self) -> np.ndarray:
         """int32 ``[R, T]`` ranking lengths, from the ``topic`` columns alone

@@ -51,6 +51,7 @@ class CampaignSummary(RunTopicShape):
     sources: tuple[str | None, ...] = ()
     dropped_topics: dict[str, int] = field(default_factory=dict)
     shards: int = 1                    # number of shards the values were computed in
+    tags: tuple[str | None, ...] = ()  # per run its file's tag (Campaign.tags)
 
     @property
     def depth(self) -> int:

@@ -38,6 +38,32 @@
       });
     });
   });
+  /* run-attribute filters (--run-info): show the rows matching every chosen value */
+  var selects = document.querySelectorAll("select[data-filter-table]");
+  function filter() {
+    var byTable = {};
+    Array.prototype.forEach.call(selects, function (s) {
+      var id = s.getAttribute("data-filter-table");
+      (byTable[id] = byTable[id] || []).push(s);
+    });
+    Object.keys(byTable).forEach(function (id) {
+      var table = document.getElementById(id);
+      if (!table) { return; }
+      var heads = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) {
+        return (th.firstChild ? th.firstChild.textContent : "").trim();
+      });
+      var wanted = byTable[id].map(function (s) {
+        return { col: heads.indexOf(s.getAttribute("data-filter-col")), v: s.value };
+      });
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var show = wanted.every(function (w) {
+          return w.v === "" || w.col < 0 || row.cells[w.col].textContent.trim() === w.v;
+        });
+        row.hidden = !show;
+      });
+    });
+  }
+  Array.prototype.forEach.call(selects, function (s) { s.addEventListener("change", filter); });
   function openTarget() {
     var id = decodeURIComponent(location.hash.slice(1));
     var el = id && document.getElementById(id);

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session
+from irmeta.reproduce._session import Session, render_doc
 from irmeta.reproduce.gawm.analysis import GAWMAnalysis
 
 __all__ = ["STEPS", "render"]
@@ -128,10 +128,9 @@ def _figure3(S: Session, a: GAWMAnalysis, summary: list) -> None:
     sec = S.section("figure3", *TEXT["figure3"])
     sec.add(S.figure("figure3_heatmap", fig, caption="Heat map with side bars.", width=900))
     sec.add(Row([S.table("weights_systems", a.weights_systems, digits=4, compact=True,
-                         max_rows=15,
                          caption="Systems: MAP, GAWM (arithmetic) E_s and W_s, HITS A(s)."),
                  S.table("weights_topics", a.weights_topics, digits=4, compact=True,
-                         max_rows=15, caption="Topics: AAP, E_t, W_t, A(t).")]))
+                         caption="Topics: AAP, E_t, W_t, A(t).")]))
 
 
 def _figure4(S: Session, a: GAWMAnalysis, summary: list) -> None:
@@ -180,31 +179,12 @@ SECTIONS = (("draw figure 2", (_table2, _figure2)), ("draw figure 3", (_table3, 
 
 
 # ---------------------------------------------------------------------- render
+@render_doc("gawm", "GAWMAnalysis",
+            "``table2``, ``table2_paper``, ``table3``, ``figure4``, ``figure4_scores``, "
+            "``figure5``, ``figure6``, ``weights_systems``, ``weights_topics``")
 def render(analysis: GAWMAnalysis, output, *, inputs: list[tuple[str, str]] | None = None,
            command: str | None = None, progress: bool | None | Progress = None,
            formats=("png", "svg"), dpi: int = 150) -> Reproduction:
-    """Write the page of ``analysis`` into the folder ``output``.
-
-    Parameters
-    ----------
-    analysis : GAWMAnalysis
-        From :func:`irmeta.reproduce.gawm.analyse`.
-    output : path
-        The output folder (``index.html`` and ``index_files/``).
-    inputs : list of (input, value), optional
-        Rows added to the inputs table (file names, ...).
-    command : str, optional
-        The command line shown at the end of the page.
-    progress, formats, dpi
-        Progress bar; figure files written (PNG always); PNG resolution.
-
-    Returns
-    -------
-    Reproduction
-        ``tables``: ``table2``, ``table2_paper``, ``table3``, ``figure4``, ``figure4_scores``,
-        ``figure5``, ``figure6``, ``weights_systems``, ``weights_topics``, ``inputs``,
-        ``parameters``, ``timings``.
-    """
     a = analysis
     with Progress.use(progress, "gawm", len(STEPS)) as prog:
         S = Session("gawm", output, TITLE, progress=prog, formats=formats, dpi=dpi)

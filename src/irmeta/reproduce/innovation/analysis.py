@@ -386,7 +386,7 @@ def analyse(campaign: Campaign, params: InnovationParams | None = None, *,
             t1 = dp.pivot_table(index="measure", columns=["test", "level"],
                                 values="significant", sort=False).reindex(measures)
             t1.columns = [
-                f"{'per-pair Tukey (paper)' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
+                f"{'per-pair Tukey' if t == 'pairwise_tukey' else 'two-way Tukey HSD'}"
                 f" {100 * (1 - lv):g}%" for t, lv in _pairs(t1.columns)]
             t1 = t1.astype(int).reset_index()
             t1.insert(1, "alpha", [_alpha_of(m) for m in t1["measure"]])

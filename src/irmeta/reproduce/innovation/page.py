@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session, campaign_rows
+from irmeta.reproduce._session import Session, campaign_rows, render_doc
 from irmeta.reproduce.innovation.analysis import (
     PAPER_TABLE1,
     PAPER_TABLE3,
@@ -141,7 +141,7 @@ def _figure1(S: Session, a: InnovationAnalysis) -> None:
     sec = S.section("figure1", title, markup(intro, t=a.figure1_topic, k=k, R=a.campaign.runs))
     sec.add(Row([S.figure("figure1_synthetic", fig, caption="Rank against D.", width=700),
                  S.table("figure1", a.figure1_ranks, compact=True, tsv=a.figure1, digits=0,
-                         caption="Rank per D.", max_rows=15)]))
+                         caption="Rank per D.")]))
     S.tables["figure1"] = a.figure1
 
 
@@ -221,33 +221,14 @@ SECTIONS = (("draw figure 1", _figure1), ("draw figure 2", _figure2), (None, _ta
 
 
 # ---------------------------------------------------------------------- render
+@render_doc("innovation", "InnovationAnalysis",
+            "``figure1`` (when computed), ``figure2``, ``table1``, ``table1_paper``, "
+            "``table1_long``, ``table2``, ``table3``, ``table3_paper``, ``table4``, "
+            "``table4_changes``")
 def render(analysis: InnovationAnalysis, output, *,
            inputs: list[tuple[str, str]] | None = None, command: str | None = None,
            progress: bool | None | Progress = None, formats=("png", "svg"),
            dpi: int = 150) -> Reproduction:
-    """Write the page of ``analysis`` into the folder ``output``.
-
-    Parameters
-    ----------
-    analysis : InnovationAnalysis
-        From :func:`irmeta.reproduce.innovation.analyse`.
-    output : path
-        The output folder (``index.html`` and ``index_files/``).
-    inputs : list of (input, value), optional
-        Rows added to the inputs table (file names, ...).
-    command : str, optional
-        The command line shown at the end of the page.
-    progress, formats, dpi
-        Progress bar; figure files written (PNG always); PNG resolution.
-
-    Returns
-    -------
-    Reproduction
-        ``tables``: ``figure1`` (when computed), ``figure2``, ``table1``,
-        ``table1_paper``, ``table1_long``, ``table2``, ``table3``, ``table3_paper``,
-        ``table4``, ``table4_changes``,
-        ``inputs``, ``parameters``, ``timings``.
-    """
     a = analysis
     with_figure1 = a.figure1 is not None
     with Progress.use(progress, "innovation", len(steps(with_figure1))) as prog:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session, campaign_rows
+from irmeta.reproduce._session import Session, campaign_rows, render_doc
 from irmeta.reproduce.nrg.analysis import NRGAnalysis, RunValues
 
 __all__ = ["STEPS", "render"]
@@ -157,7 +157,7 @@ def _figure3(S: Session, a: NRGAnalysis, summary: list) -> None:
     title, intro = TEXT["figure3"]
     sec = S.section("figure3", title, markup(intro, K=K))
     sec.add(Row([S.figure("figure3_unique", fig, caption="NRG(P) against nDCG.", width=620),
-                 S.table("unique_contributions", uct, digits=3, compact=True, max_rows=20,
+                 S.table("unique_contributions", uct, digits=3, compact=True,
                          caption=f"Unique contributions to the pool (top {K}).")]))
     best = uct.iloc[0]
     summary.append(f"Figure 3: most unique relevant documents in the top {K}: "
@@ -195,30 +195,11 @@ SECTIONS = (("table 1", (_table1,)), ("draw figure 1", (_values, _figure1)),
 
 
 # ---------------------------------------------------------------------- render
+@render_doc("nrg", "NRGAnalysis",
+            "``table1``, ``values``, ``correlations``, ``unique_contributions``")
 def render(analysis: NRGAnalysis, output, *, inputs: list[tuple[str, str]] | None = None,
            command: str | None = None, progress: bool | None | Progress = None,
            formats=("png", "svg"), dpi: int = 150) -> Reproduction:
-    """Write the page of ``analysis`` into the folder ``output``.
-
-    Parameters
-    ----------
-    analysis : NRGAnalysis
-        From :func:`irmeta.reproduce.nrg.analyse`.
-    output : path
-        The output folder (``index.html`` and ``index_files/``).
-    inputs : list of (input, value), optional
-        Rows added to the inputs table (file names, ...).
-    command : str, optional
-        The command line shown at the end of the page.
-    progress, formats, dpi
-        Progress bar; figure files written (PNG always); PNG resolution.
-
-    Returns
-    -------
-    Reproduction
-        ``tables``: ``table1``, ``values``, ``correlations``, ``unique_contributions``, ``inputs``,
-        ``parameters``, ``timings``.
-    """
     a = analysis
     with Progress.use(progress, "nrg", len(STEPS)) as prog:
         S = Session("nrg", output, TITLE, progress=prog, formats=formats, dpi=dpi)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session, campaign_rows
+from irmeta.reproduce._session import Session, campaign_rows, render_doc
 from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
 
 __all__ = ["STEPS", "render"]
@@ -173,7 +173,7 @@ def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
     S.provenance(sec, a.provenance["tables3_4_paper"], TEXT["provenance"]["tables3_4_paper"])
     m = a.means.copy()
     m.index.name = "run"
-    sec.add(S.table("means", m.reset_index(), digits=4, compact=True, max_rows=12,
+    sec.add(S.table("means", m.reset_index(), digits=4, compact=True,
                     caption="Mean of each measure per run (the runs kept)."))
     summary.append("Table 4: τ(Twist, ·) = " + ", ".join(
         f"{g} {tau.loc[a.twist, g]:.3f}" for g in a.params.gains) + ".")
@@ -222,32 +222,14 @@ SECTIONS = (("draw figures 7-11", (_example, _table2, _grids)),
 
 
 # ---------------------------------------------------------------------- render
+@render_doc("twist", "TwistAnalysis",
+            "``worked_example``, ``table2``, ``table2_curves``, ``effort_gain``, "
+            "``grid_<gain>``, ``figure11_pairs``, ``figure12``, ``tables3_4``, "
+            "``tables3_4_p``, ``tables3_4_paper``, ``means``, ``figure13``, ``figure14``, "
+            "``figure14_asl``")
 def render(analysis: TwistAnalysis, output, *, inputs: list[tuple[str, str]] | None = None,
            command: str | None = None, progress: bool | None | Progress = None,
            formats=("png", "svg"), dpi: int = 150) -> Reproduction:
-    """Write the page of ``analysis`` into the folder ``output``.
-
-    Parameters
-    ----------
-    analysis : TwistAnalysis
-        From :func:`irmeta.reproduce.twist.analyse`.
-    output : path
-        The output folder (``index.html`` and ``index_files/``).
-    inputs : list of (input, value), optional
-        Rows added to the inputs table (file names, ...).
-    command : str, optional
-        The command line shown at the end of the page.
-    progress, formats, dpi
-        Progress bar; figure files written (PNG always); PNG resolution.
-
-    Returns
-    -------
-    Reproduction
-        ``tables``: ``worked_example``, ``table2``, ``table2_curves``, ``effort_gain``,
-        ``grid_<gain>``, ``figure11_pairs``, ``figure12``, ``tables3_4``, ``tables3_4_p``,
-        ``tables3_4_paper``, ``means``, ``figure13``, ``figure14``,
-        ``figure14_asl``, ``inputs``, ``parameters``, ``timings``.
-    """
     a = analysis
     p, c = a.params, a.campaign
     with Progress.use(progress, "twist", len(STEPS)) as prog:
