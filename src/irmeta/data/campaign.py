@@ -362,7 +362,15 @@ class _GradeIndex:
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
         if len(self.keys) == 0 or len(tidx) == 0:
             return out
-        cand = np.flatnonzero(self.bitmap[fp & self.mask])
+        # the bitmap test a million rows at a time: no run-sized uint64 temporary
+        step = 1 << 20
+        low = np.empty(min(step, len(fp)), dtype=np.uint64)
+        seen = np.empty(len(fp), dtype=bool)
+        for lo in range(0, len(fp), step):
+            part = low[:min(step, len(fp) - lo)]
+            np.bitwise_and(fp[lo:lo + step], self.mask, out=part)
+            np.take(self.bitmap, part, out=seen[lo:lo + len(part)])
+        cand = np.flatnonzero(seen)
         keys = combine(tidx[cand], fp[cand])
         loc = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = self.keys[loc] == keys
@@ -405,7 +413,8 @@ def _ranks(change: np.ndarray, n: int) -> np.ndarray:
         return np.zeros(0, np.int32)
     start = np.r_[0, np.flatnonzero(change) + 1]
     sizes = np.diff(np.r_[start, n])
-    ranks: np.ndarray = np.arange(n, dtype=np.int32) - np.repeat(start.astype(np.int32), sizes)
+    ranks: np.ndarray = np.arange(n, dtype=np.int32)
+    ranks -= np.repeat(start.astype(np.int32), sizes)
     return ranks
 
 
@@ -444,7 +453,8 @@ def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
 
 
 def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
-    """Reorder each block of equal (topic, score) rows by document id, descending."""
+    """Reorder each block of equal (topic, score) rows by document id, descending (``rows``
+    is reordered in place and returned)."""
     in_block = np.zeros(len(rows), dtype=bool)
     in_block[:-1] |= tie
     in_block[1:] |= tie
@@ -456,9 +466,10 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
                     "docid": run.docids.take(arrow_ints(rows[pos])),
                     "i": arrow_ints(np.arange(len(pos)))})
     sub = sub.sort_by([("block", "ascending"), ("docid", "descending")])
-    new = rows.copy()
-    new[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
-    return new
+    # in place: the caller's rows are a fresh array it no longer reads (one run-sized
+    # copy less; the right-hand side is gathered before it is written)
+    rows[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
+    return rows
 
 
 def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
