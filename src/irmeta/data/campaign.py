@@ -585,12 +585,18 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     length = np.zeros((R, T), dtype=np.int32)
     starts = np.zeros((R, T), dtype=np.int64)
     for r, (run, p) in enumerate(zip(runs, prepared)):
-        flat = p.tix.astype(np.int64)  # one flat index instead of three, built in place
-        flat += r * T
-        flat *= depth
-        flat += p.rank
-        grades.reshape(-1)[flat] = p.grades
-        doc_fp.reshape(-1)[flat] = p.fp
+        # one flat index instead of three, built in place a million rows at a time (no
+        # run-sized int64 temporary: issue 27)
+        step = 1 << 20
+        flat = np.empty(min(step, len(p.tix)), dtype=np.int64)
+        for lo in range(0, len(p.tix), step):
+            part = flat[:min(step, len(p.tix) - lo)]
+            part[:] = p.tix[lo:lo + step]
+            part += r * T
+            part *= depth
+            part += p.rank[lo:lo + step]
+            grades.reshape(-1)[part] = p.grades[lo:lo + step]
+            doc_fp.reshape(-1)[part] = p.fp[lo:lo + step]
         del flat
         length[r] = np.bincount(p.tix, minlength=T)
         if not dedupe and _has_duplicates(doc_fp[r], length[r]):
