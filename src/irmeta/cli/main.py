@@ -24,6 +24,15 @@ import click
 from irmeta import __version__
 from irmeta.errors import IrmetaError
 
+# NumPy asks the kernel for transparent huge pages for every array of 4 MiB or more; with
+# the common ``defrag=madvise`` setting a fault in such an array may first compact memory,
+# and a whole 2 MiB page is zeroed at once. On a busy machine that was the largest single
+# cost of ``irmeta eval`` (system time 0.9-1.1 s against 0.46-0.55 s without, same user
+# time, MS MARCO-sized run; docs/performance.md, issue 27). The command is a short-lived
+# process that touches each array once, so it asks NumPy not to (numpy is imported only
+# after this line; the documented variable, which a user may set to 1 to keep them).
+os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+
 #: subcommand name -> (module, attribute, one-line help)
 SUBCOMMANDS = {
     "eval": ("irmeta.cli.eval", "eval_command",

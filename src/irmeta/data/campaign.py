@@ -379,7 +379,15 @@ class _GradeIndex:
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
         if len(self.keys) == 0 or len(tidx) == 0:
             return out
-        cand = np.flatnonzero(self.bitmap[fp & self.mask])
+        # the bitmap test a million rows at a time: no run-sized uint64 temporary
+        step = 1 << 20
+        low = np.empty(min(step, len(fp)), dtype=np.uint64)
+        seen = np.empty(len(fp), dtype=bool)
+        for lo in range(0, len(fp), step):
+            part = low[:min(step, len(fp) - lo)]
+            np.bitwise_and(fp[lo:lo + step], self.mask, out=part)
+            np.take(self.bitmap, part, out=seen[lo:lo + len(part)])
+        cand = np.flatnonzero(seen)
         keys = combine(tidx[cand], fp[cand])
         loc = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = self.keys[loc] == keys
@@ -422,7 +430,8 @@ def _ranks(change: np.ndarray, n: int) -> np.ndarray:
         return np.zeros(0, np.int32)
     start = np.r_[0, np.flatnonzero(change) + 1]
     sizes = np.diff(np.r_[start, n])
-    ranks: np.ndarray = np.arange(n, dtype=np.int32) - np.repeat(start.astype(np.int32), sizes)
+    ranks: np.ndarray = np.arange(n, dtype=np.int32)
+    ranks -= np.repeat(start.astype(np.int32), sizes)
     return ranks
 
 
@@ -461,7 +470,8 @@ def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
 
 
 def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
-    """Reorder each block of equal (topic, score) rows by document id, descending."""
+    """Reorder each block of equal (topic, score) rows by document id, descending (``rows``
+    is reordered in place and returned)."""
     in_block = np.zeros(len(rows), dtype=bool)
     in_block[:-1] |= tie
     in_block[1:] |= tie
@@ -473,9 +483,10 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
                     "docid": run.docids.take(arrow_ints(rows[pos])),
                     "i": arrow_ints(np.arange(len(pos)))})
     sub = sub.sort_by([("block", "ascending"), ("docid", "descending")])
-    new = rows.copy()
-    new[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
-    return new
+    # in place: the caller's rows are a fresh array it no longer reads (one run-sized
+    # copy less; the right-hand side is gathered before it is written)
+    rows[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
+    return rows
 
 
 def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
@@ -591,12 +602,18 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     length = np.zeros((R, T), dtype=np.int32)
     starts = np.zeros((R, T), dtype=np.int64)
     for r, (run, p) in enumerate(zip(runs, prepared)):
-        flat = p.tix.astype(np.int64)  # one flat index instead of three, built in place
-        flat += r * T
-        flat *= depth
-        flat += p.rank
-        grades.reshape(-1)[flat] = p.grades
-        doc_fp.reshape(-1)[flat] = p.fp
+        # one flat index instead of three, built in place a million rows at a time (no
+        # run-sized int64 temporary: issue 27)
+        step = 1 << 20
+        flat = np.empty(min(step, len(p.tix)), dtype=np.int64)
+        for lo in range(0, len(p.tix), step):
+            part = flat[:min(step, len(p.tix) - lo)]
+            part[:] = p.tix[lo:lo + step]
+            part += r * T
+            part *= depth
+            part += p.rank[lo:lo + step]
+            grades.reshape(-1)[part] = p.grades[lo:lo + step]
+            doc_fp.reshape(-1)[part] = p.fp[lo:lo + step]
         del flat
         length[r] = np.bincount(p.tix, minlength=T)
         if not dedupe and _has_duplicates(doc_fp[r], length[r]):

@@ -78,11 +78,12 @@ def _flat(arr: pa.Array | pa.ChunkedArray) -> pa.Array:
 
 
 def _offsets_and_bytes(arr: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """Start offsets (int64, n+1) and the byte buffer of a flat binary or string array."""
+    """Start offsets (n+1, the array's own int32 or int64, not copied) and the byte
+    buffer of a flat binary or string array."""
     large = pa.types.is_large_binary(arr.type) or pa.types.is_large_string(arr.type)
     bufs = arr.buffers()
     offsets = np.frombuffer(bufs[1], dtype=np.int64 if large else np.int32)
-    offsets = offsets[arr.offset: arr.offset + len(arr) + 1].astype(np.int64)
+    offsets = offsets[arr.offset: arr.offset + len(arr) + 1]
     data = np.frombuffer(bufs[2], dtype=np.uint8) if bufs[2] is not None else np.zeros(0, np.uint8)
     return offsets, data
 
@@ -94,35 +95,43 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
     n = len(offsets) - 1
     if n == 0:
         return np.empty(0, dtype=np.uint64)
-    starts = offsets[:-1]
-    lengths = offsets[1:] - starts
     out = np.empty(n, dtype=np.uint64)
+    long_ids: list[np.ndarray] = []
 
     def fold(part: range) -> None:
+        # offsets are widened to int64 one chunk at a time: no run-sized temporaries
+        # (7 M ids: two 56 MB arrays of fresh pages the kernel had to zero, issue 27)
         scratch = np.empty(0, dtype=np.uint8)
         for lo in part:  # bounded, reused scratch memory; cache-sized work
             hi = min(n, lo + _CHUNK)
+            off = offsets[lo:hi + 1].astype(np.int64)
+            first, last = int(off[0]), int(off[-1])
+            starts = off[:-1]
+            lengths = off[1:] - starts
+            far = np.flatnonzero(lengths > LONG_ID)
+            if len(far):
+                long_ids.append(far + lo)
             words = _padded_words(arr, lo, hi, lengths)
             if words is not None:
-                out[lo:hi] = _fold_padded(words, lengths[lo:hi])
+                out[lo:hi] = _fold_padded(words, lengths)
                 continue
-            first, last = int(offsets[lo]), int(offsets[hi])
             size = (last - first + 23) // 8 * 8      # room for the last 8-byte load
             if len(scratch) < size:
                 scratch = np.empty(max(size, 2 * len(scratch)), dtype=np.uint8)
             scratch[:last - first] = data[first:last]
             scratch[last - first:size] = 0
             aligned = scratch[:size].view("<u8")
-            out[lo:hi] = _fold_words(aligned, starts[lo:hi] - first, lengths[lo:hi])
+            out[lo:hi] = _fold_words(aligned, starts - first, lengths)
 
     chunks = range(0, n, _CHUNK)
     if len(chunks) < 4:
         fold(chunks)
     else:  # two halves on two threads: Arrow and NumPy release the GIL for this work
         map_threads(fold, (chunks[0::2], chunks[1::2]))
-    long = np.flatnonzero(lengths > LONG_ID)
-    if len(long):
-        out[long] = [_hash_long(data[starts[i]:starts[i] + lengths[i]].tobytes()) for i in long]
+    for far in long_ids:
+        for i in far.tolist():
+            lo, hi = int(offsets[i]), int(offsets[i + 1])
+            out[i] = _hash_long(data[lo:hi].tobytes())
     return out
 
 
@@ -165,12 +174,16 @@ def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np
 
 
 def _padded_words(arr: pa.Array, lo: int, hi: int, lengths: np.ndarray) -> np.ndarray | None:
-    """Ids ``lo:hi`` as a ``[n, W]`` uint64 matrix, each id NUL-padded to ``8 W`` bytes,
-    by Arrow's padding kernel (C++; no gather). Only for ASCII ids of at most
-    :data:`LONG_ID` bytes (the kernel pads characters, not bytes); None otherwise."""
+    """Ids ``lo:hi`` (``lengths``: theirs) as a ``[n, W]`` uint64 matrix, each id
+    NUL-padded to ``8 W`` bytes, by Arrow's padding kernel (C++; no gather). Only for
+    ASCII ids of at most :data:`LONG_ID` bytes, some longer than 8 (the kernel pads
+    characters, not bytes); None otherwise."""
     import pyarrow.compute as pc
-    longest = int(lengths[lo:hi].max(initial=0))
-    if longest > LONG_ID or longest == 0:
+    longest = int(lengths.max(initial=0))
+    if longest > LONG_ID or longest <= 8:
+        # ids of one word (MS MARCO passage numbers, most TREC docids) fold in one step:
+        # two aligned gathers in :func:`_fold_words` cost less than Arrow's UTF-8 check,
+        # ASCII check and padding (issue 27); same values, the function of the bytes
         return None
     part = arr.slice(lo, hi - lo)
     try:

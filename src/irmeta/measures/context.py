@@ -107,9 +107,12 @@ def others_count(campaign: Campaign, k: int | None, depth: int | None,
         valid = codes >= 0
         if reference is None:
             counts = retrieval_counts(campaign, d, ctx)
-            own = (np.arange(w) < d).astype(np.int32)[None, None, :]
-            out = np.where(valid, counts[np.where(valid, codes, 0)] - own, 0)
-            return out.astype(np.int32), campaign.num_runs
+            # padding (code -1) reads the appended 0, and its own appearance is not
+            # subtracted: the same integers as two np.where passes, in one gather
+            padded = np.append(counts, np.int32(0)).astype(np.int32, copy=False)
+            out: np.ndarray = padded[codes]
+            out -= (np.arange(w) < d)[None, None, :] & valid
+            return out, campaign.num_runs
         keys, counts = reference_counts(campaign, reference, d, ctx)
         T = campaign.num_topics
         tix = np.broadcast_to(np.arange(T, dtype=np.int64)[None, :, None], codes.shape)

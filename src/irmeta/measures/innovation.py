@@ -29,7 +29,14 @@ import numpy as np
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError
 from irmeta.measures.context import others_count
-from irmeta.measures.kernel import REL, relevance_level, seqsum, topic_blocks, window
+from irmeta.measures.kernel import (
+    REL,
+    relevance_level,
+    seqcumsum,
+    seqsum,
+    topic_blocks,
+    window,
+)
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
 
@@ -100,7 +107,7 @@ def ap_rare(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
     for t0, t1 in _blocks(campaign, w):
         rel = campaign.grades[:, t0:t1, :w] >= level
         weights = rarity_weights(campaign, m, ctx, t0, t1)
-        cum = np.cumsum(np.where(rel, weights, 0.0), axis=2)
+        cum = seqcumsum(np.where(rel, weights, 0.0))
         prec = cum / ranks
         total = seqsum(np.where(rel, prec, 0.0))
         den = np.broadcast_to(num_rel[None, t0:t1], total.shape)

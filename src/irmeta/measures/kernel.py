@@ -77,8 +77,38 @@ def seqsum(x: np.ndarray, axis: int = -1) -> np.ndarray:
     can differ in the last bit, which shows at 4-decimal rounding boundaries)."""
     if x.shape[axis] == 0:
         return np.zeros(np.delete(x.shape, axis))
+    if x.dtype == np.float64 and x.size >= _SLICE_ADDS * x.shape[axis] \
+            and x.shape[axis] <= _SLICE_MAX:
+        # the same additions in the same order, one whole slice at a time (vectorised
+        # across cells) instead of NumPy's one-cell-at-a-time accumulate: 5-7x faster
+        # on [R, T, 100] blocks (issue 27); float64 only, where ``cumsum`` keeps the dtype
+        v = np.moveaxis(x, axis, -1)
+        out: np.ndarray = v[..., 0].copy()
+        for i in range(1, v.shape[-1]):
+            out += v[..., i]
+        return out
     total: np.ndarray = np.take(np.cumsum(x, axis=axis), -1, axis=axis)
     return total
+
+
+#: :func:`seqsum` adds slice by slice when there are at least this many cells per
+#: slice (fewer: NumPy's call overhead per slice outweighs the vectorised add)
+_SLICE_ADDS = 256
+#: ... and at most this many slices (one NumPy call each)
+_SLICE_MAX = 4096
+
+
+def seqcumsum(x: np.ndarray) -> np.ndarray:
+    """``np.cumsum(x, axis=-1)``, bit for bit (each prefix sum adds in index order), one
+    slice at a time for float64 arrays with many cells per slice (see :func:`seqsum`)."""
+    if x.dtype != np.float64 or x.ndim == 0 or x.shape[-1] == 0 \
+            or x.size < _SLICE_ADDS * x.shape[-1] or x.shape[-1] > _SLICE_MAX:
+        return np.cumsum(x, axis=-1)
+    out = np.empty(x.shape)
+    out[..., 0] = x[..., 0]
+    for i in range(1, x.shape[-1]):
+        np.add(out[..., i - 1], x[..., i], out=out[..., i])
+    return out
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

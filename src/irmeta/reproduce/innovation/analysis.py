@@ -147,6 +147,10 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
     hyp = "S_hypothetical"
     while hyp in runs:
         hyp += "_"
+    # the real runs converted from dicts once (each evaluation below adds one run to them;
+    # converting all 63 again for each of the ~70 evaluations was most of this figure's time)
+    from irmeta.io.load import load_runs
+    real = dict(zip(runs, load_runs(runs)))
     rows = []
     for system, pool in (("S_rare", rare), ("S_common", common)):
         for n in grid:
@@ -154,7 +158,7 @@ def synthetic_insertion(campaign: Campaign, topic=None, *, k: int = 100, rel_lev
                 break
             docs = pool[:n]
             run = {hyp: {tid: {doc: float(n - i) for i, doc in enumerate(docs)}}}
-            res = evaluate(qrels, {**runs, **run}, measures=measures, rel_level=rel_level)
+            res = evaluate(qrels, {**real, **run}, measures=measures, rel_level=rel_level)
             names = list(res.matrix(0).index)
             h = names.index(hyp)
             for m, a in enumerate(alphas):
