@@ -13,7 +13,6 @@ differs from what this script writes, so a docstring change comes with its page.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import inspect
 import re
@@ -190,23 +189,11 @@ def render() -> str:
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 when docs/api.md differs from the docstrings")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run "
-                  "python scripts/api_reference.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    print(f"wrote {TARGET.relative_to(ROOT)} ({text.count(chr(10))} lines)")
-    return 0
+def new_page(current: str) -> str:
+    """The page as this script writes it (``_generated`` protocol): all of it."""
+    return render()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import _generated
+    sys.exit(_generated.main(sys.modules[__name__]))

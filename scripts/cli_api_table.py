@@ -22,7 +22,6 @@ option must use the API's name or say why not.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import inspect
 import sys
@@ -298,22 +297,11 @@ def updated(page: str) -> str:
     raise SystemExit(f"{TARGET}: no {BEGIN!r} line")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 when the table is stale")
-    args = ap.parse_args(argv)
-    page = TARGET.read_text(encoding="utf-8")
-    new = updated(page)
-    if args.check:
-        if new != page:
-            print(f"{TARGET} is out of date: run python scripts/cli_api_table.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(new, encoding="utf-8")
-    print(f"wrote the option table of {TARGET}")
-    return 0
+def new_page(current: str) -> str:
+    """The page as this script writes it (``_generated`` protocol)."""
+    return updated(current)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    import _generated
+    sys.exit(_generated.main(sys.modules[__name__]))

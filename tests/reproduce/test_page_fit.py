@@ -103,3 +103,20 @@ def test_nothing_cut_no_0000_alt_texts(demo_gawm_page):
     alts = re.findall(r'<img [^>]*alt="([^"]*)"', page)
     assert alts and all(html.unescape(a) in set(FIGURE_ALT.values())
                         for a in alts), alts
+
+
+def test_twist_tau_p_values_print_below_0001_as_such(tmp_path):
+    """Tables 3-4's p-value matrix has measure names for columns (no ``is_p_column``
+    name): its cells print ``<0.001`` too, never 0.000000 (review of the report area)."""
+    import irmeta
+    from irmeta.demo import demo_paths
+    from irmeta.reproduce import twist
+    p = demo_paths()
+    campaign = irmeta.load_campaign(p.qrels, [str(r) for r in p.runs])
+    params = twist.TwistParams(discpower_trials=5, levels=(50,), gains=("AP",))
+    twist.reproduce(campaign, tmp_path, params=params, progress=False, formats=("png",),
+                    dpi=30)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    block = page.split("Two-sided p-value of each τ")[0].rsplit("<table", 1)[1]
+    assert "0.000000" not in block and ">0.000<" not in block
+    assert block.count(">&lt;0.001</td>") > 0

@@ -4,28 +4,38 @@ an option named otherwise than its argument says why (issue 23: API and CLI agre
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 import click
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import _generated  # noqa: E402  (scripts/ is no package)
 
 
 @pytest.fixture(scope="module")
 def table():
-    spec = importlib.util.spec_from_file_location("cli_api_table",
-                                                  ROOT / "scripts" / "cli_api_table.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return _generated.load("cli_api_table")
 
 
 def test_cli_page_table_is_current(table):
-    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
-    assert table.updated(page) == page, \
-        "docs/cli.md's option table is out of date: run python scripts/cli_api_table.py"
+    assert _generated.stale(table) is None, _generated.stale(table)
+
+
+def test_check_fails_on_a_stale_page_and_passes_once_rewritten(table, monkeypatch, tmp_path,
+                                                                capsys):
+    page = tmp_path / "cli.md"
+    page.write_text("intro\n" + table.BEGIN + "\n| old row |\n" + table.END + "\nrest\n",
+                    encoding="utf-8")
+    monkeypatch.setattr(table, "TARGET", page)
+    assert _generated.main(table, ["--check"]) == 1
+    assert "cli.md is out of date: run python scripts/cli_api_table.py" in capsys.readouterr().err
+    assert _generated.main(table, []) == 0
+    assert _generated.main(table, ["--check"]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("intro\n") and text.endswith("rest\n") and "| old row |" not in text
 
 
 def test_every_command_has_its_api_functions(table):

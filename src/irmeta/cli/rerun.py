@@ -40,11 +40,19 @@ def _whole_folder(paths: list[str]) -> str | None:
     return folder if listing == full and all(os.path.isfile(p) for p in listing) else None
 
 
+def _float(x: float) -> str:
+    """``x`` short (``1``, ``0.5``) but exact: ``:g`` keeps 6 digits, so ``0.123456789``
+    would re-run as ``0.123457``."""
+    short = f"{x:g}"
+    return short if float(short) == x else repr(x)
+
+
 def _text(value) -> str:
-    """An option value as the command line writes it (a tuple as ``a,b,c``)."""
+    """An option value as the command line writes it (a tuple as ``a,b,c``), every float
+    to the digit (the command re-creates the page)."""
     if isinstance(value, (tuple, list)):
-        return ",".join(f"{x:g}" if isinstance(x, float) else str(x) for x in value)
-    return str(value)
+        return ",".join(_float(x) if isinstance(x, float) else str(x) for x in value)
+    return _float(value) if isinstance(value, float) else str(value)
 
 
 def rerun_command(ctx: click.Context, words: list[str], base: Path,

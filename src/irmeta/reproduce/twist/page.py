@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from irmeta.reproduce._common import Progress, Reproduction
-from irmeta.reproduce._session import Session, campaign_rows, render_doc
+from irmeta.reproduce._session import Session, campaign_rows, p_text, render_doc
 from irmeta.reproduce.twist.analysis import TwistAnalysis, grid_slug
 
 __all__ = ["STEPS", "render"]
@@ -166,8 +166,11 @@ def _tables3_4(S: Session, a: TwistAnalysis, summary: list) -> None:
     tau = a.tables3_4
     sec.add(S.table("tables3_4", tau.reset_index(), digits=3, compact=True, sortable=False,
                     caption="Kendall's τ matrix."))
-    sec.add(S.table("tables3_4_p", a.tables3_4_p.reset_index(), digits=6, compact=True,
-                    sortable=False, caption="Two-sided p-value of each τ."))
+    # every column is a measure's p-values: <0.001 below that, never 0.000000 (the TSV
+    # keeps every digit)
+    sec.add(S.table("tables3_4_p", a.tables3_4_p.reset_index(), digits=3, compact=True,
+                    sortable=False, caption="Two-sided p-value of each τ.",
+                    formats={str(c): p_text for c in a.tables3_4_p.columns}))
     sec.add(S.table("tables3_4_paper", a.tables3_4_paper.reset_index(), digits=4,
                     compact=True, sortable=False, caption=TEXT["tables3_4_paper"]))
     S.provenance(sec, a.provenance["tables3_4_paper"], TEXT["provenance"]["tables3_4_paper"])
