@@ -48,7 +48,7 @@ def test_bad_pyterrier_row_is_named():
     with pytest.raises(InputError, match=r"row 3") as err:
         irmeta.evaluate(pt_qrels, {"bm25": bad}, "AP")
     assert "topic 'q2'" in str(err.value)
-    assert "score nan is not" in str(err.value)   # the value as the user wrote it, not np.float64(nan)
+    assert "score nan is not" in str(err.value)  # not np.float64(nan)
     labels = pt_qrels.copy()
     labels["label"] = labels["label"].astype(object)
     labels.loc[4, "label"] = "high"
