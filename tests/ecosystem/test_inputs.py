@@ -48,6 +48,7 @@ def test_bad_pyterrier_row_is_named():
     with pytest.raises(InputError, match=r"row 3") as err:
         irmeta.evaluate(pt_qrels, {"bm25": bad}, "AP")
     assert "topic 'q2'" in str(err.value)
+    assert "score nan is not" in str(err.value)  # not np.float64(nan)
     labels = pt_qrels.copy()
     labels["label"] = labels["label"].astype(object)
     labels.loc[4, "label"] = "high"
@@ -222,3 +223,18 @@ def test_missing_columns_name_both_spellings():
     with pytest.raises(InputError, match=r"lacks column\(s\) relevance .*qid, docno, label"):
         irmeta.evaluate(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "grade": [1]}),
                         {"a": {"q1": {"d1": 1.0}}}, "AP")
+
+
+@pytest.mark.slow
+def test_ranx_empty_topic_is_a_missing_topic():
+    """A ranx Run (or dict) topic with no documents is a topic the run lacks, as in a TREC
+    file: left out of the mean, scored on an empty ranking only with complete=True
+    (docs/ecosystem.md)."""
+    ranx = pytest.importorskip("ranx")
+    qrels = {"1": {"a": 1, "b": 0}, "2": {"c": 1}}
+    absent = {"1": {"a": 2.0}}
+    for complete in (False, True):
+        want = irmeta.evaluate(qrels, absent, "AP", complete=complete)
+        for run in (ranx.Run({"1": {"a": 2.0}, "2": {}}), {"1": {"a": 2.0}, "2": {}}):
+            _same(irmeta.evaluate(qrels, run, "AP", complete=complete), want)
+        assert want.aggregate("mean").iloc[0, 0] == (0.5 if complete else 1.0)

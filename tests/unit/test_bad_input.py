@@ -28,8 +28,8 @@ BAD_RUNS = {
     # name: (content, expected line, expected topic, phrase in the message)
     "too_few_fields": ("1 Q0 d1 1 2.0 tag\n1 Q0 d2 2 1.0\n", 2, "1", "5 fields"),
     "non_numeric_score": ("1 Q0 d1 1 2.0 tag\n2 Q0 d3 1 high tag\n", 2, "2", "not a number"),
-    "infinite_score": ("1 Q0 d1 1 inf tag\n", 1, "1", "not finite"),
-    "nan_score": ("1 Q0 d1 1 2.0 tag\n1 Q0 d2 1 nan tag\n", 2, "1", "not finite"),
+    "infinite_score": ("1 Q0 d1 1 inf tag\n", 1, "1", "score inf is not finite"),
+    "nan_score": ("1 Q0 d1 1 2.0 tag\n1 Q0 d2 1 nan tag\n", 2, "1", "score nan is not finite"),
     "duplicate_doc": ("1 Q0 d1 1 2.0 tag\n1 Q0 d2 2 1.5 tag\n1 Q0 d1 3 1.0 tag\n", 3, "1",
                       "appears twice"),
     "two_tags": ("1 Q0 d1 1 2.0 tagA\n1 Q0 d2 2 1.0 tagB\n", 2, "1", "mixes run tags"),

@@ -208,3 +208,14 @@ def test_filter_top_runs_by_takes_one_numeric_measure(by):
     from irmeta.stats import filter_top_runs
     with pytest.raises(MeasureError, match="filter_top_runs: by"):
         filter_top_runs(load_demo_campaign(), 0.5, by=by)
+
+
+@pytest.mark.parametrize("text,caret", [("set_F.-1", 6), ("SetF(beta=-1)", 5)])
+def test_a_value_out_of_its_range_names_the_string(text, caret):
+    """A number that parses but breaks the parameter's constraint (set_F's beta >= 0) is
+    refused with the measure string and a caret, as every other bad parameter (the fuzz
+    test tests/fuzz/test_fuzz_params.py found the bare message)."""
+    with pytest.raises(MeasureError, match="must be a finite number >= 0") as err:
+        irmeta.parse_measure(text)
+    assert err.value.text == text and err.value.position == caret
+    assert f"  {text}\n" in str(err.value)

@@ -145,7 +145,9 @@ def _scores(column: pd.Series, topics: pd.Series, source: str) -> np.ndarray:
         bad |= ~np.isfinite(scores)
     if bad.any():
         i = _first_bad(bad)
-        raise InputError(f"score {column.iloc[i]!r} is not a finite number", path=source,
+        shown = column.iloc[i]
+        shown = shown.item() if isinstance(shown, np.generic) else shown  # nan, not np.float64(nan)
+        raise InputError(f"score {shown!r} is not a finite number", path=source,
                          topic=str(topics.iloc[i]), expected=f"a finite number (row {i})")
     return scores
 

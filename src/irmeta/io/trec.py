@@ -402,7 +402,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
     bad = ~np.isfinite(scores)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise _row_error(f"score {scores[row]!r} is not finite", source, lines, topic_ids,
+        raise _row_error(f"score {float(scores[row])!r} is not finite", source, lines, topic_ids,
                          topic_codes, row, "a finite number")
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)

@@ -137,7 +137,14 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
             raise MeasureError(f"{definition.name} has no parameter {key!r} "
                                f"(parameters: {allowed})", text=text,
                                position=max(text.find(key + "="), 0))
-        values[key] = p.check(value, definition.name)
+        try:
+            values[key] = p.check(value, definition.name)
+        except MeasureError as exc:   # the constraint's message, with the string it was in
+            if exc.text is not None:
+                raise
+            at = text.find(key + "=")
+            raise MeasureError(str(exc), text=text,
+                               position=at if at >= 0 else text.find(".") + 1) from None
     missing = [p.name for p in definition.params if p.required and values[p.name] is None]
     if missing:
         raise MeasureError(f"{definition.name} needs {', '.join(missing)}, e.g. "
