@@ -138,7 +138,8 @@ def read_matrix(path: str | os.PathLike[str], *, layout: str = "auto", rows: str
             raise InputError(
                 f"{int(holes.sum())} of {holes.size} cells missing, first run "
                 f"{frame.index[r]!r} on topic {frame.columns[t]!r}; pass missing='nan' to keep "
-                f"them as NaN or a number (e.g. 0) to fill them (CLI: --missing)", path=p,
+                f"them as NaN or a number (e.g. 0) to fill them (CLI: irmeta aggregate "
+                f"--missing)", path=p,
                 topic=str(frame.columns[t]))
         if missing != "nan":
             frame = frame.fillna(float(missing))
