@@ -267,11 +267,11 @@ class Campaign(RunTopicShape):
             sub._pin_grade_levels(self.grade_levels)
         return sub
 
-    def _pin_grade_levels(self, levels) -> None:
+    def _pin_grade_levels(self, levels: Any) -> None:
         """Set :attr:`grade_levels` (the one place that writes the cached value)."""
         self.__dict__["grade_levels"] = np.asarray(levels, dtype=np.int64)
 
-    def with_grade_levels(self, levels) -> "Campaign":
+    def with_grade_levels(self, levels: Any) -> "Campaign":
         """This campaign scored on the grade scale ``levels`` (the distinct grades of a
         larger qrels: the whole campaign's for a topic shard, the full qrels' for a
         subset of them) instead of its own qrels' :attr:`grade_levels`."""
@@ -316,7 +316,7 @@ class Campaign(RunTopicShape):
         return self._derived(grades=grades.astype(np.int16), length=length, doc_fp=doc_fp,
                              docids=tuple(docids), starts=starts)
 
-    def with_qrels(self, qrels: Qrels, grade_levels=None) -> "Campaign":
+    def with_qrels(self, qrels: Qrels, grade_levels: Any = None) -> "Campaign":
         """The same runs judged by other qrels (e.g. a downsampled pool). The topic axis
         stays the same; qrels topics outside it are ignored. ``grade_levels``: the grade
         scale to score on (as :meth:`with_grade_levels`); None: the new qrels' own."""
