@@ -114,7 +114,8 @@ def test_derived_campaigns_keep_every_field(tmp_path):
     campaign = irmeta.load_campaign(paths["qrels"], paths["runs"], dedupe=True,
                                     subtopic_qrels=paths["sub"], max_docs=10,
                                     warn_dropped=False)
-    campaign.__dict__["grade_levels"] = np.array([0, 7])   # as a shard is given
+    campaign = campaign.with_grade_levels([0, 7])   # as a shard is given
+    assert campaign.grade_levels.dtype == np.int64 and campaign.max_docs == 10
     for derived in (campaign.judged_only(), campaign.select_runs(["run2", "run0"])):
         assert derived.subtopics is campaign.subtopics and derived.max_docs == 10
         assert derived.sources and derived.dropped_topics == campaign.dropped_topics
@@ -122,6 +123,10 @@ def test_derived_campaigns_keep_every_field(tmp_path):
     judged = campaign.with_qrels(irmeta.io.load.load_qrels(paths["qrels"]))
     assert judged.subtopics is campaign.subtopics       # other qrels: their own scale
     np.testing.assert_array_equal(judged.grade_levels, np.unique(judged.judged.grades))
+    pinned = campaign.with_qrels(irmeta.io.load.load_qrels(paths["qrels"]),
+                                 grade_levels=campaign.grade_levels)   # a subset's scale
+    np.testing.assert_array_equal(pinned.grade_levels, [0, 7])
+    assert pinned.judged is not campaign.judged
 
 
 def test_options_are_checked_once_and_named(tmp_path, campaign):

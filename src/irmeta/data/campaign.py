@@ -264,7 +264,19 @@ class Campaign(RunTopicShape):
         qrels."""
         sub = replace(self, **changes)
         if keep_grade_levels:
-            sub.__dict__["grade_levels"] = self.grade_levels
+            sub._pin_grade_levels(self.grade_levels)
+        return sub
+
+    def _pin_grade_levels(self, levels: Any) -> None:
+        """Set :attr:`grade_levels` (the one place that writes the cached value)."""
+        self.__dict__["grade_levels"] = np.asarray(levels, dtype=np.int64)
+
+    def with_grade_levels(self, levels: Any) -> "Campaign":
+        """This campaign scored on the grade scale ``levels`` (the distinct grades of a
+        larger qrels: the whole campaign's for a topic shard, the full qrels' for a
+        subset of them) instead of its own qrels' :attr:`grade_levels`."""
+        sub = self._derived(keep_grade_levels=False)
+        sub._pin_grade_levels(levels)
         return sub
 
     def select_runs(self, runs: Iterable[str | int]) -> "Campaign":
@@ -304,9 +316,10 @@ class Campaign(RunTopicShape):
         return self._derived(grades=grades.astype(np.int16), length=length, doc_fp=doc_fp,
                              docids=tuple(docids), starts=starts)
 
-    def with_qrels(self, qrels: Qrels) -> "Campaign":
+    def with_qrels(self, qrels: Qrels, grade_levels: Any = None) -> "Campaign":
         """The same runs judged by other qrels (e.g. a downsampled pool). The topic axis
-        stays the same; qrels topics outside it are ignored."""
+        stays the same; qrels topics outside it are ignored. ``grade_levels``: the grade
+        scale to score on (as :meth:`with_grade_levels`); None: the new qrels' own."""
         judged = _judged_docs(qrels, self.topics)
         R, T, D = self.grades.shape
         valid = self.valid
@@ -314,7 +327,10 @@ class Campaign(RunTopicShape):
         grades = np.full((R, T, D), NOT_IN_QRELS, dtype=np.int16)
         grades[valid] = _GradeIndex(judged).lookup(topic_of_cell[valid], self.doc_fp[valid])
         # other judgments: their own grade scale (the one field meant to change with them)
-        return self._derived(keep_grade_levels=False, grades=grades, judged=judged)
+        sub = self._derived(keep_grade_levels=False, grades=grades, judged=judged)
+        if grade_levels is not None:
+            sub._pin_grade_levels(grade_levels)
+        return sub
 
 
 # ===================================================================== building

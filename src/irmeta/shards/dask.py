@@ -50,20 +50,6 @@ def log_level() -> int:
     return _LEVELS[text]
 
 
-def check_client(client) -> None:
-    """Raise :class:`ParameterError` unless ``client`` is a ``distributed.Client``."""
-    try:
-        import distributed
-        ok = isinstance(client, distributed.Client)
-    except ImportError:
-        ok = False
-    if not ok:
-        text = repr(client)
-        raise ParameterError(f"client must be a dask.distributed Client (or None), got "
-                             f"{type(client).__name__} {text[:60]}"
-                             f"{'...' if len(text) > 60 else ''}")
-
-
 def _cluster_error(exc: BaseException) -> ResourceError:
     return ResourceError(f"the Dask cluster failed: {type(exc).__name__}: {exc}")
 
@@ -79,9 +65,8 @@ def _distributed():
 
 
 def worker_count(client) -> int:
-    """Threads of the cluster's workers (tasks that can run at once); ``client`` is
-    checked first (:func:`check_client`)."""
-    check_client(client)
+    """Threads of the cluster's workers (tasks that can run at once); ``client`` a
+    ``distributed.Client`` (:class:`~irmeta.options.WorkOptions` checks it)."""
     try:
         return max(1, sum(client.nthreads().values()))
     except (OSError, TimeoutError) as exc:   # CommClosedError is an OSError
@@ -92,7 +77,6 @@ def client_map(client) -> Callable:
     """A mapper ``(fn, tasks, progress=None, **shared) -> results in task order`` that
     runs the tasks on ``client``'s cluster, with a progress bar over finished tasks."""
     distributed = _distributed()   # the import, guarded with the extra's name
-    check_client(client)
     KilledWorker = distributed.KilledWorker
 
     def run(fn, tasks, progress=None, **shared):

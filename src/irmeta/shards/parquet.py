@@ -201,7 +201,9 @@ def build_shard(campaign: ParquetCampaign, t0: int, t1: int,
     if read.float32 and not campaign.float32:   # as trec.read_run(float32=True) rounds
         for run in runs:
             run.scores = run.scores.astype(np.float32).astype(np.float64)
-    if read.names is not None:
+    if read.names is not None:   # idempotent after apply_read_options; needed where a
+        # worker reopens the folder by path (shard.shard_campaign), whose entries are
+        # the manifest's names, not the renamed ones of the driver
         runs = [run.renamed(name) for run, name in zip(runs, read.names)]
     try:
         return build_campaign(qrels, runs, max_docs=read.max_docs, dedupe=read.dedupe,

@@ -112,7 +112,7 @@ def shard_campaign(dataset, t0: int, t1: int, read: ReadOptions | None = None, *
     if subtopics is not None:
         campaign = replace(campaign, subtopics=subtopic_table(subtopics, campaign.topics))
     if grade_levels is not None:   # the whole campaign's, not this shard's
-        campaign.__dict__["grade_levels"] = np.asarray(grade_levels, dtype=np.int64)
+        campaign = campaign.with_grade_levels(grade_levels)
     return campaign
 
 

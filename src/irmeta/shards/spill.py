@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import tempfile
 
-from irmeta.errors import IrmetaError, OutputError, ParameterError
+from irmeta.errors import IrmetaError, OutputError
 from irmeta.io.output import output_error
 from irmeta.shards.partition import convert
 
@@ -22,12 +22,8 @@ PREFIX = "irmeta-shards-"
 
 def make_spill_dir(spill_dir=None) -> str:
     """A new, empty temporary folder under ``spill_dir`` (None: ``TMPDIR``); the caller
-    deletes it. Raises :class:`ParameterError` for a ``spill_dir`` that is not a path,
-    :class:`OutputError` when the folder cannot be made there."""
-    if spill_dir is not None and (isinstance(spill_dir, bool)
-                                  or not isinstance(spill_dir, (str, os.PathLike))):
-        raise ParameterError(f"spill_dir must be a folder path (str or os.PathLike), got "
-                             f"{type(spill_dir).__name__} {spill_dir!r}")
+    deletes it (``spill_dir`` as :class:`~irmeta.options.WorkOptions` checked it: a
+    path). Raises :class:`OutputError` when the folder cannot be made there."""
     parent = tempfile.gettempdir() if spill_dir is None else os.fspath(spill_dir)
     if not isinstance(parent, str):
         parent = os.fsdecode(parent)

@@ -108,9 +108,8 @@ def _scores_piece(campaign, args, reference=None):
     if len(res_a.measures) != len(measures):
         raise ParameterError("qrels_agreement: each measure string must name exactly one "
                              f"measure, got {measures!r}")
-    judged_b = campaign.with_qrels(qb)
     # B's grade scale over the whole topic axis, in memory and in every shard alike
-    judged_b.__dict__["grade_levels"] = levels_b
+    judged_b = campaign.with_qrels(qb, grade_levels=levels_b)
     res_b = per_topic_values(judged_b, measures, rel_level, complete=complete)
     return (res_a.values, res_a.evaluated, res_b.values, res_b.evaluated,
             [m.definition.aggregate for m in res_a.measures])

@@ -144,9 +144,9 @@ def _piece(campaign, args, reference=None) -> dict:
         removed.append(rows)
         members = np.flatnonzero(owner_of_run == o)
         keep = np.setdiff1d(np.arange(n), rows)
-        sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep))
         # scored on the whole qrels' grade scale, in memory and in shards alike
-        sub.__dict__["grade_levels"] = campaign.grade_levels
+        sub = campaign.select_runs(members).with_qrels(qrels_of(campaign, keep),
+                                                       grade_levels=campaign.grade_levels)
         res = per_topic_values(sub, measures, rel_level)
         without[members], without_evaluated[members] = res.values, res.evaluated
     from irmeta.data.tables import decode_ids
