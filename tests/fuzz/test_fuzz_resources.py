@@ -577,3 +577,22 @@ def test_qrels_after_a_comment_bomb_name_their_line(tmp_path):
     with pytest.raises(InputError, match="grade 'x' is not an integer") as info:
         irmeta.read_qrels(bomb)
     assert info.value.line == ahead + QRELS.count(b"\n") + 1
+
+
+def test_an_interrupt_while_a_pipe_is_spooled_removes_the_spool(tmp_path, monkeypatch):
+    """Ctrl-C arrives while irmeta waits on a pipe (the read blocks there): the spool file
+    is removed at once, not when the traceback holding it is collected (the Ctrl-C test
+    with --workers left an irmeta-pipe-* file behind once on a loaded machine)."""
+    from irmeta.io import source
+    monkeypatch.setattr(source.tempfile, "tempdir", str(tmp_path))
+
+    class Interrupted(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        source._spool(Interrupted(), "-")
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("irmeta-pipe-")]

@@ -273,6 +273,11 @@ def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
     except OSError as exc:
         spool.remove()
         raise _no_spool(exc, name) from None
+    except BaseException:
+        # Ctrl-C or SIGTERM while the pipe is read (it blocks there): the spool goes now,
+        # not when the traceback that holds it is collected (an exit may never collect it)
+        spool.remove()
+        raise
     return spool
 
 
