@@ -30,12 +30,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from irmeta.constraints import Flag, Integer, Strings
+from irmeta.constraints import REL_LEVEL, Flag, Integer, Strings
 from irmeta.data.campaign import Campaign
 from irmeta.errors import ParameterError
 
 MAX_DOCS = Integer(low=1, optional=True)
-REL_LEVEL = Integer(low=-32768, high=32768)
 COLLECTION_SIZE = Integer(low=0)
 SHARD_TOPICS = Integer(low=1, optional=True)
 FLAG = Flag()
