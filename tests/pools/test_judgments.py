@@ -277,6 +277,22 @@ def test_cli_reproducibility_and_agreement(demo, tmp_path):
     assert row[:4] == ["AP", "1.0", "1.0", "1.0"]        # a qrels agrees with itself
 
 
+
+def test_qrels_agreement_refuses_qrels_sharing_no_topic(tmp_path, capsys):
+    """Two qrels of disjoint topics used to print kappa NaN, every score under B 0,
+    tau_AP 0 and a top-k overlap of 1: numbers of nothing. Refused, naming both files."""
+    qa, qb = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    qa.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    qb.write_text("q2 0 d1 1\nq2 0 d3 0\n")
+    runs = {"X": {"q1": {"d1": 2.0, "d2": 1.0}}, "Y": {"q1": {"d2": 2.0, "d1": 1.0}}}
+    with pytest.raises(irmeta.InputError, match=r"b\.qrels judges none of the 1 topics"):
+        qrels_agreement(str(qa), str(qb), runs, ["AP"])
+    run = tmp_path / "x.run"
+    run.write_text("q1 Q0 d1 1 2.0 X\nq1 Q0 d2 2 1.0 X\n")
+    from irmeta.cli.main import main
+    assert main(["meta", "qrels-agreement", str(qa), str(qb), str(run), "-m", "AP"]) == 2
+    assert "judges none of the 1 topics of" in capsys.readouterr().err
+
 # ---------------------------------------------------------------------- report
 def test_report_trust_section_has_the_reusability_part(demo):
     from irmeta.report import ReportOptions
