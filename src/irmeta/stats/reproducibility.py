@@ -5,7 +5,7 @@ Definitions as repro_eval implements them (``docs/pooling.md`` has every formula
 * **Kendall's tau union (KTU)**, per topic: the top ``depth`` documents of each ranking
   (trec_eval's order); ``U`` their union sorted by document id; each ranking becomes the
   sequence of its documents' positions in ``U``; KTU is Kendall's tau-b
-  (``scipy.stats.kendalltau``) between the two sequences. Rankings of different lengths
+  (:func:`irmeta.stats.correlation.kendall_tau`, scipy's tau-b) between the two sequences. Rankings of different lengths
   are cut to the shorter (repro_eval refuses them); a topic the original lacks is NaN.
 * **RBO**, per topic: the normalised finite variant repro_eval takes from Clarke et al.
   ``sum_{d=1..depth} p^(d-1) |A_d n B_d| / d  /  sum_{d=1..depth} p^(d-1)`` (defaults
@@ -52,13 +52,13 @@ class Reproducibility:
 
 def ktu(orig: Sequence[str], repro: Sequence[str]) -> float:
     """Kendall's tau union of two rankings (module doc)."""
-    from scipy.stats import kendalltau
+    from irmeta.stats.correlation import kendall_tau
     n = min(len(orig), len(repro))
     if n < 2:
         return float("nan")
     a, b = list(orig[:n]), list(repro[:n])
     union = {d: k for k, d in enumerate(sorted(set(a) | set(b)))}
-    return float(kendalltau([union[d] for d in a], [union[d] for d in b]).statistic)
+    return kendall_tau([union[d] for d in a], [union[d] for d in b])
 
 
 def rbo(orig: Sequence[str], repro: Sequence[str], p: float = 0.95, depth: int = 1000) -> float:
