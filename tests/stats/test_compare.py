@@ -367,6 +367,18 @@ def test_cli_refuses_options_that_do_not_apply(args, option, capsys):
     assert option in capsys.readouterr().err
 
 
+
+@pytest.mark.parametrize("label, shown", [("tab_a%1", "%"), ("a{b", "{"), (r"a\b", "\\"),
+                                          ("  ", "is empty")])
+def test_latex_label_that_breaks_the_source_is_refused(label, shown, capsys):
+    """``\\label{tab_a%1}`` used to be written as it is: ``%`` comments out the closing
+    brace and the table no longer compiles."""
+    assert main(["compare", "--demo", "-m", "AP", "--format", "latex", "--label", label]) == 2
+    err = capsys.readouterr().err
+    assert f"LaTeX label {label!r}" in err and shown in err and "Traceback" not in err
+    with pytest.raises(ParameterError):
+        latex_table(["a"], [["x"]], caption="c", label=label, align="l")
+
 # ---------------------------------------------------------------------- DL21
 @pytest.mark.slow
 @pytest.mark.shared_data
