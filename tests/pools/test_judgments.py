@@ -163,6 +163,19 @@ def test_identical_runs_agree_fully():
     assert res.measures["rmse"][0] == 0.0 and res.measures["p_paired"][0] == 1.0
 
 
+
+def test_constant_scores_give_pvalues_without_a_warning():
+    """An original run scoring 1 on every topic: SciPy's t-tests warned of precision loss
+    (a Python warning on the CLI's stderr) although their p-values are exact."""
+    from scipy.stats import ttest_ind
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}, "q3": {"d5": 1}}
+    orig = {"q1": {"d1": 2.0}, "q2": {"d3": 1.0}, "q3": {"d5": 1.0}}
+    repro = {"q1": {"d1": 2.0}, "q2": {"d4": 1.0}, "q3": {"d6": 1.0}}
+    res = reproducibility(qrels, orig, repro, ["P@1"])
+    with pytest.warns(RuntimeWarning):
+        want = ttest_ind([1.0, 1.0, 1.0], [1.0, 0.0, 0.0]).pvalue
+    assert res.measures["p_unpaired"][0] == pytest.approx(want, rel=1e-12)
+
 # ------------------------------------------------------------------ agreement
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_kappa_equals_sklearn(weights):
