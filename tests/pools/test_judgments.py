@@ -163,7 +163,6 @@ def test_identical_runs_agree_fully():
     assert res.measures["rmse"][0] == 0.0 and res.measures["p_paired"][0] == 1.0
 
 
-
 def test_constant_scores_give_pvalues_without_a_warning():
     """An original run scoring 1 on every topic: SciPy's t-tests warned of precision loss
     (a Python warning on the CLI's stderr) although their p-values are exact."""
@@ -175,6 +174,21 @@ def test_constant_scores_give_pvalues_without_a_warning():
     with pytest.warns(RuntimeWarning):
         want = ttest_ind([1.0, 1.0, 1.0], [1.0, 0.0, 0.0]).pvalue
     assert res.measures["p_unpaired"][0] == pytest.approx(want, rel=1e-12)
+
+
+def test_reproduced_run_missing_topics_is_noted():
+    """A reproduced run without some evaluated topics scores 0 on them (trec_eval -c);
+    that moved RMSE and the t-tests silently. Now a warning (a CLI note) says so."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}, "q3": {"d5": 1}}
+    orig = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}, "q3": {"d5": 1.0}}
+    repro = {"q1": {"d1": 2.0, "d2": 1.0}}
+    with pytest.warns(UserWarning, match="reproduced run retrieves nothing for 2 of the 3"):
+        res = reproducibility(qrels, orig, repro, ["AP"])
+    assert res.measures["rmse"][0] == pytest.approx(np.sqrt(2 / 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reproducibility(qrels, orig, orig, ["AP"])
+
 
 # ------------------------------------------------------------------ agreement
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])

@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key", "latex_table",
-           "wrapped"]
+__all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key",
+           "latex_table", "wrapped"]
 
 #: the packages a table of :func:`latex_table` needs, as preamble lines
 PREAMBLE = ("\\usepackage{booktabs}", "\\usepackage{longtable}")
