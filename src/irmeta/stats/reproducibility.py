@@ -6,7 +6,8 @@ Definitions as repro_eval implements them (``docs/pooling.md`` has every formula
   (trec_eval's order); ``U`` their union sorted by document id; each ranking becomes the
   sequence of its documents' positions in ``U``; KTU is Kendall's tau-b
   (:func:`irmeta.stats.correlation.kendall_tau`, scipy's tau-b) between the two
-  sequences. Rankings of different lengths are cut to the shorter (repro_eval refuses them); a topic the original lacks is NaN.
+  sequences. Rankings of different lengths are cut to the shorter (repro_eval refuses
+  them); a topic the original lacks is NaN.
 * **RBO**, per topic: the normalised finite variant repro_eval takes from Clarke et al.
   ``sum_{d=1..depth} p^(d-1) |A_d n B_d| / d  /  sum_{d=1..depth} p^(d-1)`` (defaults
   ``p = 0.95``, ``depth = 1000``).
