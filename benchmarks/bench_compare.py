@@ -32,6 +32,8 @@ from pathlib import Path
 
 os.environ.setdefault("IRMETA_NO_PROGRESS", "1")
 
+from machine import best  # noqa: E402  (benchmarks/machine.py, beside this script)
+
 import irmeta  # noqa: E402
 from irmeta.stats import significance as sg  # noqa: E402
 from irmeta.stats.comparison import compare_matrices  # noqa: E402
@@ -39,15 +41,6 @@ from irmeta.stats.comparison import compare_matrices  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DL21 = ROOT.parent / "shared" / "data" / "trec-dl-2021-passage"
 MEASURES = ["nDCG@10", "AP", "RR"]
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def meta_significance(mats, test, trials=None):

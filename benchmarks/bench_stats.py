@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import time
 
 import numpy as np
 import pandas as pd
 
 os.environ.setdefault("IRMETA_NO_PROGRESS", "1")
+
+from machine import best  # benchmarks/machine.py, beside this script
 
 from irmeta.aggregate.analyses import grid_results  # noqa: E402
 from irmeta.stats import buckley_voorhees, fuzziness_stability  # noqa: E402
@@ -30,15 +31,6 @@ def matrix(S=129, T=50, seed=0):
     X = (0.1 + 0.3 * rng.random((S, 1)) + 0.3 * rng.random((1, T))
          + 0.15 * rng.standard_normal((S, T)))
     return np.clip(X, 0, 1)
-
-
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def naive_bootstrap(X, pairs, B=1000, seed=0):

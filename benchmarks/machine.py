@@ -18,3 +18,15 @@ def steal_share(before, after) -> str:
     if before is None or after is None or after[1] <= before[1]:
         return "n/a"
     return f"{100 * (after[0] - before[0]) / (after[1] - before[1]):.0f}%"
+
+
+def best(fn, repeat: int) -> float:
+    """The shortest wall time of ``repeat`` calls of ``fn()`` (seconds): on a shared
+    machine the minimum is the least disturbed measurement."""
+    import time
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)

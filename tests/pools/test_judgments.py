@@ -163,6 +163,33 @@ def test_identical_runs_agree_fully():
     assert res.measures["rmse"][0] == 0.0 and res.measures["p_paired"][0] == 1.0
 
 
+def test_constant_scores_give_pvalues_without_a_warning():
+    """An original run scoring 1 on every topic: SciPy's t-tests warned of precision loss
+    (a Python warning on the CLI's stderr) although their p-values are exact."""
+    from scipy.stats import ttest_ind
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}, "q3": {"d5": 1}}
+    orig = {"q1": {"d1": 2.0}, "q2": {"d3": 1.0}, "q3": {"d5": 1.0}}
+    repro = {"q1": {"d1": 2.0}, "q2": {"d4": 1.0}, "q3": {"d6": 1.0}}
+    res = reproducibility(qrels, orig, repro, ["P@1"])
+    with pytest.warns(RuntimeWarning):
+        want = ttest_ind([1.0, 1.0, 1.0], [1.0, 0.0, 0.0]).pvalue
+    assert res.measures["p_unpaired"][0] == pytest.approx(want, rel=1e-12)
+
+
+def test_reproduced_run_missing_topics_is_noted():
+    """A reproduced run without some evaluated topics scores 0 on them (trec_eval -c);
+    that moved RMSE and the t-tests silently. Now a warning (a CLI note) says so."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d3": 1}, "q3": {"d5": 1}}
+    orig = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}, "q3": {"d5": 1.0}}
+    repro = {"q1": {"d1": 2.0, "d2": 1.0}}
+    with pytest.warns(UserWarning, match="reproduced run retrieves nothing for 2 of the 3"):
+        res = reproducibility(qrels, orig, repro, ["AP"])
+    assert res.measures["rmse"][0] == pytest.approx(np.sqrt(2 / 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        reproducibility(qrels, orig, orig, ["AP"])
+
+
 # ------------------------------------------------------------------ agreement
 @pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
 def test_kappa_equals_sklearn(weights):
@@ -276,6 +303,22 @@ def test_cli_reproducibility_and_agreement(demo, tmp_path):
     row = text.splitlines()[1].split("\t")
     assert row[:4] == ["AP", "1.0", "1.0", "1.0"]        # a qrels agrees with itself
 
+
+
+def test_qrels_agreement_refuses_qrels_sharing_no_topic(tmp_path, capsys):
+    """Two qrels of disjoint topics used to print kappa NaN, every score under B 0,
+    tau_AP 0 and a top-k overlap of 1: numbers of nothing. Refused, naming both files."""
+    qa, qb = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    qa.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    qb.write_text("q2 0 d1 1\nq2 0 d3 0\n")
+    runs = {"X": {"q1": {"d1": 2.0, "d2": 1.0}}, "Y": {"q1": {"d2": 2.0, "d1": 1.0}}}
+    with pytest.raises(irmeta.InputError, match=r"b\.qrels judges none of the 1 topics"):
+        qrels_agreement(str(qa), str(qb), runs, ["AP"])
+    run = tmp_path / "x.run"
+    run.write_text("q1 Q0 d1 1 2.0 X\nq1 Q0 d2 2 1.0 X\n")
+    from irmeta.cli.main import main
+    assert main(["meta", "qrels-agreement", str(qa), str(qb), str(run), "-m", "AP"]) == 2
+    assert "judges none of the 1 topics of" in capsys.readouterr().err
 
 # ---------------------------------------------------------------------- report
 def test_report_trust_section_has_the_reusability_part(demo):

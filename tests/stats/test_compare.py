@@ -367,6 +367,29 @@ def test_cli_refuses_options_that_do_not_apply(args, option, capsys):
     assert option in capsys.readouterr().err
 
 
+
+@pytest.mark.parametrize("label, shown", [("tab_a%1", "%"), ("a{b", "{"), (r"a\b", "\\"),
+                                          ("  ", "is empty")])
+def test_latex_label_that_breaks_the_source_is_refused(label, shown, capsys):
+    """``\\label{tab_a%1}`` used to be written as it is: ``%`` comments out the closing
+    brace and the table no longer compiles."""
+    assert main(["compare", "--demo", "-m", "AP", "--format", "latex", "--label", label]) == 2
+    err = capsys.readouterr().err
+    assert f"LaTeX label {label!r}" in err and shown in err and "Traceback" not in err
+    with pytest.raises(ParameterError):
+        latex_table(["a"], [["x"]], caption="c", label=label, align="l")
+
+
+def test_caption_words_for_a_rarity_measure_and_one_pair():
+    """The caption said "rareness-based precision at K at cut-off 10" (the registry
+    writes P_rare's cut-off as K, not k) and "(1 pairs)"."""
+    rng = np.random.default_rng(1)
+    mats = {"P_rare(alpha=0.5)@10": pd.DataFrame(rng.random((2, 6)), index=["a", "b"])}
+    c = compare_matrices(mats)
+    assert c.definitions() == {"P_rare(alpha=0.5)@10": "rareness-based precision at 10"}
+    assert "(1 pair)" in c.describe()
+    assert "(1 comparison with the baseline a)" in compare_matrices(mats, baseline="a").describe()
+
 # ---------------------------------------------------------------------- DL21
 @pytest.mark.slow
 @pytest.mark.shared_data

@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key", "latex_table",
-           "wrapped"]
+__all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key",
+           "latex_table", "wrapped"]
 
 #: the packages a table of :func:`latex_table` needs, as preamble lines
 PREAMBLE = ("\\usepackage{booktabs}", "\\usepackage{longtable}")
@@ -51,6 +51,11 @@ def escape(text: object) -> str:
     run\\_1 \\& 50\\% \\#2 \\{x\\} \\textasciitilde{}a\\textasciicircum{}b \\textbackslash{}
     """
     return "".join(_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+#: characters a ``\\label{...}`` cannot hold: ``%`` comments out the rest of the line,
+#: ``#`` and ``\\`` are macro syntax, braces unbalance the argument
+LABEL_FORBIDDEN = "%#\\{}"
 
 
 def label_key(text: str) -> str:
@@ -130,6 +135,13 @@ def latex_table(header: Sequence[str | Raw], rows: Sequence[Sequence[Cell | Raw 
     """
     if any(len(r) != len(align) for r in rows):
         raise ValueError("latex_table: every row needs one entry per column of align")
+    bad = sorted(set(label) & set(LABEL_FORBIDDEN))
+    if bad or not label.strip():
+        from irmeta.errors import ParameterError
+        raise ParameterError(
+            f"LaTeX label {label!r}: " + (f"contains {' '.join(bad)}, which end or break a "
+                                          "\\label{...}" if bad else "is empty")
+            + " (expected letters, digits and - : . _, e.g. tab:compare-ap)")
     head = _row(header)
     body = [_row(r) for r in rows]
     if len(rows) > long_after:

@@ -22,6 +22,7 @@ k``). Formulas: ``docs/pooling.md``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta import validate
-from irmeta.errors import ParameterError
+from irmeta.errors import InputError, ParameterError
 from irmeta.stats._common import per_topic_values
 from irmeta.stats.correlation import kendall_tau, tau_ap
 
@@ -150,6 +151,14 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
     topics = set(runs.topics) if getattr(runs, "sharded", False) or isinstance(runs, Campaign) \
         else {str(t) for t in qa.topic_ids}
     in_axis = np.asarray([str(t) in topics for t in qb.topic_ids], dtype=bool)
+    if not in_axis[qb.topic_codes].any():
+        # every score under B would be 0 and every agreement NaN: refuse, not print
+        def named(q: Any, name: str) -> str:
+            return str(q) if isinstance(q, (str, os.PathLike)) else name
+        shown = ", ".join(sorted(topics)[:5]) + (", ..." if len(topics) > 5 else "")
+        raise InputError(f"{func}: {named(qrels_b, 'qrels_b')} judges none of the "
+                         f"{len(topics)} topics of {named(qrels_a, 'qrels_a')} "
+                         f"({shown}); expected two judgment sets of the same topics")
     levels_b = np.unique(qb.grades[in_axis[qb.topic_codes]].astype(np.int64))
     args = (measures, qb, rel_level, complete, levels_b)
     from irmeta.data.checks import require_common_topics

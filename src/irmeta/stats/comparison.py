@@ -114,7 +114,7 @@ def _definition(measure: str) -> str | None:
     m = parsed[0]
     text = re.split(r" \(|;", m.definition.description)[0].strip()
     if m.cutoff is not None:
-        text, n = re.subn(r"\bk\b", str(m.cutoff), text)
+        text, n = re.subn(r"\b[kK]\b", str(m.cutoff), text)
         if not n:
             text += f" at cut-off {m.cutoff}"
     return text
@@ -225,8 +225,9 @@ class Comparison:
         if self.trials is not None:
             test += f" ({self.trials} trials, seed {self.seed})"
         n = len(self.pairs) // max(1, len(self.measures))
-        fam = (f"{n} comparisons with the baseline {self.baseline}" if self.baseline
-               else f"{n} pairs")
+        s = "" if n == 1 else "s"
+        fam = (f"{n} comparison{s} with the baseline {self.baseline}" if self.baseline
+               else f"{n} pair{s}")
         corr = (f"{_CORRECTION_NAMES[self.correction]} correction" if self.correction
                 else ("family-wise error controlled by the test" if self.test in FAMILYWISE
                       else "no correction"))

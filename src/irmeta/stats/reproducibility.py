@@ -5,8 +5,9 @@ Definitions as repro_eval implements them (``docs/pooling.md`` has every formula
 * **Kendall's tau union (KTU)**, per topic: the top ``depth`` documents of each ranking
   (trec_eval's order); ``U`` their union sorted by document id; each ranking becomes the
   sequence of its documents' positions in ``U``; KTU is Kendall's tau-b
-  (``scipy.stats.kendalltau``) between the two sequences. Rankings of different lengths
-  are cut to the shorter (repro_eval refuses them); a topic the original lacks is NaN.
+  (:func:`irmeta.stats.correlation.kendall_tau`, scipy's tau-b) between the two
+  sequences. Rankings of different lengths are cut to the shorter (repro_eval refuses
+  them); a topic the original lacks is NaN.
 * **RBO**, per topic: the normalised finite variant repro_eval takes from Clarke et al.
   ``sum_{d=1..depth} p^(d-1) |A_d n B_d| / d  /  sum_{d=1..depth} p^(d-1)`` (defaults
   ``p = 0.95``, ``depth = 1000``).
@@ -52,13 +53,13 @@ class Reproducibility:
 
 def ktu(orig: Sequence[str], repro: Sequence[str]) -> float:
     """Kendall's tau union of two rankings (module doc)."""
-    from scipy.stats import kendalltau
+    from irmeta.stats.correlation import kendall_tau
     n = min(len(orig), len(repro))
     if n < 2:
         return float("nan")
     a, b = list(orig[:n]), list(repro[:n])
     union = {d: k for k, d in enumerate(sorted(set(a) | set(b)))}
-    return float(kendalltau([union[d] for d in a], [union[d] for d in b]).statistic)
+    return kendall_tau([union[d] for d in a], [union[d] for d in b])
 
 
 def rbo(orig: Sequence[str], repro: Sequence[str], p: float = 0.95, depth: int = 1000) -> float:
@@ -75,11 +76,36 @@ def rbo(orig: Sequence[str], repro: Sequence[str], p: float = 0.95, depth: int =
     return float(np.sum(weight * overlap / np.arange(1, depth + 1)) / np.sum(weight))
 
 
+_WHO = {"orig": "original", "repro": "reproduced", "baseline_orig": "original baseline",
+        "baseline_repro": "reproduced baseline"}
+
+
+def _note_missing_topics(campaign: Any, evaluated: list[str], names: list[str],
+                         func: str) -> None:
+    """Warn (a CLI note) when a run retrieves nothing for some evaluated topics: it scores
+    0 there (trec_eval -c), which moves the means, RMSE and t-tests of a partial run."""
+    import warnings
+    col = {str(t): k for k, t in enumerate(campaign.topics)}
+    has = np.asarray(campaign.has_topic)[:, [col[t] for t in evaluated]]
+    for r, name in enumerate(names):
+        missing = int((~has[r]).sum())
+        if missing:
+            warnings.warn(f"{func}: the {_WHO.get(name, name)} run retrieves nothing for "
+                          f"{missing} of the {len(evaluated)} evaluated topics; it scores 0 "
+                          "on them in the means, RMSE and t-tests (trec_eval -c)",
+                          UserWarning, stacklevel=3)
+
+
 def _pvalues(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     from scipy.stats import ttest_ind, ttest_rel
     if np.array_equal(x, y):
         return 1.0, 1.0
-    return float(ttest_rel(x, y).pvalue), float(ttest_ind(x, y).pvalue)
+    import warnings
+    with warnings.catch_warnings():
+        # SciPy warns of "catastrophic cancellation" for a constant score vector (a run
+        # with P@1 = 1 on every topic); its p-value is exact there, the warning is noise
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        return float(ttest_rel(x, y).pvalue), float(ttest_ind(x, y).pvalue)
 
 
 def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], *,
@@ -126,6 +152,7 @@ def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], 
                              f"got {measures!r}")
     mats = {m: res.matrix(j).to_numpy() for j, m in enumerate(measures)}
     pairs = [("run", 0, 1)] + ([("baseline", 2, 3)] if baseline_orig is not None else [])
+    _note_missing_topics(campaign, [str(t) for t in res.matrix(0).columns], names, func)
     ranks = runs_campaign(runs, max_docs=depth)
     topic_rows, measure_rows = [], []
     for pair, o, r in pairs:
