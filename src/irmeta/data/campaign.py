@@ -38,7 +38,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -53,8 +53,11 @@ from irmeta.data.tables import (
     decode_ids,
     numpy_view,
 )
-from irmeta.data.threads import map_threads
+from irmeta.data.threads import background, map_threads, thread_budget
 from irmeta.errors import CampaignError, InputError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 NOT_IN_QRELS = np.int16(-32768)
 
@@ -390,86 +393,140 @@ class _GradeIndex:
         self.bitmap = np.zeros(bits, dtype=bool)
         self.bitmap[judged.fp & self.mask] = True
 
-    def lookup(self, tidx: np.ndarray, fp: np.ndarray) -> np.ndarray:
-        """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged."""
+    def lookup(self, tidx: np.ndarray, fp: np.ndarray, threads: bool = False) -> np.ndarray:
+        """int16 grade of each (topic, document) pair; NOT_IN_QRELS when not judged
+        (``threads``: the two halves of the rows on two threads)."""
         out = np.full(len(tidx), NOT_IN_QRELS, dtype=np.int16)
         if len(self.keys) == 0 or len(tidx) == 0:
             return out
+        half = len(fp) // 2
+        if threads and half:
+            map_threads(lambda lo_hi: self._lookup_into(out, tidx, fp, *lo_hi),
+                        [(0, half), (half, len(fp))])
+        else:
+            self._lookup_into(out, tidx, fp, 0, len(fp))
+        return out
+
+    def _lookup_into(self, out: np.ndarray, tidx: np.ndarray, fp: np.ndarray,
+                     start: int, stop: int) -> None:
+        """:meth:`lookup` of rows ``start:stop``, written into ``out``."""
         # the bitmap test a million rows at a time: no run-sized uint64 temporary
         step = 1 << 20
-        low = np.empty(min(step, len(fp)), dtype=np.uint64)
-        seen = np.empty(len(fp), dtype=bool)
-        for lo in range(0, len(fp), step):
-            part = low[:min(step, len(fp) - lo)]
-            np.bitwise_and(fp[lo:lo + step], self.mask, out=part)
-            np.take(self.bitmap, part, out=seen[lo:lo + len(part)])
+        low = np.empty(min(step, stop - start), dtype=np.uint64)
+        seen = np.empty(stop - start, dtype=bool)
+        for lo in range(start, stop, step):
+            part = low[:min(step, stop - lo)]
+            np.bitwise_and(fp[lo:lo + len(part)], self.mask, out=part)
+            np.take(self.bitmap, part, out=seen[lo - start:lo - start + len(part)])
         cand = np.flatnonzero(seen)
+        cand += start
         keys = combine(tidx[cand], fp[cand])
         loc = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         hit = self.keys[loc] == keys
         out[cand[hit]] = self.grades[loc[hit]]
-        return out
 
 
-def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> tuple[np.ndarray, np.ndarray, bool]:
+@dataclass
+class _Order:
+    """A run's kept rows in trec_eval order (:func:`_order_run`)."""
+
+    rows: np.ndarray          # kept rows: grouped by topic, score descending, ties by id
+    rank: np.ndarray          # int32: 0-based rank of each kept row in its topic
+    group_start: np.ndarray   # int64 [G]: position in ``rows`` where each topic begins
+    identity: bool            # rows is every row in file order
+    #: when not None, rows is every row in file order but at these positions, where
+    #: rows tied on (topic, score) were put in document-id order: the topic of every
+    #: position is its file row's (tie blocks never cross a topic)
+    tied: np.ndarray | None = None
+
+    @property
+    def same_topics(self) -> bool:
+        """Whether position i of ``rows`` has file row i's topic (no gather needed)."""
+        return self.identity or self.tied is not None
+
+
+def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> _Order:
     """Rows of ``run`` in trec_eval order within topic, and each row's 0-based rank.
 
-    Returns ``(rows, rank, identity)`` (``identity``: rows are every row in file order):
-    ``rows`` indexes the run's rows (topics with tidx < 0 dropped), grouped by topic, score
-    descending, ties by document id descending.
-    Files already in that order (the usual case) skip the sort.
+    The kept rows (topics with tidx < 0 dropped) are grouped by topic, score descending,
+    ties by document id descending. Files already grouped with scores non-increasing
+    (the usual case) skip the sort; their ties are reordered inside their blocks only.
     """
-    rows, change = _presorted_rows(run, tidx)
-    identity = rows is not None and len(rows) == len(tidx)  # every row, in file order
+    rows, change, group_start = _presorted_rows(run, tidx)
+    every = rows is not None and len(rows) == len(tidx)   # every row, in file order
     if rows is None:
         rows = _sorted_rows(run, tidx)
-    ts = tidx if identity else tidx[rows]
-    sc = run.scores if identity else run.scores[rows]
+    ts = tidx if every else tidx[rows]
+    sc = run.scores if every else run.scores[rows]
     if change is None:
         change = ts[1:] != ts[:-1]
     tie = sc[1:] == sc[:-1]
     tie &= ~change
+    tied = None
     if tie.any():
-        rows, identity = _break_ties(run, rows, tie), False
+        rows, pos = _break_ties(run, rows, tie)
+        tied = pos if every else None
+    order = _Order(rows, np.zeros(0, np.int32), np.zeros(0, np.int64),
+                   every and tied is None, tied)
     if dedupe:
-        rows = _check_run_duplicates(run, rows, tidx[rows], dedupe)
-        identity = identity and len(rows) == len(tidx)
-        ts = tidx[rows]
-        change = ts[1:] != ts[:-1]
-    return rows, _ranks(change, len(rows)), identity
+        kept = _check_run_duplicates(run, rows, tidx[rows], dedupe)
+        if len(kept) != len(rows):
+            ts = tidx[kept]
+            change = ts[1:] != ts[:-1]
+            group_start = None
+            order = _Order(kept, order.rank, order.group_start, False, None)
+    if group_start is None:
+        group_start = _group_starts(change, len(order.rows))
+    order.group_start = group_start
+    order.rank = _ranks(group_start, len(order.rows))
+    return order
 
 
-def _ranks(change: np.ndarray, n: int) -> np.ndarray:
-    """0-based rank of each row inside its topic group (``change[i]``: row i+1 starts
-    a new group), as int32."""
+def _group_starts(change: np.ndarray, n: int) -> np.ndarray:
+    """int64 [G]: where each group begins (``change[i]``: row i+1 starts a group)."""
+    if n == 0:
+        return np.zeros(0, np.int64)
+    starts = np.empty(np.count_nonzero(change) + 1, dtype=np.int64)
+    starts[0] = 0
+    starts[1:] = np.flatnonzero(change)
+    starts[1:] += 1
+    return starts
+
+
+def _ranks(group_start: np.ndarray, n: int) -> np.ndarray:
+    """0-based rank of each row inside its group (groups begin at ``group_start``), as
+    int32."""
     if n == 0:
         return np.zeros(0, np.int32)
-    start = np.r_[0, np.flatnonzero(change) + 1]
-    sizes = np.diff(np.r_[start, n])
+    sizes = np.diff(np.r_[group_start, n])
     ranks: np.ndarray = np.arange(n, dtype=np.int32)
-    ranks -= np.repeat(start.astype(np.int32), sizes)
+    ranks -= np.repeat(group_start.astype(np.int32), sizes)
     return ranks
 
 
 def _presorted_rows(run: Run, tidx: np.ndarray) -> tuple[np.ndarray | None,
+                                                          np.ndarray | None,
                                                           np.ndarray | None]:
-    """``(rows, change)``: the kept rows in file order if the file is grouped by topic
-    with scores non-increasing inside each group, and where their topic changes
-    (``change[i]``: row i+1 starts a topic); ``(None, None)`` otherwise."""
+    """``(rows, change, group_start)``: the kept rows in file order if the file is grouped
+    by topic with scores non-increasing inside each group, where their topic changes
+    (``change[i]``: row i+1 starts a topic) and where each topic's group begins;
+    ``(None, None, None)`` otherwise."""
     if (tidx >= 0).all():
         rows, t, s = None, tidx, run.scores
     else:
         rows = np.flatnonzero(tidx >= 0)
         t, s = tidx[rows], run.scores[rows]
     change = t[1:] != t[:-1]
+    group_start = _group_starts(change, len(t))
     if len(t):
-        if np.count_nonzero(change) + 1 != np.count_nonzero(np.bincount(t)):
-            return None, None  # a topic's lines are not contiguous
+        # grouped: no topic begins two groups (a check over the groups, not the rows)
+        if len(np.unique(t[group_start])) != len(group_start):
+            return None, None, None  # a topic's lines are not contiguous
         rising = s[1:] > s[:-1]
         rising &= ~change
         if rising.any():
-            return None, None
-    return (np.arange(len(tidx)) if rows is None else rows), change
+            return None, None, None
+    return (np.arange(len(tidx)) if rows is None else rows), change, group_start
 
 
 def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
@@ -485,9 +542,10 @@ def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
     return keep[order]
 
 
-def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
+def _break_ties(run: Run, rows: np.ndarray,
+                tie: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Reorder each block of equal (topic, score) rows by document id, descending (``rows``
-    is reordered in place and returned)."""
+    is reordered in place and returned, with the positions of the tied rows)."""
     in_block = np.zeros(len(rows), dtype=bool)
     in_block[:-1] |= tie
     in_block[1:] |= tie
@@ -502,7 +560,7 @@ def _break_ties(run: Run, rows: np.ndarray, tie: np.ndarray) -> np.ndarray:
     # in place: the caller's rows are a fresh array it no longer reads (one run-sized
     # copy less; the right-hand side is gathered before it is written)
     rows[pos] = rows[pos][numpy_view(sub.column("i").combine_chunks())]
-    return rows
+    return rows, pos
 
 
 def _check_run_duplicates(run: Run, rows: np.ndarray, tidx: np.ndarray,
@@ -553,36 +611,108 @@ def _has_duplicates(fp: np.ndarray, length: np.ndarray) -> bool:
     return any(map_threads(any_in, (blocks[0::2], blocks[1::2])))
 
 
+#: a run of at least this many rows is prepared on two threads (its fingerprints beside
+#: its ordering, its lookup and layout in two halves) when it is a campaign's only run;
+#: below it, starting threads costs more than it saves. Several runs are prepared two
+#: at a time instead (:func:`_map_runs`).
+_PARALLEL_ROWS = 1 << 17
+
+
 @dataclass
 class _PreparedRun:
-    """One run ordered and looked up, ready to be scattered into the dense arrays."""
+    """One run ordered and looked up, ready to be laid out in the dense arrays."""
 
     rows: np.ndarray | None   # kept rows in trec_eval order (None: every row, file order)
     tix: np.ndarray           # topic index of each kept row
     rank: np.ndarray          # 0-based rank of each kept row
-    docids: pa.Array          # document ids in that order
+    group_start: np.ndarray   # int64 [G]: where each topic's rows begin
+    docids: "pa.Array | Future[pa.Array]"   # document ids in that order
     fp: np.ndarray            # their fingerprints
     grades: np.ndarray        # their qrels grades (NOT_IN_QRELS when unjudged)
     dropped: int              # topics of the run absent from the qrels
+    threads: bool = False     # lay it out on two threads
+
+    @property
+    def group_topic(self) -> np.ndarray:
+        """int [G]: the topic index of each group."""
+        return self.tix[self.group_start]
+
+    @property
+    def group_size(self) -> np.ndarray:
+        """int64 [G]: the rows (documents) of each group."""
+        return np.diff(np.r_[self.group_start, len(self.tix)])
 
 
 def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
-                 max_docs: int | None, dedupe: bool) -> _PreparedRun:
+                 max_docs: int | None, dedupe: bool, threads: bool = False) -> _PreparedRun:
     remap = np.asarray([index.get(str(t), -1) for t in run.topic_ids], dtype=np.int32)
     tidx = remap[run.topic_codes]
-    rows, rank, identity = _order_run(run, tidx, dedupe)
+    threads = threads and len(tidx) >= _PARALLEL_ROWS and thread_budget(2) > 1
+    # the fingerprints of every row in file order, beside the ordering (they do not
+    # depend on it), when every row is kept; else only the kept rows' afterwards
+    pending = None
+    if threads and run._fingerprints is None and bool((remap >= 0).all()):
+        pending = background(fingerprint_strings, run.docids)
+    order = _order_run(run, tidx, dedupe)
+    rows, rank, group_start = order.rows, order.rank, order.group_start
     if max_docs is not None and rank.max(initial=-1) >= max_docs:
         keep = rank < max_docs
-        rows, rank, identity = rows[keep], rank[keep], False
-    tix = tidx if identity else tidx[rows]
-    docids = run.docids if identity else run.docids.take(arrow_ints(rows))
-    # fingerprint only the kept rows (runs often cover many unjudged topics)
-    if run._fingerprints is not None:
-        fp = run.fingerprints if identity else run.fingerprints[rows]
+        rows, rank = rows[keep], rank[keep]
+        size = np.minimum(np.diff(np.r_[group_start, len(keep)]), max_docs)
+        group_start = np.r_[0, np.cumsum(size)[:-1]].astype(np.int64)
+        order = _Order(rows, rank, group_start, False, None)
+    tix = tidx if order.same_topics else tidx[rows]
+    docids: pa.Array | Future[pa.Array]
+    if order.identity:
+        docids = run.docids
+    elif threads:
+        docids = background(run.docids.take, arrow_ints(rows))
     else:
-        fp = fingerprint_strings(docids)
-    return _PreparedRun(None if identity else rows, tix, rank, docids, fp,
-                        grade_index.lookup(tix, fp), int(np.sum(remap < 0)))
+        docids = run.docids.take(arrow_ints(rows))
+    if pending is not None:
+        fp = pending.result()        # this build's own array: reordered in place
+        if order.tied is not None:
+            fp[order.tied] = fp[rows[order.tied]]
+        elif not order.identity:
+            fp = fp[rows]
+    elif run._fingerprints is not None:
+        fp = run.fingerprints if order.identity else run.fingerprints[rows]
+    else:
+        fp = fingerprint_strings(docids if isinstance(docids, pa.Array) else docids.result())
+    return _PreparedRun(None if order.identity else rows, tix, rank, group_start, docids, fp,
+                        grade_index.lookup(tix, fp, threads), int(np.sum(remap < 0)),
+                        threads)
+
+
+def _lay_out(p: _PreparedRun, grades: np.ndarray, doc_fp: np.ndarray) -> None:
+    """Write one run's grades and fingerprints into its ``[T, D]`` dense arrays: topic
+    blocks copied whole when every topic has the same number of documents (one copy per
+    topic), else scattered cell by cell, a million rows at a time (in two halves on two
+    threads for a large run: the cells are distinct, so the halves never write the same
+    one)."""
+    size = p.group_size
+    if len(size) and (size == size[0]).all():
+        k, topics = int(size[0]), p.group_topic
+        grades[topics, :k] = p.grades.reshape(len(size), k)
+        doc_fp[topics, :k] = p.fp.reshape(len(size), k)
+        return
+    depth, n, step = grades.shape[1], len(p.tix), 1 << 20
+
+    def scatter(starts: range) -> None:
+        flat = np.empty(min(step, n), dtype=np.int64)  # no run-sized int64 temporary
+        for lo in starts:
+            part = flat[:min(step, n - lo)]
+            part[:] = p.tix[lo:lo + step]
+            part *= depth
+            part += p.rank[lo:lo + step]
+            grades.reshape(-1)[part] = p.grades[lo:lo + step]
+            doc_fp.reshape(-1)[part] = p.fp[lo:lo + step]
+
+    chunks = range(0, n, step)
+    if p.threads and len(chunks) > 1:
+        map_threads(scatter, (chunks[0::2], chunks[1::2]))
+    else:
+        scatter(chunks)
 
 
 def _map_runs(fn: Callable[[T], U], runs: list[T]) -> list[U]:
@@ -608,8 +738,9 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     judged = _judged_docs(qrels, topics)
     grade_index = _GradeIndex(judged)
     index = {t: i for i, t in enumerate(topics)}
-    prepared = _map_runs(lambda run: _prepare_run(run, index, grade_index, max_docs, dedupe),
-                         runs)
+    single = len(runs) == 1
+    prepared = _map_runs(lambda run: _prepare_run(run, index, grade_index, max_docs, dedupe,
+                                                  threads=single), runs)
     dropped = {run.name: p.dropped for run, p in zip(runs, prepared) if p.dropped}
     depth = max([int(p.rank.max()) + 1 for p in prepared if len(p.rank)] or [1])
     R, T = len(runs), len(topics)
@@ -618,27 +749,15 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     length = np.zeros((R, T), dtype=np.int32)
     starts = np.zeros((R, T), dtype=np.int64)
     for r, (run, p) in enumerate(zip(runs, prepared)):
-        # one flat index instead of three, built in place a million rows at a time (no
-        # run-sized int64 temporary: issue 27)
-        step = 1 << 20
-        flat = np.empty(min(step, len(p.tix)), dtype=np.int64)
-        for lo in range(0, len(p.tix), step):
-            part = flat[:min(step, len(p.tix) - lo)]
-            part[:] = p.tix[lo:lo + step]
-            part += r * T
-            part *= depth
-            part += p.rank[lo:lo + step]
-            grades.reshape(-1)[part] = p.grades[lo:lo + step]
-            doc_fp.reshape(-1)[part] = p.fp[lo:lo + step]
-        del flat
-        length[r] = np.bincount(p.tix, minlength=T)
+        _lay_out(p, grades[r], doc_fp[r])
+        topics_r = p.group_topic
+        length[r, topics_r] = p.group_size
+        starts[r, topics_r] = p.group_start
         if not dedupe and _has_duplicates(doc_fp[r], length[r]):
             _check_run_duplicates(run, np.arange(len(run)) if p.rows is None else p.rows,
                                   p.tix, False)
-        tix = p.tix
-        first = np.r_[0, np.flatnonzero(tix[1:] != tix[:-1]) + 1] if len(tix) else np.zeros(0, int)
-        starts[r, tix[first]] = first
-    docids = [p.docids for p in prepared]
+    docids = [p.docids if isinstance(p.docids, pa.Array) else p.docids.result()
+              for p in prepared]
     del prepared
     if warn_dropped and dropped:
         total = sum(dropped.values())

@@ -47,7 +47,11 @@ _CHUNK = 1 << 18
 def _mix(x: np.ndarray) -> np.ndarray:
     """splitmix64 finaliser: a bijection on uint64 with good avalanche (returns a new
     array; the work is done in place on it to spare temporaries)."""
-    x = np.array(x, dtype=np.uint64, copy=True)
+    return _mix_in_place(np.array(x, dtype=np.uint64, copy=True))
+
+
+def _mix_in_place(x: np.ndarray) -> np.ndarray:
+    """:func:`_mix` of a uint64 array the caller owns, written over it (returned)."""
     x ^= x >> np.uint64(30)
     x *= _M1
     x ^= x >> np.uint64(27)
@@ -115,13 +119,12 @@ def fingerprint_strings(arr: pa.Array) -> np.ndarray:
             if words is not None:
                 out[lo:hi] = _fold_padded(words, lengths)
                 continue
-            size = (last - first + 23) // 8 * 8      # room for the last 8-byte load
+            size = last - first + 8      # room for an 8-byte load at the last byte
             if len(scratch) < size:
                 scratch = np.empty(max(size, 2 * len(scratch)), dtype=np.uint8)
             scratch[:last - first] = data[first:last]
             scratch[last - first:size] = 0
-            aligned = scratch[:size].view("<u8")
-            out[lo:hi] = _fold_words(aligned, starts - first, lengths)
+            out[lo:hi] = _fold_words(_byte_words(scratch, size), starts - first, lengths)
 
     chunks = range(0, n, _CHUNK)
     if len(chunks) < 4:
@@ -159,16 +162,18 @@ def _len_seed(lengths: np.ndarray) -> np.ndarray:
     return seeds
 
 
-def _words_at(aligned: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np.ndarray:
+def _byte_words(buffer: np.ndarray, size: int) -> np.ndarray:
+    """A uint64 view of ``buffer[:size]`` with a stride of one byte: element ``p`` is the
+    little-endian word of bytes ``p .. p+7`` (one unaligned load; the last 7 bytes of
+    ``buffer[:size]`` must be zeros, as they start no word)."""
+    return np.ndarray(shape=(size - 7,), dtype="<u8", buffer=buffer, strides=(1,))
+
+
+def _words_at(words: np.ndarray, pos: np.ndarray, remaining: np.ndarray) -> np.ndarray:
     """The little-endian uint64 of the (at most 8) bytes left at each byte position
-    ``pos`` (``remaining`` bytes belong to the id; later ones read as 0): two aligned
-    loads shifted together, then masked."""
-    q = pos >> 3
-    shift = ((pos & 7) << 3).astype(np.uint64)
-    word: np.ndarray = aligned[q] >> shift
-    high = aligned[q + 1] << ((np.uint64(64) - shift) & np.uint64(63))
-    high *= (shift != 0)  # a zero shift takes nothing from the next word
-    word |= high
+    ``pos`` (``remaining`` bytes belong to the id; later ones read as 0): one load from
+    the :func:`_byte_words` view, then masked."""
+    word: np.ndarray = words[pos]
     word &= _MASKS[np.minimum(remaining, 8)]
     return word
 
@@ -182,7 +187,7 @@ def _padded_words(arr: pa.Array, lo: int, hi: int, lengths: np.ndarray) -> np.nd
     longest = int(lengths.max(initial=0))
     if longest > LONG_ID or longest <= 8:
         # ids of one word (MS MARCO passage numbers, most TREC docids) fold in one step:
-        # two aligned gathers in :func:`_fold_words` cost less than Arrow's UTF-8 check,
+        # one unaligned load in :func:`_fold_words` costs less than Arrow's UTF-8 check,
         # ASCII check and padding (issue 27); same values, the function of the bytes
         return None
     part = arr.slice(lo, hi - lo)
@@ -216,17 +221,17 @@ def _fold_padded(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return _mix(h)
 
 
-def _fold_words(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+def _fold_words(words: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Word-by-word fold of every id up to :data:`LONG_ID` bytes (longer ids are
     overwritten by the caller). Only the ids that still have a word take part in each
-    step, so nothing is padded. ``aligned``: the byte buffer as uint64 words, with at
-    least 8 bytes of zeros after the data."""
+    step, so nothing is padded. ``words``: the :func:`_byte_words` view of the bytes,
+    with at least 7 bytes of zeros after the data."""
     nwords = (np.minimum(lengths, LONG_ID) + 7) // 8
-    h = _words_at(aligned, starts, lengths)          # word 0 (0 for an empty id)
+    h = _words_at(words, starts, lengths)            # word 0 (0 for an empty id)
     active = np.flatnonzero(nwords > 1)
     w = 1
     while len(active):
-        word = _words_at(aligned, starts[active] + 8 * w, lengths[active] - 8 * w)
+        word = _words_at(words, starts[active] + 8 * w, lengths[active] - 8 * w)
         hk = h[active]
         _step(hk)
         hk ^= word
@@ -234,7 +239,7 @@ def _fold_words(aligned: np.ndarray, starts: np.ndarray, lengths: np.ndarray) ->
         w += 1
         active = active[nwords[active] > w]
     h ^= _len_seed(lengths)
-    return _mix(h)
+    return _mix_in_place(h)
 
 
 def combine(topic_codes: np.ndarray, fingerprints: np.ndarray) -> np.ndarray:

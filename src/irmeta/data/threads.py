@@ -15,7 +15,10 @@ two workers on two cores then run side by side at full speed), and a user who se
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -37,3 +40,21 @@ def map_threads(fn: Callable[[T], U], items: Sequence[T], wanted: int = 2) -> li
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=threads) as pool:
         return list(pool.map(fn, items))
+
+
+def background(fn: Callable[..., U], *args: object) -> "Future[U]":
+    """``fn(*args)`` started on a helper thread, to be collected with ``.result()``; run
+    at once in the calling thread when the process's CPU budget is one thread (the
+    result, or its exception, is then waiting in the returned future)."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+    if thread_budget(2) < 2:
+        done: Future[U] = Future()
+        try:
+            done.set_result(fn(*args))
+        except Exception as exc:  # re-raised by .result(), as a thread's would be
+            done.set_exception(exc)
+        return done
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(fn, *args)
+    pool.shutdown(wait=False)   # the thread ends with its one task
+    return future
