@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from irmeta.data.lines import LineMap, RunsBuilder
+from irmeta.data.threads import background
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_ints, decode_id, numpy_view
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
@@ -362,9 +363,19 @@ def _single_value(column: pa.Array | pa.ChunkedArray) -> bytes | None:
         size = len(first)
         if len(raw) != size * len(chunk) or np.any(np.diff(offsets) != size):
             return None
-        if size and not (raw.reshape(-1, size) == np.frombuffer(first, np.uint8)).all():
+        if size and not _repeats(raw, np.frombuffer(first, np.uint8)):
             return None
     return first
+
+
+def _repeats(raw: np.ndarray, value: np.ndarray) -> bool:
+    """Whether ``raw`` is ``value`` repeated (its length a multiple of ``value``'s),
+    compared 64k values at a time: cache-sized temporaries, not one the size of the
+    column (a run file's tag column is as long as the run)."""
+    step = len(value) << 16
+    rows = value[None, :]
+    return all((raw[lo:lo + step].reshape(-1, len(value)) == rows).all()
+               for lo in range(0, len(raw), step))
 
 
 def binary_column(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -396,6 +407,8 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
     """
     source = open_source(path)
     table, lines = _read_table(source, RUN, RUN_COLUMNS, _RUN_TYPES)
+    # the ids' chunks joined into one array on a helper thread, beside the checks below
+    docids_joined = background(binary_column, table.column("docid"))
     topic_ids, topic_codes = _ids(table.column("topic"))
     scores = numpy_view(table.column("score").combine_chunks())
     scores = np.asarray(scores, dtype=np.float64)
@@ -407,7 +420,7 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
     if float32:
         scores = scores.astype(np.float32).astype(np.float64)
     tag_ids, tag_codes = _tags(table.column("tag"))
-    docids = binary_column(table.column("docid"))
+    docids = docids_joined.result()
     del table
     base = Run(name or str(tag_ids[tag_codes[0]]), topic_ids, topic_codes, docids, scores,
                source=source.name, tag=str(tag_ids[tag_codes[0]]), lines=lines,
