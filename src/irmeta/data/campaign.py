@@ -431,7 +431,6 @@ class _Order:
     """A run's kept rows in trec_eval order (:func:`_order_run`)."""
 
     rows: np.ndarray          # kept rows: grouped by topic, score descending, ties by id
-    rank: np.ndarray          # int32: 0-based rank of each kept row in its topic
     group_start: np.ndarray   # int64 [G]: position in ``rows`` where each topic begins
     identity: bool            # rows is every row in file order
     #: when not None, rows is every row in file order but at these positions, where
@@ -446,40 +445,33 @@ class _Order:
 
 
 def _order_run(run: Run, tidx: np.ndarray, dedupe: bool) -> _Order:
-    """Rows of ``run`` in trec_eval order within topic, and each row's 0-based rank.
+    """Rows of ``run`` in trec_eval order within topic, and where each topic begins.
 
     The kept rows (topics with tidx < 0 dropped) are grouped by topic, score descending,
     ties by document id descending. Files already grouped with scores non-increasing
     (the usual case) skip the sort; their ties are reordered inside their blocks only.
     """
-    rows, change, group_start = _presorted_rows(run, tidx)
+    rows, group_start = _presorted_rows(run, tidx)
     every = rows is not None and len(rows) == len(tidx)   # every row, in file order
     if rows is None:
         rows = _sorted_rows(run, tidx)
     ts = tidx if every else tidx[rows]
     sc = run.scores if every else run.scores[rows]
-    if change is None:
-        change = ts[1:] != ts[:-1]
+    if group_start is None:
+        group_start = _group_starts(ts[1:] != ts[:-1], len(ts))
     tie = sc[1:] == sc[:-1]
-    tie &= ~change
+    if len(group_start) > 1:      # equal scores across a topic boundary are no tie
+        tie[group_start[1:] - 1] = False
     tied = None
     if tie.any():
         rows, pos = _break_ties(run, rows, tie)
         tied = pos if every else None
-    order = _Order(rows, np.zeros(0, np.int32), np.zeros(0, np.int64),
-                   every and tied is None, tied)
     if dedupe:
         kept = _check_run_duplicates(run, rows, tidx[rows], dedupe)
         if len(kept) != len(rows):
             ts = tidx[kept]
-            change = ts[1:] != ts[:-1]
-            group_start = None
-            order = _Order(kept, order.rank, order.group_start, False, None)
-    if group_start is None:
-        group_start = _group_starts(change, len(order.rows))
-    order.group_start = group_start
-    order.rank = _ranks(group_start, len(order.rows))
-    return order
+            return _Order(kept, _group_starts(ts[1:] != ts[:-1], len(kept)), False, None)
+    return _Order(rows, group_start, every and tied is None, tied)
 
 
 def _group_starts(change: np.ndarray, n: int) -> np.ndarray:
@@ -505,28 +497,26 @@ def _ranks(group_start: np.ndarray, n: int) -> np.ndarray:
 
 
 def _presorted_rows(run: Run, tidx: np.ndarray) -> tuple[np.ndarray | None,
-                                                          np.ndarray | None,
                                                           np.ndarray | None]:
-    """``(rows, change, group_start)``: the kept rows in file order if the file is grouped
-    by topic with scores non-increasing inside each group, where their topic changes
-    (``change[i]``: row i+1 starts a topic) and where each topic's group begins;
-    ``(None, None, None)`` otherwise."""
+    """``(rows, group_start)``: the kept rows in file order if the file is grouped by
+    topic with scores non-increasing inside each group, and where each topic's group
+    begins; ``(None, None)`` otherwise."""
     if (tidx >= 0).all():
         rows, t, s = None, tidx, run.scores
     else:
         rows = np.flatnonzero(tidx >= 0)
         t, s = tidx[rows], run.scores[rows]
-    change = t[1:] != t[:-1]
-    group_start = _group_starts(change, len(t))
+    group_start = _group_starts(t[1:] != t[:-1], len(t))
     if len(t):
         # grouped: no topic begins two groups (a check over the groups, not the rows)
         if len(np.unique(t[group_start])) != len(group_start):
-            return None, None, None  # a topic's lines are not contiguous
+            return None, None  # a topic's lines are not contiguous
         rising = s[1:] > s[:-1]
-        rising &= ~change
+        if len(group_start) > 1:   # a score may rise where a topic begins
+            rising[group_start[1:] - 1] = False
         if rising.any():
-            return None, None, None
-    return (np.arange(len(tidx)) if rows is None else rows), change, group_start
+            return None, None
+    return (np.arange(len(tidx)) if rows is None else rows), group_start
 
 
 def _sorted_rows(run: Run, tidx: np.ndarray) -> np.ndarray:
@@ -624,7 +614,6 @@ class _PreparedRun:
 
     rows: np.ndarray | None   # kept rows in trec_eval order (None: every row, file order)
     tix: np.ndarray           # topic index of each kept row
-    rank: np.ndarray          # 0-based rank of each kept row
     group_start: np.ndarray   # int64 [G]: where each topic's rows begin
     docids: "pa.Array | Future[pa.Array]"   # document ids in that order
     fp: np.ndarray            # their fingerprints
@@ -635,12 +624,19 @@ class _PreparedRun:
     @property
     def group_topic(self) -> np.ndarray:
         """int [G]: the topic index of each group."""
-        return self.tix[self.group_start]
+        topics: np.ndarray = self.tix[self.group_start]
+        return topics
 
-    @property
+    @cached_property
     def group_size(self) -> np.ndarray:
         """int64 [G]: the rows (documents) of each group."""
         return np.diff(np.r_[self.group_start, len(self.tix)])
+
+    @property
+    def rank(self) -> np.ndarray:
+        """int32: the 0-based rank of each kept row (made when a layout needs it: a
+        run-sized array that rankings of one length never need)."""
+        return _ranks(self.group_start, len(self.tix))
 
 
 def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
@@ -654,13 +650,13 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
     if threads and run._fingerprints is None and bool((remap >= 0).all()):
         pending = background(fingerprint_strings, run.docids)
     order = _order_run(run, tidx, dedupe)
-    rows, rank, group_start = order.rows, order.rank, order.group_start
-    if max_docs is not None and rank.max(initial=-1) >= max_docs:
-        keep = rank < max_docs
-        rows, rank = rows[keep], rank[keep]
-        size = np.minimum(np.diff(np.r_[group_start, len(keep)]), max_docs)
-        group_start = np.r_[0, np.cumsum(size)[:-1]].astype(np.int64)
-        order = _Order(rows, rank, group_start, False, None)
+    rows, group_start = order.rows, order.group_start
+    size = np.diff(np.r_[group_start, len(rows)])
+    if max_docs is not None and size.max(initial=0) > max_docs:
+        keep = _ranks(group_start, len(rows)) < max_docs
+        rows = rows[keep]
+        group_start = np.r_[0, np.cumsum(np.minimum(size, max_docs))[:-1]].astype(np.int64)
+        order = _Order(rows, group_start, False, None)
     tix = tidx if order.same_topics else tidx[rows]
     docids: pa.Array | Future[pa.Array]
     if order.identity:
@@ -679,7 +675,7 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
         fp = run.fingerprints if order.identity else run.fingerprints[rows]
     else:
         fp = fingerprint_strings(docids if isinstance(docids, pa.Array) else docids.result())
-    return _PreparedRun(None if order.identity else rows, tix, rank, group_start, docids, fp,
+    return _PreparedRun(None if order.identity else rows, tix, group_start, docids, fp,
                         grade_index.lookup(tix, fp, threads), int(np.sum(remap < 0)),
                         threads)
 
@@ -696,7 +692,7 @@ def _lay_out(p: _PreparedRun, grades: np.ndarray, doc_fp: np.ndarray) -> None:
         grades[topics, :k] = p.grades.reshape(len(size), k)
         doc_fp[topics, :k] = p.fp.reshape(len(size), k)
         return
-    depth, n, step = grades.shape[1], len(p.tix), 1 << 20
+    depth, n, step, rank = grades.shape[1], len(p.tix), 1 << 20, p.rank
 
     def scatter(starts: range) -> None:
         flat = np.empty(min(step, n), dtype=np.int64)  # no run-sized int64 temporary
@@ -704,7 +700,7 @@ def _lay_out(p: _PreparedRun, grades: np.ndarray, doc_fp: np.ndarray) -> None:
             part = flat[:min(step, n - lo)]
             part[:] = p.tix[lo:lo + step]
             part *= depth
-            part += p.rank[lo:lo + step]
+            part += rank[lo:lo + step]
             grades.reshape(-1)[part] = p.grades[lo:lo + step]
             doc_fp.reshape(-1)[part] = p.fp[lo:lo + step]
 
@@ -742,7 +738,7 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     prepared = _map_runs(lambda run: _prepare_run(run, index, grade_index, max_docs, dedupe,
                                                   threads=single), runs)
     dropped = {run.name: p.dropped for run, p in zip(runs, prepared) if p.dropped}
-    depth = max([int(p.rank.max()) + 1 for p in prepared if len(p.rank)] or [1])
+    depth = max([int(p.group_size.max()) for p in prepared if len(p.group_size)] or [1])
     R, T = len(runs), len(topics)
     grades = np.full((R, T, depth), NOT_IN_QRELS, dtype=np.int16)
     doc_fp = np.zeros((R, T, depth), dtype=np.uint64)

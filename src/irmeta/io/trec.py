@@ -37,8 +37,8 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 from irmeta.data.lines import LineMap, RunsBuilder
-from irmeta.data.threads import background
 from irmeta.data.tables import MAX_GRADE, Qrels, Run, arrow_ints, decode_id, numpy_view
+from irmeta.data.threads import background
 from irmeta.errors import InputError, ResourceError, memory_limits
 from irmeta.io.source import Source, open_source, read_bytes
 from irmeta.io.tokens import (
