@@ -66,3 +66,24 @@ def test_integers_keep_cumsums_dtype():
     x = np.arange(2 * 300 * 4, dtype=np.int32).reshape(2, 300, 4)
     assert seqsum(x).dtype == np.cumsum(x, axis=-1).dtype
     assert (seqsum(x) == np.cumsum(x, axis=-1)[..., -1]).all()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_g_cost_equals_the_full_running_sum(seed):
+    """G's cost C_i at the judged ranks (measures.gain._cost_at) equals the running sum
+    over all D ranks bit for bit: the closed form past the ideal's width for integer
+    gains, the full sum for fractional ones (issue 27)."""
+    from irmeta.measures.gain import _cost_at
+    rng = np.random.default_rng(seed)
+    T, W, D = int(rng.integers(1, 6)), int(rng.integers(1, 8)), int(rng.integers(1, 40))
+    ideal = -np.sort(-rng.integers(0, 4, size=(T, W)).astype(float), axis=1)
+    if seed % 2:
+        ideal = ideal * 0.1 + rng.random((T, W)) * (ideal > 0)   # fractional gains
+    pos = rng.integers(0, D, size=(2, T, 5))
+    full = np.zeros((T, D))
+    w = min(D, W)
+    full[:, :w] = ideal[:, :w]
+    cost = np.cumsum(np.maximum(full, 1.0), axis=1)
+    want = cost[np.arange(T)[None, :, None], pos]
+    got = _cost_at(ideal, pos, D)
+    assert got.tobytes() == want.tobytes()

@@ -222,16 +222,35 @@ def g_measure(campaign: Campaign, m: Measure, ctx: EvalContext) -> np.ndarray:
         return g_measure_blocked(campaign, m, ctx)
     pos, gain, _ = sparse
     ideal = _Ideal(campaign, m).ideal
-    D = campaign.depth
-    full = np.zeros((ideal.shape[0], D))
-    w = min(D, ideal.shape[1])
-    full[:, :w] = ideal[:, :w]
-    cost = np.cumsum(np.maximum(full, 1.0), axis=1)                   # C_i, [T, D]
+    at = _cost_at(ideal, np.minimum(pos, campaign.depth - 1), campaign.depth)
     spent = np.cumsum(gain, axis=2)                                   # S_i
-    at = cost[np.arange(ideal.shape[0])[None, :, None], np.minimum(pos, D - 1)]
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(gain != 0, gain / np.log2((2 + at) - spent), 0.0)
     return safe_div(seqsum(terms), seqsum(ideal)[None, :])
+
+
+def _cost_at(ideal: np.ndarray, pos: np.ndarray, D: int) -> np.ndarray:
+    """G's ``C_i = sum_{j<=i} max(I_j, 1)`` (``I_j = 0`` past the ideal's width ``w``)
+    at the 0-based ranks ``pos`` (``[R, T, K]``) of each topic (``ideal``: ``[T, W]``).
+
+    Past ``w`` every term is 1, so ``C_i = C_(w-1) + (i - w + 1)``: the running sum is
+    made over the ``w`` ideal columns only, not all ``D`` ranks. This equals the
+    sequential sum bit for bit when its values are integers below 2^52 (each addition is
+    then exact), as they are for integer grades; otherwise (a ``gains`` mapping with
+    fractions) the full ``[T, D]`` running sum is made, as before."""
+    T = ideal.shape[0]
+    w = min(D, ideal.shape[1])
+    topic = np.arange(T)[None, :, None]
+    head = np.cumsum(np.maximum(ideal[:, :w], 1.0), axis=1)            # C_i, i < w
+    if w and np.array_equal(head, np.floor(head)) and head[:, -1].max(initial=0) < 2.0 ** 52:
+        inside = head[topic, np.minimum(pos, w - 1)]
+        past = head[topic, w - 1] + (pos - (w - 1))
+        return np.where(pos < w, inside, past)
+    full = np.ones((T, D))
+    full[:, :w] = np.maximum(ideal[:, :w], 1.0)
+    cost = np.cumsum(full, axis=1)                                     # C_i, [T, D]
+    at: np.ndarray = cost[topic, pos]
+    return at
 
 
 @block_kernel
