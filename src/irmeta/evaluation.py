@@ -607,7 +607,7 @@ def evaluate(qrels: Any, runs: Any = None,
                                  groups=groups, reference=reference, prior_runs=prior_runs)
     work = WorkOptions.checked(fn, memory_budget=memory_budget, shard_topics=shard_topics,
                                client=client, spill_dir=spill_dir)
-    from irmeta.shards.local import sharded_plan  # noqa: PLC0415 (same layer, on use)
+    from irmeta.shards.route import sharded_plan  # noqa: PLC0415 (same layer, on use)
     qrels = _irds_qrels(qrels)
     if work.asks_for_shards:
         _refuse_irds_runs(runs, fn)
@@ -652,7 +652,7 @@ def evaluate_in_shards(qrels: Any, runs: Any, measures: Any, plan: Any,
                        read: ReadOptions | None = None, score: ScoreOptions | None = None,
                        work: WorkOptions | None = None) -> Results:
     """:func:`evaluate` through :mod:`irmeta.shards` with the plan ``plan``
-    (:func:`irmeta.shards.local.sharded_plan`) and the options objects of
+    (:func:`irmeta.shards.route.sharded_plan`) and the options objects of
     :mod:`irmeta.options`, checked where they were built (:func:`evaluate`, the CLI)."""
     from irmeta.shards.local import evaluate_sharded  # noqa: PLC0415 (same layer, on use)
     score = score or ScoreOptions()
@@ -698,7 +698,8 @@ def open_shards(qrels: Any, runs: Any = None, *, memory_budget: Any = None,
     >>> len(frame)
     30
     """
-    from irmeta.shards.local import open_sharded, sharded_plan  # noqa: PLC0415 (same layer)
+    from irmeta.shards.local import open_sharded  # noqa: PLC0415 (same layer)
+    from irmeta.shards.route import sharded_plan  # noqa: PLC0415 (same layer)
     fn = "open_shards"
     if isinstance(qrels, Campaign):
         raise ParameterError(f"{fn}: the Campaign is already in memory; give file paths or "

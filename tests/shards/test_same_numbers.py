@@ -20,7 +20,7 @@ from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.measures import registry
 from irmeta.options import WorkOptions
 from irmeta.shards import plan as planning
-from irmeta.shards.local import sharded_plan
+from irmeta.shards.route import sharded_plan
 from irmeta.shards.summary import CampaignSummary
 from tests.quick import sampled
 from tests.shards.conftest import write_campaign

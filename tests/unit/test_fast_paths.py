@@ -97,3 +97,25 @@ def test_arrow_arrays_from_numpy_buffers_equal_pyarrows():
             np.testing.assert_array_equal(column_numpy(chunked), np.concatenate([values] * 2))
     with pytest.raises(TypeError, match="numbers or booleans"):
         arrow_array(np.array(["a"]))
+
+
+@pytest.mark.slow
+def test_evaluating_files_in_memory_imports_no_sharding_or_parquet():
+    """An evaluation in memory decides it needs no shards without importing the sharded
+    machinery or Parquet, and its NumPy calls never load numpy.ma (start-up, issue 27)."""
+    code = (
+        "import sys\n"
+        "from irmeta.demo import demo_paths\n"
+        "from irmeta.cli.main import main\n"
+        "p = demo_paths()\n"
+        "sys.argv = ['irmeta', 'eval', '-m', 'AP', '-m', 'nDCG@10', str(p.qrels), "
+        "str(p.runs[0])]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ['irmeta.shards.local', 'irmeta.shards.parquet', 'pyarrow.parquet', 'numpy.ma']\n"
+        "sys.stderr.write('LOADED ' + repr([m for m in heavy if m in sys.modules]))\n"
+    )
+    done = python_output(code)
+    assert done.stderr.endswith("LOADED []"), done.stderr[-500:]

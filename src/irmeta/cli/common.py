@@ -102,7 +102,8 @@ def load_reference(adhoc, subtopics, options: dict):
     if not options.get("reference_runs"):
         return None
     from irmeta.io.load import load_campaign
-    from irmeta.shards.parquet import is_parquet_campaign, open_campaign, read_qrels_shard
+    from irmeta.shards.parquet import open_campaign, read_qrels_shard
+    from irmeta.shards.plan import is_parquet_campaign
     read = read_options(options, subtopics)
     if adhoc is not None and is_parquet_campaign(adhoc):   # the folder's own qrels
         folder = open_campaign(adhoc)

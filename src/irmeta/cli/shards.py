@@ -43,8 +43,8 @@ def shard_options(fn):
 
 def _plan(qrels, runs, options: dict):
     """The shard plan of a command's campaign, or None for the in-memory path."""
-    from irmeta.shards.local import sharded_plan
-    from irmeta.shards.parquet import is_parquet_campaign
+    from irmeta.shards.plan import is_parquet_campaign
+    from irmeta.shards.route import sharded_plan
 
     workers, scheduler = options.get("workers"), options.get("scheduler")
     if workers and scheduler:
@@ -101,7 +101,7 @@ def adhoc_and_subtopics(qrels, options: dict) -> tuple:
 
 def wants_shards(qrels, runs, options: dict) -> bool:
     """The user asked for shards (options, or a Parquet campaign folder)."""
-    from irmeta.shards.parquet import is_parquet_campaign
+    from irmeta.shards.plan import is_parquet_campaign
     return bool(options.get("shard_topics") or options.get("workers")
                 or options.get("scheduler")
                 or (qrels and not runs and is_parquet_campaign(qrels)))

@@ -183,13 +183,13 @@ def _padded_words(arr: pa.Array, lo: int, hi: int, lengths: np.ndarray) -> np.nd
     NUL-padded to ``8 W`` bytes, by Arrow's padding kernel (C++; no gather). Only for
     ASCII ids of at most :data:`LONG_ID` bytes, some longer than 8 (the kernel pads
     characters, not bytes); None otherwise."""
-    import pyarrow.compute as pc
     longest = int(lengths.max(initial=0))
     if longest > LONG_ID or longest <= 8:
         # ids of one word (MS MARCO passage numbers, most TREC docids) fold in one step:
         # one unaligned load in :func:`_fold_words` costs less than Arrow's UTF-8 check,
         # ASCII check and padding (issue 27); same values, the function of the bytes
         return None
+    import pyarrow.compute as pc  # here: ids of one word never need it (start-up, issue 27)
     part = arr.slice(lo, hi - lo)
     try:
         text = part if pa.types.is_string(part.type) else part.cast(pa.string())

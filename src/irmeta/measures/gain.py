@@ -245,12 +245,12 @@ def _cost_at(ideal: np.ndarray, pos: np.ndarray, D: int) -> np.ndarray:
     if w and np.array_equal(head, np.floor(head)) and head[:, -1].max(initial=0) < 2.0 ** 52:
         inside = head[topic, np.minimum(pos, w - 1)]
         past = head[topic, w - 1] + (pos - (w - 1))
-        return np.where(pos < w, inside, past)
+        at: np.ndarray = np.where(pos < w, inside, past)
+        return at
     full = np.ones((T, D))
     full[:, :w] = np.maximum(ideal[:, :w], 1.0)
     cost = np.cumsum(full, axis=1)                                     # C_i, [T, D]
-    at: np.ndarray = cost[topic, pos]
-    return at
+    return np.asarray(cost[topic, pos])
 
 
 @block_kernel

@@ -24,7 +24,6 @@ by the same kernels, so the values are bit-identical (``tests/shards``).
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import warnings
 from collections.abc import Callable, Iterator
@@ -32,7 +31,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from irmeta.errors import ParameterError
 from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
 from irmeta.measures.parse import parse_measures
@@ -42,7 +40,6 @@ from irmeta.shards import plan as planning
 from irmeta.shards.parquet import (
     ParquetCampaign,
     apply_read_options,
-    is_parquet_campaign,
     open_campaign,
     ranking_lengths,
     read_judgments,
@@ -63,37 +60,6 @@ class ShardedValues:
     extras: list = field(default_factory=list)
     #: ``{measure position: runs x topics strings}`` of the text measures (relstring)
     texts: dict[int, list[list[str]]] = field(default_factory=dict)
-
-
-def _paths(runs) -> list | None:
-    """The run inputs as a list of paths, or None when one is not a path (an ``irds:``
-    id is a dataset's scoreddocs, read in memory: docs/ecosystem.md)."""
-    from irmeta.io.ecosystem import is_irds
-    items = list(runs) if isinstance(runs, (list, tuple)) else [runs]
-    if items and all(isinstance(i, (str, os.PathLike)) and not is_irds(i) for i in items):
-        return items
-    return None
-
-
-def sharded_plan(qrels, runs, work: WorkOptions | None = None, *, force: bool = False,
-                 subtopic_qrels=None) -> planning.ShardPlan | None:
-    """The shard plan of an evaluation, or None for today's in-memory path (the inputs
-    are not files, or they fit in ``work.memory_budget`` and nothing asks for shards).
-    Reads no file: file sizes only. Without ``qrels``, a subtopic qrels file stands in
-    for them (the qrels are derived from it)."""
-    work = work or WorkOptions()
-    parquet = runs is None and qrels is not None and is_parquet_campaign(qrels)
-    forced = force or work.asks_for_shards or parquet
-    paths = None if parquet else _paths(runs) if runs is not None else None
-    topic_axis = qrels if qrels is not None else subtopic_qrels
-    if not parquet and (paths is None or not isinstance(topic_axis, (str, os.PathLike))):
-        if forced:
-            raise ParameterError("evaluate: sharded evaluation (shard_topics=, client=) reads "
-                                 "files: give qrels and runs as paths, or a Parquet campaign "
-                                 "folder (irmeta convert)")
-        return None
-    plan = planning.plan(paths or [], work.memory_budget, work.shard_topics, force=forced)
-    return plan if plan.sharded else None
 
 
 def _prior_base(m: Measure) -> Measure | None:

@@ -41,7 +41,6 @@ from typing import Literal, overload
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.lines import LineMap, no_runs
@@ -50,10 +49,10 @@ from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io.output import atomic_write
 from irmeta.io.trec import binary_column
 from irmeta.options import ReadOptions
+from irmeta.shards.plan import MANIFEST
 
 FORMAT = "irmeta-parquet-campaign"
 VERSION = 1
-MANIFEST = "manifest.json"
 #: spill files of one evaluation are Arrow IPC files (``.arrow``: written and mapped back
 #: with no encoding); ``irmeta convert`` writes Parquet
 SPILL_SUFFIX = ".arrow"
@@ -106,14 +105,6 @@ class ParquetCampaign:
                           "dropped": r.dropped, "row_groups": list(r.row_groups),
                           "exact_lines": r.exact_lines}
                          for r in self.runs]}
-
-
-def is_parquet_campaign(path) -> bool:
-    """True when ``path`` is a folder holding a Parquet campaign's manifest."""
-    try:
-        return os.path.isdir(path) and os.path.isfile(os.path.join(path, MANIFEST))
-    except (TypeError, ValueError):
-        return False
 
 
 def open_campaign(path) -> ParquetCampaign:
@@ -552,6 +543,7 @@ def _layout(path: str) -> tuple[pa.Schema, list[int]]:
                 reader = pa.ipc.open_file(source)
                 return reader.schema, [reader.get_batch(i).num_rows
                                        for i in range(reader.num_record_batches)]
+        import pyarrow.parquet as pq  # on use: evaluating text files never reads Parquet
         with pq.ParquetFile(path) as pf:
             meta = pf.metadata
             return pf.schema_arrow, [meta.row_group(i).num_rows
@@ -623,6 +615,7 @@ def read_groups(campaign: ParquetCampaign, file: str, row_groups: tuple[int, ...
             table = pa.Table.from_batches(batches).select(columns)
             sizes = np.asarray([b.num_rows for b in batches], np.int64)
         else:
+            import pyarrow.parquet as pq  # on use (see above)
             with pq.ParquetFile(path, page_checksum_verification=True) as pf:
                 table = pf.read_row_groups([g for g, _ in parts], columns=columns)
                 sizes = np.asarray([pf.metadata.row_group(g).num_rows for g, _ in parts],

@@ -34,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from irmeta.data.lines import LineMap, row_lines
 from irmeta.data.tables import arrow_array, arrow_ints
@@ -93,6 +92,7 @@ def _write_blocks(path: str, schema: pa.Schema, columns: dict, block_of_row: np.
                            schema=schema)
     groups, group, start = [], 0, 0
     spill = path.endswith(SPILL_SUFFIX)
+    import pyarrow.parquet as pq  # on use: evaluating text files never writes Parquet
     with atomic_path(path) as tmp, \
             (pa.ipc.new_file(tmp, schema) if spill else
              pq.ParquetWriter(tmp, schema, compression=compression,

@@ -218,3 +218,16 @@ def topics_per_shard(plan: ShardPlan, num_topics: int, workers: int = 1) -> int:
     if workers > 1:
         size = min(size, -(-num_topics // (2 * workers)))
     return max(1, min(num_topics, size))
+
+
+# ------------------------------------------------------------- in memory or in shards
+#: the file that makes a folder a Parquet campaign (:mod:`irmeta.shards.parquet`)
+MANIFEST = "manifest.json"
+
+
+def is_parquet_campaign(path) -> bool:
+    """True when ``path`` is a folder holding a Parquet campaign's manifest."""
+    try:
+        return os.path.isdir(path) and os.path.isfile(os.path.join(path, MANIFEST))
+    except (TypeError, ValueError):
+        return False
