@@ -691,8 +691,18 @@ def _lay_out(p: _PreparedRun, grades: np.ndarray, doc_fp: np.ndarray) -> None:
     size = p.group_size
     if len(size) and (size == size[0]).all():
         k, topics = int(size[0]), p.group_topic
-        grades[topics, :k] = p.grades.reshape(len(size), k)
-        doc_fp[topics, :k] = p.fp.reshape(len(size), k)
+        block_grades = p.grades.reshape(len(size), k)
+        block_fp = p.fp.reshape(len(size), k)
+
+        def copy(g: slice) -> None:
+            grades[topics[g], :k] = block_grades[g]
+            doc_fp[topics[g], :k] = block_fp[g]
+
+        half = len(size) // 2
+        if p.threads and half:
+            map_threads(copy, (slice(0, half), slice(half, None)))
+        else:
+            copy(slice(None))
         return
     depth, n, step, rank = grades.shape[1], len(p.tix), 1 << 20, p.rank
 
