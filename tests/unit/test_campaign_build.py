@@ -97,8 +97,12 @@ def _random_campaign(seed: int):
     return qrels_rows, runs
 
 
+#: seeds whose one run is in file order with ties (the fingerprints' tie fix-up) first
+_SEEDS = [48, 50, 79, 16] + [s for s in range(80) if s not in (48, 50, 79, 16)]
+
+
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("seed", sampled(range(80), keep=16))
+@pytest.mark.parametrize("seed", sampled(_SEEDS, keep=16))
 def test_build_campaign_matches_the_slow_layout(seed, threads, monkeypatch):
     qrels_rows, runs = _random_campaign(seed)
     if not runs:
