@@ -201,6 +201,15 @@ def _usable_sizes(sizes: list[int], runs: int, func: str) -> list[int]:
     return used
 
 
+def _row_means(values: np.ndarray) -> np.ndarray:
+    """float64 [N]: ``DataFrame.mean(axis=1)`` of an [N, T] array — the reduction
+    :func:`~irmeta.stats.correlation.system_means` applies to ``Results.matrix``; each
+    row's mean depends on that row only (the same additions whatever N), which
+    :func:`_sample_means` relies on to take many draws' runs in one frame."""
+    means: np.ndarray = pd.DataFrame(values).mean(axis=1).to_numpy()
+    return means
+
+
 def _draw_means(sub, measures: Sequence[str], rel_level: int) -> dict[str, np.ndarray]:
     """``system_means(sub, measures)[m].to_numpy()`` for each measure, without building
     the labelled frames (run and topic indexes: a third of a draw's time in
@@ -214,8 +223,44 @@ def _draw_means(sub, measures: Sequence[str], rel_level: int) -> dict[str, np.nd
         raise ParameterError("system_means: each measure string must name exactly one "
                              f"measure, got {measures!r}")
     keep = require_campaign(res.campaign, res.rel_level, "campaign topic set")
-    return {m: pd.DataFrame(res.values[:, i][:, keep]).mean(axis=1).to_numpy()
-            for i, m in enumerate(measures)}
+    return {m: _row_means(res.values[:, i][:, keep]) for i, m in enumerate(measures)}
+
+
+def _batchable(measures: Sequence[str]) -> list | None:
+    """The parsed measures when every one is a rarity measure that
+    :func:`~irmeta.measures.innovation.sample_values` computes for many draws at once
+    (one measure per string); else None (each draw is evaluated on its own)."""
+    from irmeta.measures.innovation import is_rarity_kernel
+    from irmeta.measures.parse import parse_measures
+    parsed = [parse_measures(m) for m in measures]
+    if not all(len(p) == 1 and is_rarity_kernel(p[0]) for p in parsed):
+        return None
+    return [p[0] for p in parsed]
+
+
+def _sample_means(campaign, measures: Sequence[str], parsed: list,
+                  picks: list[np.ndarray], rel_level: int) -> list[dict[str, np.ndarray]]:
+    """For each ``[B, n]`` array of ``picks``, ``{m: [B, n]}``: :func:`_draw_means` of
+    ``campaign.select_runs(draw)`` for every draw, bit for bit, computed for all draws
+    at once (issue 27): the rarity values of every sub-campaign by
+    :func:`~irmeta.measures.innovation.sample_values`, the run means by the same pandas
+    reduction (:func:`_row_means`) over the draws' runs stacked. A draw that
+    :func:`_draw_means` would refuse (no drawn run has a topic of the campaign topic
+    set) is given to it, for its error, before anything is computed."""
+    from irmeta.measures.innovation import sample_values
+    keep = campaign.topic_set(rel_level)
+    has = campaign.has_topic[:, keep]
+    for p in picks:
+        bad = ~has[p].any(axis=(1, 2))
+        if bad.any():
+            pick = p[int(np.argmax(bad))]
+            _draw_means(campaign.select_runs(pick.tolist()), measures, rel_level)  # raises
+    out = []
+    for p, vals in zip(picks, sample_values(campaign, parsed, picks, rel_level)):
+        vals = vals[..., keep]
+        out.append({m: _row_means(vals[j].reshape(p.size, -1)).reshape(p.shape)
+                    for j, m in enumerate(measures)})
+    return out
 
 
 def system_dependence(campaign, measures: Sequence[str], *,
@@ -237,17 +282,29 @@ def system_dependence(campaign, measures: Sequence[str], *,
     used = _usable_sizes(sizes, R, func)
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
+    # every draw first, in the order of the per-draw loop (evaluating a draw never
+    # touches the generator), so that the draws of a size can be evaluated together
+    picks = {n: np.stack([np.sort(rng.choice(R, size=n, replace=False))
+                          for _ in range(1 if n == R else trials)]) for n in used}
+    parsed = _batchable(measures)
+    batches = (_sample_means(campaign, measures, parsed, [picks[n] for n in used], rel_level)
+               if parsed is not None else None)
+    fulls = {m: full[m].to_numpy() for m in measures}
     rows = []
     with progress_bar(sum(1 if n == R else trials for n in used), func, progress) as bar:
         for n in used:
-            reps = 1 if n == R else trials
+            reps = len(picks[n])
             vals = {m: np.empty(reps) for m in measures}
+            batch = batches[used.index(n)] if batches is not None else None
             for t in range(reps):
-                pick = np.sort(rng.choice(R, size=n, replace=False))
-                sub = campaign.select_runs(pick.tolist())
-                means = _draw_means(sub, measures, rel_level)
+                pick = picks[n][t]
+                if batch is None:
+                    means = _draw_means(campaign.select_runs(pick.tolist()), measures,
+                                        rel_level)
+                else:
+                    means = {m: batch[m][t] for m in measures}
                 for m in measures:
-                    ref = full[m].iloc[pick].to_numpy()
+                    ref = fulls[m][pick]
                     vals[m][t] = (kendall_tau(means[m], ref) if method == "kendall"
                                   else rank_correlation(means[m], ref, method))
                 bar.update(1)
