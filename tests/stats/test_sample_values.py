@@ -150,3 +150,19 @@ def test_system_dependence_draw_without_common_topic():
         with pytest.raises(CampaignError) as per_draw:
             ss.system_dependence(campaign, ms, sizes=(2,), trials=30, seed=1)
     assert str(batched.value) == str(per_draw.value)
+
+
+@pytest.mark.parametrize("n", [2, 3, 8, 33])
+def test_kendall_rows_equal_kendall_tau(n):
+    """Row-wise tau-b with ties, constant rows (NaN) and NaN scores, against
+    ``kendall_tau`` of each row."""
+    from irmeta.stats.correlation import kendall_tau
+    rng = np.random.default_rng(n)
+    x = np.round(rng.random((60, n)), 1)
+    y = np.round(rng.random((60, n)), 2)
+    x[3] = 0.5                                               # constant: tau undefined
+    x[5, 0] = np.nan                                         # left out by kendall_tau
+    y[7, -1] = np.nan
+    got = ss._kendall_rows(x, y)
+    ref = np.array([kendall_tau(a, b) for a, b in zip(x, y)])
+    np.testing.assert_array_equal(bits(got), bits(ref))
