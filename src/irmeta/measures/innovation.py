@@ -144,7 +144,7 @@ def is_rarity_kernel(m: Measure) -> bool:
 
 #: cells (groups x rank slots, or draws x documents) per batch of draws in
 #: :func:`sample_values`
-_SAMPLE_CELLS = 1 << 19
+_SAMPLE_CELLS = 1 << 21
 
 
 def sample_values(campaign: Campaign, measures: list[Measure], picks: list[np.ndarray],
