@@ -172,11 +172,12 @@ def sample_values(campaign: Campaign, measures: list[Measure], picks: list[np.nd
     """
     draws = [np.asarray(p, dtype=np.int64).reshape(len(p), -1) for p in picks]
     outs = [np.zeros((len(measures), *p.shape, campaign.num_topics)) for p in draws]
-    passes: dict[tuple, list[int]] = {}
+    passes: dict[tuple[int, int, float, str, int], list[int]] = {}
     for j, m in enumerate(measures):
         level = m.get("rel")
-        key = (int(m.cutoff), rel_level if level is None else int(level), float(m["alpha"]),
-               m["variant"], m.get("depth") or int(m.cutoff))
+        k = int(m.cutoff or 0)                               # required by P_rare/AP_rare
+        key = (k, rel_level if level is None else int(level), float(m["alpha"]),
+               str(m["variant"]), int(m.get("depth") or k))
         passes.setdefault(key, []).append(j)
     for key, js in passes.items():
         k, level, alpha, variant, d = key

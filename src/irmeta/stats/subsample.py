@@ -287,8 +287,8 @@ def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         sa, sb = _pair_signs(x[r]), _pair_signs(y[r])
         out[r] = _tau_b(np.einsum("ij,ij->i", sa, sb), np.einsum("ij,ij->i", sa, sa),
                         np.einsum("ij,ij->i", sb, sb))
-    for r in np.flatnonzero(~plain):
-        out[r] = kendall_tau(x[r], y[r])
+    for i in np.flatnonzero(~plain):
+        out[i] = kendall_tau(x[i], y[i])
     return out
 
 
