@@ -100,7 +100,7 @@ def test_row_means_stacked_equal_per_draw(shape):
 def per_draw_system_dependence(monkeypatch, *args, **kwargs) -> pd.DataFrame:
     """The old path: every draw evaluated on its own (``evaluate`` of the sub-campaign)."""
     with monkeypatch.context() as m:
-        m.setattr(ss, "_batchable", lambda measures: None)
+        m.setattr(ss, "_batchable", lambda campaign, measures: None)
         return ss.system_dependence(*args, **kwargs)
 
 
@@ -111,7 +111,7 @@ def per_draw_system_dependence(monkeypatch, *args, **kwargs) -> pd.DataFrame:
 def test_system_dependence_batched_equals_per_draw(monkeypatch, seed, method):
     campaign = ragged_campaign(seed + 100, n_runs=9)
     ms = ["P_rare(alpha=1)@10", "AP_rare(alpha=1)@10", "AP_rare(alpha=0.5,variant=normalized)@5"]
-    assert ss._batchable(ms) is not None
+    assert ss._batchable(campaign, ms) is not None
     kw = dict(sizes=(2, 3, 4, 8, 9, 12), trials=40, seed=seed, method=method)
     got = ss.system_dependence(campaign, ms, **kw)
     ref = per_draw_system_dependence(monkeypatch, campaign, ms, **kw)
@@ -120,7 +120,7 @@ def test_system_dependence_batched_equals_per_draw(monkeypatch, seed, method):
 
 def test_system_dependence_mixed_measures_per_draw(small_campaign):
     """A measure the batch does not compute sends every draw through ``evaluate``."""
-    assert ss._batchable(["AP", "P_rare(alpha=1)@10"]) is None
+    assert ss._batchable(small_campaign, ["AP", "P_rare(alpha=1)@10"]) is None
     out = ss.system_dependence(small_campaign, ["AP", "P_rare(alpha=1)@10"], sizes=(2, 4),
                                trials=5)
     assert list(out["trials"]) == [5, 5, 5, 5]
@@ -146,7 +146,7 @@ def test_system_dependence_draw_without_common_topic():
     with pytest.raises(CampaignError) as batched:
         ss.system_dependence(campaign, ms, sizes=(2,), trials=30, seed=1)
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(ss, "_batchable", lambda measures: None)
+        m.setattr(ss, "_batchable", lambda campaign, measures: None)
         with pytest.raises(CampaignError) as per_draw:
             ss.system_dependence(campaign, ms, sizes=(2,), trials=30, seed=1)
     assert str(batched.value) == str(per_draw.value)
@@ -166,3 +166,17 @@ def test_kendall_rows_equal_kendall_tau(n):
     got = ss._kendall_rows(x, y)
     ref = np.array([kendall_tau(a, b) for a, b in zip(x, y)])
     np.testing.assert_array_equal(bits(got), bits(ref))
+
+
+def test_system_dependence_over_budget_per_draw(monkeypatch):
+    """A campaign whose tables would not fit the budget is evaluated draw by draw, with
+    the same numbers."""
+    import irmeta.measures.innovation as innovation
+    campaign = ragged_campaign(3)
+    ms = ["P_rare(alpha=1)@10", "AP_rare(alpha=1)@10"]
+    kw = dict(sizes=(2, 4), trials=10, seed=2)
+    batched = ss.system_dependence(campaign, ms, **kw)
+    monkeypatch.setattr(innovation, "SAMPLE_MAX_CELLS", 10)
+    assert ss._batchable(campaign, ms) is None
+    pd.testing.assert_frame_equal(ss.system_dependence(campaign, ms, **kw), batched,
+                                  check_exact=True)

@@ -145,6 +145,19 @@ def is_rarity_kernel(m: Measure) -> bool:
 #: cells (groups x rank slots, or draws x documents) per batch of draws in
 #: :func:`sample_values`
 _SAMPLE_CELLS = 1 << 21
+#: most cells of the tables :func:`sample_values` keeps for a whole campaign (runs x
+#: topics x rank slots, and runs x documents): 16 bytes each, 256 MB
+SAMPLE_MAX_CELLS = 1 << 24
+
+
+def sample_fits(campaign: Campaign, measures: list[Measure]) -> bool:
+    """Whether :func:`sample_values`' per-campaign tables stay within
+    :data:`SAMPLE_MAX_CELLS` for these measures (bounds: every cell of the top K
+    relevant, every one a different document); if not, evaluate the draws one by one."""
+    R, T = campaign.num_runs, campaign.num_topics
+    cells = R * T * max((window(campaign, int(m.cutoff or 0)) for m in measures), default=0)
+    return cells <= SAMPLE_MAX_CELLS and R * min(cells, len(campaign.judged.grades)) \
+        <= SAMPLE_MAX_CELLS
 
 
 def sample_values(campaign: Campaign, measures: list[Measure], picks: list[np.ndarray],

@@ -234,16 +234,19 @@ def _draw_means(sub, measures: Sequence[str], rel_level: int) -> dict[str, np.nd
     return {m: _row_means(res.values[:, i][:, keep]) for i, m in enumerate(measures)}
 
 
-def _batchable(measures: Sequence[str]) -> list | None:
+def _batchable(campaign, measures: Sequence[str]) -> list | None:
     """The parsed measures when every one is a rarity measure that
     :func:`~irmeta.measures.innovation.sample_values` computes for many draws at once
-    (one measure per string); else None (each draw is evaluated on its own)."""
-    from irmeta.measures.innovation import is_rarity_kernel
+    (one measure per string) and its tables fit its memory budget
+    (:func:`~irmeta.measures.innovation.sample_fits`); else None (each draw is
+    evaluated on its own, as before, in the kernels' topic blocks)."""
+    from irmeta.measures.innovation import is_rarity_kernel, sample_fits
     from irmeta.measures.parse import parse_measures
     parsed = [parse_measures(m) for m in measures]
     if not all(len(p) == 1 and is_rarity_kernel(p[0]) for p in parsed):
         return None
-    return [p[0] for p in parsed]
+    ms = [p[0] for p in parsed]
+    return ms if sample_fits(campaign, ms) else None
 
 
 def _sample_means(campaign, measures: Sequence[str], parsed: list,
@@ -315,7 +318,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
     # touches the generator), so that the draws of a size can be evaluated together
     picks = {n: np.stack([np.sort(rng.choice(R, size=n, replace=False))
                           for _ in range(1 if n == R else trials)]) for n in used}
-    parsed = _batchable(measures)
+    parsed = _batchable(campaign, measures)
     batches = (_sample_means(campaign, measures, parsed, [picks[n] for n in used], rel_level)
                if parsed is not None else None)
     fulls = {m: full[m].to_numpy() for m in measures}
