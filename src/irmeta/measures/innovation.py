@@ -134,3 +134,162 @@ register(MeasureDef(
     "AP_rare", "rareness-based average precision at K (Türkmen et al. 2023)", ap_rare,
     _PARAMS, cutoff="required", context=True, family="innovation", validate=_validate,
     formula="1/N_R * sum_{i<=K} Rel(d_i) * P_rare@i"))
+
+
+# ------------------------------------------------ many sub-campaigns at once
+def is_rarity_kernel(m: Measure) -> bool:
+    """True for ``P_rare`` and ``AP_rare`` (what :func:`sample_values` computes)."""
+    return m.definition.kernel in (p_rare, ap_rare)
+
+
+#: cells (groups x rank slots, or draws x documents) per batch of draws in
+#: :func:`sample_values`
+_SAMPLE_CELLS = 1 << 21
+#: most cells of the tables :func:`sample_values` keeps for a whole campaign (runs x
+#: topics x rank slots, and runs x documents): 16 bytes each, 256 MB
+SAMPLE_MAX_CELLS = 1 << 24
+
+
+def sample_fits(campaign: Campaign, measures: list[Measure]) -> bool:
+    """Whether :func:`sample_values`' per-campaign tables stay within
+    :data:`SAMPLE_MAX_CELLS` for these measures (bounds: every cell of the top K
+    relevant, every one a different document); if not, evaluate the draws one by one."""
+    R, T = campaign.num_runs, campaign.num_topics
+    cells = R * T * max((window(campaign, int(m.cutoff or 0)) for m in measures), default=0)
+    return cells <= SAMPLE_MAX_CELLS and R * min(cells, len(campaign.judged.grades)) \
+        <= SAMPLE_MAX_CELLS
+
+
+def sample_values(campaign: Campaign, measures: list[Measure], picks: list[np.ndarray],
+                  rel_level: int) -> list[np.ndarray]:
+    """For each ``[B, n]`` array of ``picks`` (draws of ``n`` run indices), float64
+    ``[M, B, n, T]``: each of ``measures`` (``P_rare`` or ``AP_rare``, rarity over the
+    evaluated runs, no reference campaign) on every sub-campaign
+    ``campaign.select_runs(draw)``, bit for bit ``compute(campaign.select_runs(draw),
+    measures, EvalContext(rel_level))`` (issue 27: Table 3 of ``reproduce innovation``
+    evaluates 5,000 samples of runs). The same numbers, batched over draws:
+
+    * ``S_d`` of a sub-campaign is the sum over its runs of "run r has d in its top
+      depth" (rows of an integer ``[R, codes]`` matrix, one sum per draw; not a matrix
+      product, whose BLAS threads spin on a shared machine), needed only at the
+      documents of the relevant cells;
+    * a cell's weight is a function of the integer ``others`` only, computed for each
+      possible value by the same element-wise expression as :func:`rarity_weights`;
+    * the in-order sums of :func:`p_rare` / :func:`ap_rare` add a ranking's cells in rank
+      order; a non-relevant cell adds ``+0.0`` there (weights are >= 0, so no ``-0.0``),
+      which leaves a sum unchanged, so only the relevant cells are added here, still in
+      rank order: one rank slot of every (draw, run, topic) group at a time, the groups
+      sorted longest first so that slot ``s`` is a prefix of them;
+    * ``P_rare``'s in-order sum is ``AP_rare``'s last prefix sum (the same additions),
+      so measures that share their parameters share one pass.
+    """
+    draws = [np.asarray(p, dtype=np.int64).reshape(len(p), -1) for p in picks]
+    outs = [np.zeros((len(measures), *p.shape, campaign.num_topics)) for p in draws]
+    passes: dict[tuple[int, int, float, str, int], list[int]] = {}
+    for j, m in enumerate(measures):
+        level = m.get("rel")
+        k = int(m.cutoff or 0)                               # required by P_rare/AP_rare
+        key = (k, rel_level if level is None else int(level), float(m["alpha"]),
+               str(m["variant"]), int(m.get("depth") or k))
+        passes.setdefault(key, []).append(j)
+    for key, js in passes.items():
+        k, level, alpha, variant, d = key
+        cells = _RareCells(campaign, k, level, d)
+        average = any(measures[j].definition.kernel is ap_rare for j in js)
+        num_rel = campaign.num_rel(level).astype(float)
+        for p, out in zip(draws, outs):
+            p_sum, ap_sum = cells.sums(p, alpha, variant, average)
+            for j in js:
+                if measures[j].definition.kernel is ap_rare:
+                    den = np.broadcast_to(num_rel, ap_sum.shape)
+                    np.divide(ap_sum, den, out=out[j], where=den > 0)
+                else:
+                    out[j] = p_sum / k
+    return outs
+
+
+class _RareCells:
+    """The relevant cells of a campaign's top ``k`` (binary relevance at ``level``),
+    laid out for :meth:`sums`, with the retrieval of their documents by each run in
+    its top ``d`` (see :func:`sample_values`)."""
+
+    def __init__(self, campaign: Campaign, k: int, level: int, d: int):
+        R, T, _ = campaign.grades.shape
+        w = window(campaign, k)
+        dw = window(campaign, d)                             # retrieval counts: top dw
+        codes = campaign.doc_codes
+        rel = campaign.grades[:, :, :w] >= level             # [R, T, w]
+        r_i, t_i, i_i = np.nonzero(rel)                      # rank order within (r, t)
+        cell_code = codes[:, :, :w][r_i, t_i, i_i]
+        # own appearance removed as others_count does: rank < d of a retrieved document
+        own = (i_i < d) & (i_i < campaign.length[r_i, t_i])
+        # the documents of relevant cells as columns; padding (code -1): the last, 0
+        ucodes = np.unique(cell_code[cell_code >= 0])
+        C = len(ucodes) + 1
+        col = np.where(cell_code >= 0, np.searchsorted(ucodes, cell_code), C - 1)
+        lookup = np.full(campaign.num_codes + 1, -1, dtype=np.int64)
+        lookup[ucodes] = np.arange(C - 1)
+        top = lookup[codes[:, :, :dw].reshape(R, -1)]        # code -1 reads the last: -1
+        hit = top >= 0
+        runs = np.broadcast_to(np.arange(R)[:, None], top.shape)[hit]
+        self.member = np.bincount(runs * C + top[hit],
+                                  minlength=R * C).reshape(R, C).astype(np.int32)
+        # per (run, topic), its relevant cells as rank slots 0..L-1, slot-major: the
+        # column (+ C when its own appearance is removed) and the rank
+        self.per_rt = rel.sum(axis=2).reshape(-1)            # [R*T]
+        L = self.L = int(self.per_rt.max(initial=0))
+        slot = np.arange(len(r_i)) - np.repeat(np.cumsum(self.per_rt) - self.per_rt,
+                                               self.per_rt)
+        rt_i = r_i * T + t_i
+        self.slot_key = np.zeros((max(L, 1), R * T), dtype=np.int64)
+        self.slot_rank = np.ones((max(L, 1), R * T))
+        self.slot_key[slot, rt_i] = col + C * own
+        self.slot_rank[slot, rt_i] = i_i + 1
+        self.C, self.T = C, T
+
+    def sums(self, picks: np.ndarray, alpha: float, variant: str,
+             average: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``(sum_i Rel_i w_i, sum_i Rel_i P_rare@i)`` in rank order, ``[B, n, T]`` each,
+        for every draw of ``picks`` ``[B, n]`` (the second: zeros unless ``average``)."""
+        B, n = picks.shape
+        C, T, L = self.C, self.T, self.L
+        # the weight of every possible ``others`` (0..n with n runs, S = n; more if a
+        # run repeats a document), by the expression of rarity_weights on the same
+        # float64 values
+        others = np.arange(max(n, int(self.member.sum(axis=0).max(initial=0))) + 1,
+                           dtype=np.float64)
+        S = n
+        if variant == "normalized":
+            wtab = (1.0 - alpha) + alpha * (np.ones(len(others)) if S <= 1
+                                            else 1.0 - others / (S - 1))
+        else:
+            wtab = 1.0 + alpha * (1.0 - (others + 1.0) / S)
+        p_out = np.zeros((B, n, T))
+        ap_out = np.zeros((B, n, T))
+        step = max(1, _SAMPLE_CELLS // max(1, n * T * max(L, 1), 2 * C))
+        for b0 in range(0, B, step):
+            b1 = min(B, b0 + step)
+            pk = picks[b0:b1]
+            counts = self.member[pk].sum(axis=1)             # [nb, C]: S_d (no BLAS)
+            # per draw, each column's weight: others = S_d (first C), S_d - 1 (next C)
+            weights = wtab[np.concatenate([counts, np.maximum(counts - 1, 0)],
+                                          axis=1)].reshape(-1)
+            # groups (draw, position, topic), longest first (stable radix sort)
+            rt = (pk[:, :, None] * T + np.arange(T)[None, None, :]).reshape(-1)
+            size = self.per_rt[rt]
+            order = np.argsort((L - size).astype(np.uint16), kind="stable")
+            rt = rt[order]
+            base = (order // (n * T)) * (2 * C)              # the draw's row of weights
+            active = np.bincount(size, minlength=L + 1)[::-1].cumsum()[::-1]
+            cum = np.zeros(len(order))
+            acc = np.zeros(len(order))
+            for s in range(L):
+                g = int(active[s + 1])                       # groups longer than s
+                idx = rt[:g]
+                c = cum[:g]
+                c += weights.take(base[:g] + self.slot_key[s].take(idx))
+                if average:
+                    acc[:g] += c / self.slot_rank[s].take(idx)
+            p_out[b0:b1].reshape(-1)[order] = cum
+            ap_out[b0:b1].reshape(-1)[order] = acc
+        return p_out, ap_out

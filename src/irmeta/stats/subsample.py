@@ -36,7 +36,15 @@ import pandas as pd
 from irmeta import validate
 from irmeta.errors import CampaignError, ParameterError
 from irmeta.stats._common import progress_bar, rng_from
-from irmeta.stats.correlation import METHODS, kendall_tau, rank_correlation, system_means
+from irmeta.stats.correlation import (
+    METHODS,
+    PAIRWISE_MAX,
+    _pair_signs,
+    _tau_b,
+    kendall_tau,
+    rank_correlation,
+    system_means,
+)
 
 
 # ------------------------------------------------------------------ qrels
@@ -201,6 +209,15 @@ def _usable_sizes(sizes: list[int], runs: int, func: str) -> list[int]:
     return used
 
 
+def _row_means(values: np.ndarray) -> np.ndarray:
+    """float64 [N]: ``DataFrame.mean(axis=1)`` of an [N, T] array — the reduction
+    :func:`~irmeta.stats.correlation.system_means` applies to ``Results.matrix``; each
+    row's mean depends on that row only (the same additions whatever N), which
+    :func:`_sample_means` relies on to take many draws' runs in one frame."""
+    means: np.ndarray = pd.DataFrame(values).mean(axis=1).to_numpy()
+    return means
+
+
 def _draw_means(sub, measures: Sequence[str], rel_level: int) -> dict[str, np.ndarray]:
     """``system_means(sub, measures)[m].to_numpy()`` for each measure, without building
     the labelled frames (run and topic indexes: a third of a draw's time in
@@ -214,8 +231,68 @@ def _draw_means(sub, measures: Sequence[str], rel_level: int) -> dict[str, np.nd
         raise ParameterError("system_means: each measure string must name exactly one "
                              f"measure, got {measures!r}")
     keep = require_campaign(res.campaign, res.rel_level, "campaign topic set")
-    return {m: pd.DataFrame(res.values[:, i][:, keep]).mean(axis=1).to_numpy()
-            for i, m in enumerate(measures)}
+    return {m: _row_means(res.values[:, i][:, keep]) for i, m in enumerate(measures)}
+
+
+def _batchable(campaign, measures: Sequence[str]) -> list | None:
+    """The parsed measures when every one is a rarity measure that
+    :func:`~irmeta.measures.innovation.sample_values` computes for many draws at once
+    (one measure per string) and its tables fit its memory budget
+    (:func:`~irmeta.measures.innovation.sample_fits`); else None (each draw is
+    evaluated on its own, as before, in the kernels' topic blocks)."""
+    from irmeta.measures.innovation import is_rarity_kernel, sample_fits
+    from irmeta.measures.parse import parse_measures
+    parsed = [parse_measures(m) for m in measures]
+    if not all(len(p) == 1 and is_rarity_kernel(p[0]) for p in parsed):
+        return None
+    ms = [p[0] for p in parsed]
+    return ms if sample_fits(campaign, ms) else None
+
+
+def _sample_means(campaign, measures: Sequence[str], parsed: list,
+                  picks: list[np.ndarray], rel_level: int) -> list[dict[str, np.ndarray]]:
+    """For each ``[B, n]`` array of ``picks``, ``{m: [B, n]}``: :func:`_draw_means` of
+    ``campaign.select_runs(draw)`` for every draw, bit for bit, computed for all draws
+    at once (issue 27): the rarity values of every sub-campaign by
+    :func:`~irmeta.measures.innovation.sample_values`, the run means by the same pandas
+    reduction (:func:`_row_means`) over the draws' runs stacked. A draw that
+    :func:`_draw_means` would refuse (no drawn run has a topic of the campaign topic
+    set) is given to it, for its error, before anything is computed."""
+    from irmeta.measures.innovation import sample_values
+    keep = campaign.topic_set(rel_level)
+    has = campaign.has_topic[:, keep]
+    for p in picks:
+        bad = ~has[p].any(axis=(1, 2))
+        if bad.any():
+            pick = p[int(np.argmax(bad))]
+            _draw_means(campaign.select_runs(pick.tolist()), measures, rel_level)  # raises
+    out = []
+    for p, vals in zip(picks, sample_values(campaign, parsed, picks, rel_level)):
+        vals = vals[..., keep]
+        out.append({m: _row_means(vals[j].reshape(p.size, -1)).reshape(p.shape)
+                    for j, m in enumerate(measures)})
+    return out
+
+
+def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """float64 [B]: ``kendall_tau(x[b], y[b])`` for each row, bit for bit: the same pair
+    signs and the same tau-b division, the sums of sign products exact (small integers)
+    in any order; a row with a NaN (which ``kendall_tau`` leaves out) or more than
+    ``PAIRWISE_MAX`` systems goes to ``kendall_tau`` itself."""
+    out = np.empty(len(x))
+    plain = ~(np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1))
+    if x.shape[1] > PAIRWISE_MAX:
+        plain[:] = False
+    rows = np.flatnonzero(plain)
+    step = max(1, (1 << 20) // max(1, x.shape[1] ** 2))
+    for i0 in range(0, len(rows), step):
+        r = rows[i0:i0 + step]
+        sa, sb = _pair_signs(x[r]), _pair_signs(y[r])
+        out[r] = _tau_b(np.einsum("ij,ij->i", sa, sb), np.einsum("ij,ij->i", sa, sa),
+                        np.einsum("ij,ij->i", sb, sb))
+    for i in np.flatnonzero(~plain):
+        out[i] = kendall_tau(x[i], y[i])
+    return out
 
 
 def system_dependence(campaign, measures: Sequence[str], *,
@@ -237,17 +314,36 @@ def system_dependence(campaign, measures: Sequence[str], *,
     used = _usable_sizes(sizes, R, func)
     rng = rng_from(seed, func)
     full = system_means(campaign, measures, rel_level=rel_level)
+    # every draw first, in the order of the per-draw loop (evaluating a draw never
+    # touches the generator), so that the draws of a size can be evaluated together
+    picks = {n: np.stack([np.sort(rng.choice(R, size=n, replace=False))
+                          for _ in range(1 if n == R else trials)]) for n in used}
+    parsed = _batchable(campaign, measures)
+    batches = (_sample_means(campaign, measures, parsed, [picks[n] for n in used], rel_level)
+               if parsed is not None else None)
+    fulls = {m: full[m].to_numpy() for m in measures}
     rows = []
     with progress_bar(sum(1 if n == R else trials for n in used), func, progress) as bar:
         for n in used:
-            reps = 1 if n == R else trials
+            reps = len(picks[n])
             vals = {m: np.empty(reps) for m in measures}
-            for t in range(reps):
-                pick = np.sort(rng.choice(R, size=n, replace=False))
-                sub = campaign.select_runs(pick.tolist())
-                means = _draw_means(sub, measures, rel_level)
+            batch = batches[used.index(n)] if batches is not None else None
+            if batch is not None and method == "kendall":
                 for m in measures:
-                    ref = full[m].iloc[pick].to_numpy()
+                    vals[m] = _kendall_rows(batch[m], fulls[m][picks[n]])
+                bar.update(reps)
+                reps_left = 0
+            else:
+                reps_left = reps
+            for t in range(reps_left):
+                pick = picks[n][t]
+                if batch is None:
+                    means = _draw_means(campaign.select_runs(pick.tolist()), measures,
+                                        rel_level)
+                else:
+                    means = {m: batch[m][t] for m in measures}
+                for m in measures:
+                    ref = fulls[m][pick]
                     vals[m][t] = (kendall_tau(means[m], ref) if method == "kendall"
                                   else rank_correlation(means[m], ref, method))
                 bar.update(1)
