@@ -277,7 +277,8 @@ class _RareCells:
             # groups (draw, position, topic), longest first (stable radix sort)
             rt = (pk[:, :, None] * T + np.arange(T)[None, None, :]).reshape(-1)
             size = self.per_rt[rt]
-            order = np.argsort((L - size).astype(np.uint16), kind="stable")
+            key = (L - size).astype(np.uint16 if L < (1 << 16) else np.uint32)
+            order = np.argsort(key, kind="stable")
             rt = rt[order]
             base = (order // (n * T)) * (2 * C)              # the draw's row of weights
             active = np.bincount(size, minlength=L + 1)[::-1].cumsum()[::-1]
