@@ -557,8 +557,9 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             uncertainty = jobs[0].result()
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
-        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=uncertainty, run_info=info)
+        # the same means as above (not the matrices and means computed a second time)
+        board = board_of_means(columns, board.means, groups, own_groups, opts.rare_cutoff,
+                               opts, prior, uncertainty, info)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
             if not own_groups:   # the part needs the groups the user gave
