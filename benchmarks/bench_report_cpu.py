@@ -35,7 +35,11 @@ gives the minimum per figure, and the 1-minute load average is printed next to t
 Usage (from the project root, one command)::
 
     PYTHONPATH=$PWD/src /work/main/.venv/bin/python benchmarks/bench_report_cpu.py \\
-        [--shared ../shared/data] [--repeat 3] [--json out.json]
+        [--shared ../shared/data] [--repeat 3] [--json out.json] [--baseline OLD/src]
+
+``--baseline OLD/src`` also runs the report of an earlier irmeta (its ``src`` folder, e.g.
+``git archive COMMIT src | tar -x -C /tmp/old``) in every round, alternating with this
+one: the before/after columns of the breakdown.
 
 Nothing here is imported by irmeta or its tests.
 """
@@ -194,9 +198,15 @@ def report_worker(shared: Path, out: Path, log: Path) -> dict:
             "primary": a.leaderboard.primary}
 
 
-def reference_worker(shared: Path, log: Path) -> dict:
+def reference_worker(shared: Path, log: Path, one_thread: bool = False) -> dict:
     """The report's resampling through the public API, each call timed (imports it
-    triggers included)."""
+    triggers included). ``one_thread``: under ``threadpool_limits(1, "blas")``, as the
+    report computes them (``report.assemble._one_blas_thread``)."""
+    if one_thread:
+        import numpy  # noqa: F401 - threadpoolctl limits only the libraries already loaded
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+        with threadpool_limits(limits=1, user_api="blas"):
+            return reference_worker(shared, log)
     prof = Profiler(log)
     prof.hook_imports()
     prof.enter("other")
@@ -240,7 +250,8 @@ def reference_worker(shared: Path, log: Path) -> dict:
 
 def _dl21_groups(runs) -> dict:
     import importlib.util
-    spec = importlib.util.spec_from_file_location("dl21_groups", ROOT / "scripts" / "dl21_groups.py")
+    spec = importlib.util.spec_from_file_location("dl21_groups",
+                                                  ROOT / "scripts" / "dl21_groups.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return {r: mod.group_of(r) for r in runs}
@@ -253,11 +264,12 @@ def _rusage_children() -> float:
 
 
 # ------------------------------------------------------------------ driver
-def timed_process(cmd) -> tuple[float, float, str]:
-    """Like :func:`whole`, with the CPU of the process tree from ``os.wait4``."""
+def timed_process(cmd, env=None) -> tuple[float, float, str]:
+    """(wall s, CPU s of the process and every child it waited for (``os.wait4``),
+    stdout) of ``cmd``."""
     w = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, env=dict(os.environ, IRMETA_NO_PROGRESS="1"))
+                            text=True, env=env or dict(os.environ, IRMETA_NO_PROGRESS="1"))
     text = proc.stdout.read()
     _, status, ru = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - w
@@ -272,18 +284,22 @@ def load() -> str:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("report-worker", "reference-worker"):
+    if argv and argv[0] in ("report-worker", "reference-worker", "reference-worker-1"):
         import warnings
         warnings.simplefilter("ignore")          # Twist's undefined topics: stated on the page
         shared, tmp = Path(argv[1]), Path(argv[2])
         res = (report_worker(shared, tmp / "report.html", tmp / "children.jsonl")
-               if argv[0] == "report-worker" else reference_worker(shared, tmp / "ref.jsonl"))
+               if argv[0] == "report-worker" else
+               reference_worker(shared, tmp / "ref.jsonl", argv[0] == "reference-worker-1"))
         print(json.dumps(res))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="a src/ folder of an earlier irmeta: its report is run alternately "
+                         "with this one (PYTHONPATH=BASELINE), the reference with this one")
     args = ap.parse_args(argv)
     py = sys.executable
     base = args.shared / "trec-dl-2021-passage"
@@ -295,48 +311,56 @@ def main(argv=None) -> int:
         subprocess.run([py, str(ROOT / "scripts" / "dl21_groups.py"), str(base / "runs"),
                         str(groups_file)], check=True, stdout=subprocess.DEVNULL)
         shown = None
+        variants = [("branch", os.environ.get("PYTHONPATH", ""))]
+        if args.baseline:
+            variants.append(("baseline", str(args.baseline.resolve())))
         for k in range(args.repeat):
             r = {"load_before": load()}
-            # 1. the real command, whole process tree
-            cli = [py, "-m", "irmeta.cli.main", "report", "-l", "2", str(qrels), *map(str, runs),
-                   "--groups", str(groups_file), "-o", str(tmp / f"cli{k}" / "dl21.html"),
-                   "--no-progress"]
-            r["cli_wall"], r["cli_cpu"], _ = timed_process(cli)
-            # 2. the instrumented report
-            wdir = tmp / f"w{k}"
-            wdir.mkdir()
-            w, c, text = timed_process([py, __file__, "report-worker", str(args.shared), str(wdir)])
-            r["report_wall"], r["report_cpu"] = w, c
-            r["report"] = json.loads(text.strip().splitlines()[-1])
-            shown = r["report"]["shown"]
+            for name, path in variants:
+                env = dict(os.environ, PYTHONPATH=path, IRMETA_NO_PROGRESS="1")
+                # 1. the real command, whole process tree
+                cli = [py, "-m", "irmeta.cli.main", "report", "-l", "2", str(qrels),
+                       *map(str, runs), "--groups", str(groups_file),
+                       "-o", str(tmp / f"{name}{k}" / "dl21.html"), "--no-progress"]
+                r[f"{name}_cli_wall"], r[f"{name}_cli_cpu"], _ = timed_process(cli, env)
+                # 2. the instrumented report
+                wdir = tmp / f"{name}-w{k}"
+                wdir.mkdir()
+                w, c, text = timed_process([py, __file__, "report-worker", str(args.shared),
+                                            str(wdir)], env)
+                r[f"{name}_report_cpu"] = c
+                r[f"{name}_report"] = json.loads(text.strip().splitlines()[-1])
+            shown = r["branch_report"]["shown"]
             # 3. the reference: irmeta eval of every measure shown ...
             ev = [py, "-m", "irmeta.cli.main", "eval", "-c", "-l", "2", "--groups",
                   str(groups_file), str(qrels), *map(str, runs)]
             for m in shown:
                 ev += ["-m", m]
             r["eval_wall"], r["eval_cpu"], _ = timed_process(ev)
-            # ... plus the resampling through the API
-            rdir = tmp / f"r{k}"
-            rdir.mkdir()
-            w, c, text = timed_process([py, __file__, "reference-worker", str(args.shared),
-                                        str(rdir)])
-            r["resampling"] = json.loads(text.strip().splitlines()[-1])
-            r["resampling_process_cpu"] = c
+            # ... plus the resampling through the API (default threads; one BLAS thread)
+            for worker, key in (("reference-worker", "resampling"),
+                                ("reference-worker-1", "resampling_1")):
+                rdir = tmp / f"{key}{k}"
+                rdir.mkdir()
+                _, _, text = timed_process([py, __file__, worker, str(args.shared), str(rdir)])
+                r[key] = json.loads(text.strip().splitlines()[-1])
             r["load_after"] = load()
             rounds.append(r)
-            print(f"round {k + 1}: load {r['load_before']}-{r['load_after']}: report CLI "
-                  f"{r['cli_cpu']:.2f} CPU-s ({r['cli_wall']:.1f} s wall), instrumented "
-                  f"{r['report_cpu']:.2f}; eval {r['eval_cpu']:.2f} + resampling "
-                  f"{sum(r['resampling'].values()):.2f}", file=sys.stderr)
-    print(table(rounds, shown))
+            print(f"round {k + 1}: load {r['load_before']}-{r['load_after']}: "
+                  + "; ".join(f"{n} report CLI {r[n + '_cli_cpu']:.2f} CPU-s "
+                              f"({r[n + '_cli_wall']:.1f} s wall)" for n, _ in variants)
+                  + f"; eval {r['eval_cpu']:.2f} + resampling "
+                  f"{sum(r['resampling'].values()):.2f} (one BLAS thread: "
+                  f"{sum(r['resampling_1'].values()):.2f})", file=sys.stderr)
+    print(table(rounds, shown, [n for n, _ in variants]))
     if args.json:
         args.json.write_text(json.dumps(rounds, indent=1))
     return 0
 
 
-def breakdown(r) -> dict[str, float]:
+def breakdown(r, name) -> dict[str, float]:
     """Category -> CPU-s of one instrumented report run (parent + children)."""
-    rep = r["report"]
+    rep = r[f"{name}_report"]
     cats = {c: 0.0 for c in CATEGORIES}
     for c, v in rep["parent"].items():
         cats[c] = cats.get(c, 0.0) + v
@@ -349,37 +373,44 @@ def breakdown(r) -> dict[str, float]:
     cats["process: children outside their function (fork, pickling, exit)"] = \
         max(rep["children_cpu"] - inside, 0.0)
     cats["process: interpreter start and exit"] = \
-        max(r["report_cpu"] - rep["children_cpu"] - measured, 0.0)
+        max(r[f"{name}_report_cpu"] - rep["children_cpu"] - measured, 0.0)
     return cats
 
 
-def table(rounds, shown) -> str:
-    best = lambda key: min(r[key] for r in rounds)  # noqa: E731
-    rows = [breakdown(r) for r in rounds]
-    cats = list(rows[0])
+def table(rounds, shown, names) -> str:
+    def low(key):
+        return min(r[key] for r in rounds)
     res = {k: min(r["resampling"][k] for r in rounds) for k in rounds[0]["resampling"]}
-    ref = best("eval_cpu") + sum(res.values())
+    res1 = {k: min(r["resampling_1"][k] for r in rounds) for k in rounds[0]["resampling_1"]}
+    ref, ref1 = low("eval_cpu") + sum(res.values()), low("eval_cpu") + sum(res1.values())
     loads = ", ".join(f"{r['load_before']}-{r['load_after']}" for r in rounds)
     lines = [f"DL21 report vs reference, {len(rounds)} alternating rounds, 1-minute load "
              f"{loads}; CPU-s = user + system of all processes, minimum over the rounds\n",
              f"measures shown ({len(shown)}): {', '.join(shown)}\n",
-             "| report: category | CPU-s (min) | CPU-s (max) |", "|---|---:|---:|"]
-    for c in cats:
-        vals = [row.get(c, 0.0) for row in rows]
-        lines.append(f"| {c} | {min(vals):.2f} | {max(vals):.2f} |")
-    lines += [f"| **instrumented report, whole process tree** | {best('report_cpu'):.2f} | "
-              f"{max(r['report_cpu'] for r in rounds):.2f} |",
-              f"| **`irmeta report` CLI, whole process tree** | {best('cli_cpu'):.2f} | "
-              f"{max(r['cli_cpu'] for r in rounds):.2f} |", "",
-              "| reference | CPU-s (min) |", "|---|---:|",
+             "| report: category (CPU-s, min over rounds) | " + " | ".join(names) + " |",
+             "|---|" + "---:|" * len(names)]
+    rows = {n: [breakdown(r, n) for r in rounds] for n in names}
+    for c in rows[names[0]][0]:
+        lines.append(f"| {c} | " + " | ".join(
+            f"{min(row.get(c, 0.0) for row in rows[n]):.2f}" for n in names) + " |")
+    lines += ["| **instrumented report, whole process tree** | " + " | ".join(
+                  f"{low(n + '_report_cpu'):.2f}" for n in names) + " |",
+              "| **`irmeta report` CLI, whole process tree** | " + " | ".join(
+                  f"{low(n + '_cli_cpu'):.2f}" for n in names) + " |",
+              "| `irmeta report` CLI, wall s | " + " | ".join(
+                  f"{low(n + '_cli_wall'):.2f}" for n in names) + " |", "",
+              "| reference (CPU-s, min over rounds) | default threads | one BLAS thread |",
+              "|---|---:|---:|",
               f"| `irmeta eval -c -l 2 --groups` of the {len(shown)} measures (whole process) "
-              f"| {best('eval_cpu'):.2f} |"]
+              f"| {low('eval_cpu'):.2f} | {low('eval_cpu'):.2f} |"]
     for k, v in res.items():
-        lines.append(f"| API: {k} | {v:.2f} |")
-    lines += [f"| **reference total** | {ref:.2f} |", "",
-              f"**ratio: report CLI / reference = {best('cli_cpu') / ref:.2f}** (target <= 1.5); "
-              f"wall: report CLI {min(r['cli_wall'] for r in rounds):.2f} s, eval "
-              f"{min(r['eval_wall'] for r in rounds):.2f} s"]
+        lines.append(f"| API: {k} | {v:.2f} | {res1[k]:.2f} |")
+    lines += [f"| **reference total** | {ref:.2f} | {ref1:.2f} |", ""]
+    for n in names:
+        cli = low(n + "_cli_cpu")
+        lines.append(f"**{n}: report CLI / reference = {cli / ref:.2f}** with the API at its "
+                     f"default threads, **{cli / ref1:.2f}** with one BLAS thread (target <= 1.5)")
+    lines.append(f"\nwall: `irmeta eval` {low('eval_wall'):.2f} s")
     return "\n".join(lines)
 
 

@@ -306,6 +306,8 @@ class ReportWriter:
     def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
         from irmeta.plot import style
         from irmeta.report.jobs import Job
+        if "svg" in self.formats:   # imported here once, not again in every child
+            import matplotlib.backends.backend_svg  # noqa: F401
         while len(self._pending) >= self.background:
             self._reap(next(iter(self._pending)))
         stem = self.assets / name
