@@ -898,7 +898,7 @@ def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
         elif c.diagnostic:
             left_out[c.label] = "a diagnostic of the judgements, not of the runs"
     changes = []
-    ranges = {}           # rank ranges of a column, computed once (not once per run)
+    ranges: dict = {}     # rank ranges of a column, computed once (not once per run)
     for col in m.columns:
         if col == P or col in left_out:
             continue
