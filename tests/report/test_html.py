@@ -194,3 +194,35 @@ def test_background_figure_error_reaches_the_parent(tmp_path, writer):
     w.section("s", "S").add(w.figure("f", fig))
     with pytest.raises(ValueError, match="bmpx"):
         w.render()
+
+
+#: the template's loop over the cells before ``html.table_rows`` replaced it: the
+#: reference the filter must reproduce byte for byte
+_LOOP = """{% for row in t.rows %}
+      <tr>{% for c in row %}<td{% if t.numeric[loop.index0] or c.cls %} class="{{ 'num ' if t.numeric[loop.index0] else '' }}{{ c.cls }}"{% endif %}{% if c.sort is not none %} data-sort="{{ c.sort }}"{% endif %}>{% if c.href %}<a href="{{ c.href }}">{{ c.text }}</a>{% else %}{{ c.text }}{% endif %}{% if c.note %} <span class="note">{{ c.note }}</span>{% endif %}</td>{% endfor %}</tr>
+{% endfor %}"""  # noqa: E501
+
+
+def _cells():
+    from markupsafe import Markup
+
+    from irmeta.report.html import Cell
+    odd = "a&b <i> 'q' \"d\""
+    return [[Cell("0.125", 0.125), Cell(odd, odd, note=odd, cls="best", href="#x&y"),
+             Cell("–", None), Cell("7", 7, note=Markup("<b>tie</b>"))],
+            [Cell("0", 0.0), Cell("", "", cls=odd), Cell("1e-07", 1e-07, href="a b"),
+             Cell(Markup("<em>x</em>"), np.float64(0.5))]]
+
+
+def test_table_rows_writes_what_the_template_loop_wrote():
+    import jinja2
+
+    from irmeta.report.html import Table, environment, table_rows
+    env = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    for numeric in ([True, False, True, False], [False, True, False, True]):
+        t = Table("t", list("abcd"), _cells(), numeric=numeric)
+        expected = env.from_string(_LOOP).render(t=t)
+        assert str(table_rows(t)) == expected
+        # and through the report's environment, as the page's template uses it
+        assert environment().from_string("{{ t|table_rows }}").render(t=t) == expected
+    assert "&amp;b &lt;i&gt; &#39;q&#39; &#34;d&#34;" in expected and "<b>tie</b>" in expected

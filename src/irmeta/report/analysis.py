@@ -557,8 +557,9 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
             uncertainty = jobs[0].result()
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
-        board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
-                                    opts, prior, uncertainty=uncertainty, run_info=info)
+        # the same means as above (not the matrices and means computed a second time)
+        board = board_of_means(columns, board.means, groups, own_groups, opts.rare_cutoff,
+                               opts, prior, uncertainty, info)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
             if not own_groups:   # the part needs the groups the user gave
@@ -897,6 +898,7 @@ def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
         elif c.diagnostic:
             left_out[c.label] = "a diagnostic of the judgements, not of the runs"
     changes = []
+    ranges: dict = {}     # rank ranges of a column, computed once (not once per run)
     for col in m.columns:
         if col == P or col in left_out:
             continue
@@ -904,17 +906,22 @@ def highlights(board: LeaderboardSection, nrg_cutoff: int) -> Highlights:
         for run in order:
             d = shift[run]
             if np.isfinite(d) and d != 0:
-                changes.append(RankChange(str(run), str(col), _range(m[P], run),
-                                          _range(m[col], run), int(d)))
+                changes.append(RankChange(str(run), str(col), _range(m, P, run, ranges),
+                                          _range(m, col, run, ranges), int(d)))
     largest = max((abs(c.shift) for c in changes), default=0)
     moved = tuple(c for c in changes if abs(c.shift) == largest)
     return Highlights(P, best, tied, nrg_cutoff, most_new, most_unique, moved,
                       tuple((c, left_out[c]) for c in m.columns if c in left_out))
 
 
-def _range(values: pd.Series, run) -> tuple[int, int]:
-    r = rank_ranges(values).loc[run]
-    return int(r["lo"]), int(r["hi"])
+def _range(means: pd.DataFrame, col, run, cache: dict) -> tuple[int, int]:
+    """The rank range of ``run`` under column ``col`` of ``means`` (:func:`rank_ranges`,
+    computed once per column into ``cache``)."""
+    if col not in cache:
+        r = rank_ranges(means[col])
+        cache[col] = dict(zip(r.index, zip(r["lo"].to_numpy(), r["hi"].to_numpy())))
+    lo, hi = cache[col][run]
+    return int(lo), int(hi)
 
 
 def _no_group(own_groups: bool, frame: pd.DataFrame) -> pd.DataFrame:
