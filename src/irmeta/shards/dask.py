@@ -117,12 +117,38 @@ def client_map(client) -> Callable:
 WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(64 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
 
 
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):   # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_threads(workers: int | None, cores: int | None = None) -> int:
+    """The CPU budget of each worker of a LocalCluster of ``workers`` one-thread
+    processes on ``cores`` cores (default :func:`machine_cores`): its share of the
+    machine, ``cores // workers``, at least 1 (``workers`` None: one worker per core,
+    as LocalCluster then starts). Exported to the worker as ``OMP_NUM_THREADS``, which
+    Arrow's CPU pool and irmeta's helper threads (:mod:`irmeta.data.threads`) follow:
+    one worker on two cores reads and fingerprints on two threads, as one process does
+    (with Dask's ``OMP_NUM_THREADS=1`` it ran them one after another, up to twice the
+    one-process wall time); two workers on two cores keep one thread each. A smaller
+    ``OMP_NUM_THREADS`` set in irmeta's own environment caps it (the user's budget)."""
+    cores = machine_cores() if cores is None else max(1, int(cores))
+    share = max(1, cores // max(1, workers or cores))
+    cap = os.environ.get("OMP_NUM_THREADS", "").strip()
+    return min(share, int(cap)) if cap.isdigit() and int(cap) > 0 else share
+
+
 def _local_cluster(distributed, workers: int | None):
     """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
-    added to Dask's own worker environment (``OMP_NUM_THREADS=1`` and the others stay)."""
+    and ``OMP_NUM_THREADS`` = :func:`worker_threads` in Dask's own worker environment
+    (``MKL_NUM_THREADS=1`` and the others stay)."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     env.update(WORKER_MALLOC)
+    env["OMP_NUM_THREADS"] = str(worker_threads(workers))
     with config.set({"distributed.nanny.pre-spawn-environ": env}), _workers_ignore_sigint():
         return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
                                         processes=True, dashboard_address=":0",
