@@ -125,34 +125,54 @@ def machine_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: ``OMP_NUM_THREADS`` as the user set it when irmeta started (read at import: Dask's
+#: nanny writes its worker environment into this process's ``os.environ`` each time it
+#: spawns a worker, so later reads would see the last cluster's value)
+_USER_OMP = os.environ.get("OMP_NUM_THREADS", "").strip()
+
+
 def worker_threads(workers: int | None, cores: int | None = None) -> int:
     """The CPU budget of each worker of a LocalCluster of ``workers`` one-thread
     processes on ``cores`` cores (default :func:`machine_cores`): its share of the
     machine, ``cores // workers``, at least 1 (``workers`` None: one worker per core,
-    as LocalCluster then starts). Exported to the worker as ``OMP_NUM_THREADS``, which
-    Arrow's CPU pool and irmeta's helper threads (:mod:`irmeta.data.threads`) follow:
-    one worker on two cores reads and fingerprints on two threads, as one process does
-    (with Dask's ``OMP_NUM_THREADS=1`` it ran them one after another, up to twice the
-    one-process wall time); two workers on two cores keep one thread each. A smaller
-    ``OMP_NUM_THREADS`` set in irmeta's own environment caps it (the user's budget)."""
+    as LocalCluster then starts), capped by a smaller ``OMP_NUM_THREADS`` the user set.
+    Exported to the worker as ``OMP_NUM_THREADS``, which Arrow's CPU pool and irmeta's
+    helper threads (:mod:`irmeta.data.threads`) follow: one worker on two cores reads
+    and fingerprints on two threads, as one process does (with Dask's
+    ``OMP_NUM_THREADS=1`` it ran them one after another, up to twice the one-process
+    wall time); two workers on two cores keep one thread each."""
     cores = machine_cores() if cores is None else max(1, int(cores))
     share = max(1, cores // max(1, workers or cores))
-    cap = os.environ.get("OMP_NUM_THREADS", "").strip()
+    cap = _USER_OMP
     return min(share, int(cap)) if cap.isdigit() and int(cap) > 0 else share
 
 
 def _local_cluster(distributed, workers: int | None):
     """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
     and ``OMP_NUM_THREADS`` = :func:`worker_threads` in Dask's own worker environment
-    (``MKL_NUM_THREADS=1`` and the others stay)."""
+    (``MKL_NUM_THREADS=1`` and the others stay). Dask lets a variable of this process's
+    environment override its configuration, and its nanny writes the worker environment
+    into this process's ``os.environ``: irmeta's values are put there while the workers
+    are spawned, and the previous environment is restored after."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
-    env.update(WORKER_MALLOC)
-    env["OMP_NUM_THREADS"] = str(worker_threads(workers))
-    with config.set({"distributed.nanny.pre-spawn-environ": env}), _workers_ignore_sigint():
-        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                        processes=True, dashboard_address=":0",
-                                        silence_logs=log_level())
+    ours = dict(WORKER_MALLOC, OMP_NUM_THREADS=str(worker_threads(workers)))
+    env.update(ours)
+    keys = set(env) | set(ours)
+    saved = {k: os.environ.get(k) for k in keys}
+    try:
+        os.environ.update(ours)
+        with config.set({"distributed.nanny.pre-spawn-environ": env}), \
+                _workers_ignore_sigint():
+            return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+                                            processes=True, dashboard_address=":0",
+                                            silence_logs=log_level())
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @contextlib.contextmanager
