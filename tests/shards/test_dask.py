@@ -43,6 +43,7 @@ def test_workers_get_their_share_of_the_cores_and_reuse_their_heap(client):
     mmap = WORKER_MALLOC["MALLOC_MMAP_THRESHOLD_"]
     trim = WORKER_MALLOC["MALLOC_TRIM_THRESHOLD_"]
     share = worker_threads(2)
+    assert set(client.nthreads().values()) == {share}
     assert set(client.run(_worker_setup).values()) == {
         (str(share), mmap, trim, 1 if share == 1 else 2)}
 
@@ -56,8 +57,10 @@ def test_one_worker_gets_the_whole_machine_and_the_environment_is_restored():
     before = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", *WORKER_MALLOC)}
     with connect(None, 1) as one:
         (got,) = one.run(_worker_setup).values()
+        threads = set(one.nthreads().values())
     assert {k: os.environ.get(k) for k in before} == before
     share = worker_threads(1)
+    assert threads == {share}
     assert got[0] == str(share) and got[3] == (1 if share == 1 else 2)
 
 

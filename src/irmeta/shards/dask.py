@@ -132,15 +132,16 @@ _USER_OMP = os.environ.get("OMP_NUM_THREADS", "").strip()
 
 
 def worker_threads(workers: int | None, cores: int | None = None) -> int:
-    """The CPU budget of each worker of a LocalCluster of ``workers`` one-thread
+    """The CPU budget of each worker of a LocalCluster of ``workers``
     processes on ``cores`` cores (default :func:`machine_cores`): its share of the
     machine, ``cores // workers``, at least 1 (``workers`` None: one worker per core,
     as LocalCluster then starts), capped by a smaller ``OMP_NUM_THREADS`` the user set.
-    Exported to the worker as ``OMP_NUM_THREADS``, which Arrow's CPU pool and irmeta's
-    helper threads (:mod:`irmeta.data.threads`) follow: one worker on two cores reads
-    and fingerprints on two threads, as one process does (with Dask's
-    ``OMP_NUM_THREADS=1`` it ran them one after another, up to twice the one-process
-    wall time); two workers on two cores keep one thread each."""
+    It is the worker's task threads and its ``OMP_NUM_THREADS``, which Arrow's CPU
+    pool and irmeta's helper threads (:mod:`irmeta.data.threads`) follow: one worker
+    on two cores reads two run files at once and fingerprints on two threads, as one
+    process does (with one task thread and Dask's ``OMP_NUM_THREADS=1`` it did all one
+    after another: up to twice the one-process wall time, issue 27); two workers on
+    two cores keep one thread each (no oversubscription)."""
     cores = machine_cores() if cores is None else max(1, int(cores))
     share = max(1, cores // max(1, workers or cores))
     cap = _USER_OMP
@@ -148,15 +149,18 @@ def worker_threads(workers: int | None, cores: int | None = None) -> int:
 
 
 def _local_cluster(distributed, workers: int | None):
-    """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
-    and ``OMP_NUM_THREADS`` = :func:`worker_threads` in Dask's own worker environment
-    (``MKL_NUM_THREADS=1`` and the others stay). Dask lets a variable of this process's
+    """A LocalCluster of ``workers`` processes, each with :func:`worker_threads` task
+    threads and the same ``OMP_NUM_THREADS`` (Arrow's pool, irmeta's helpers), and
+    :data:`WORKER_MALLOC`, in Dask's own worker environment (``MKL_NUM_THREADS=1`` and
+    the others stay): each worker is the one-process path on its share of the cores
+    (two run files read at once, as ``map_threads`` reads them, when it has two). Dask lets a variable of this process's
     environment override its configuration, and its nanny writes the worker environment
     into this process's ``os.environ``: irmeta's values are put there while the workers
     are spawned, and the previous environment is restored after."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
-    ours = dict(WORKER_MALLOC, OMP_NUM_THREADS=str(worker_threads(workers)))
+    threads = worker_threads(workers)
+    ours = dict(WORKER_MALLOC, OMP_NUM_THREADS=str(threads))
     env.update(ours)
     keys = set(env) | set(ours)
     saved = {k: os.environ.get(k) for k in keys}
@@ -164,7 +168,7 @@ def _local_cluster(distributed, workers: int | None):
         os.environ.update(ours)
         with config.set({"distributed.nanny.pre-spawn-environ": env}), \
                 _workers_ignore_sigint():
-            return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
+            return distributed.LocalCluster(n_workers=workers, threads_per_worker=threads,
                                             processes=True, dashboard_address=":0",
                                             silence_logs=log_level())
     finally:
@@ -204,7 +208,8 @@ def _dask_logs_at(level: int) -> Iterator[None]:
 @contextlib.contextmanager
 def connect(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
-    ``LocalCluster`` of ``workers`` processes with one thread each, closed on exit."""
+    ``LocalCluster`` of ``workers`` processes (:func:`worker_threads` threads each),
+    closed on exit."""
     distributed = _distributed()
     level = log_level()
     with contextlib.ExitStack() as stack:
