@@ -34,9 +34,11 @@ dask40m --runs 10 --topics 4000 --depth 1000 --judged 100 --grades graded``)::
 and with ``--workers 2`` (a LocalCluster), alternated ``--rounds`` times; for each: wall,
 CPU-seconds of every process (the command, the Dask nannies and workers: the rusage of
 the waited-for descendants), system time, minor page faults, and the peak of the summed
-RSS of the whole process tree (sampled every 20 ms), best of the rounds, with ratios
+RSS of the whole process tree (sampled every 50 ms), best of the rounds, with ratios
 against the one-process path. ``--dask-extra "--memory-budget 4G"`` replaces
 ``--shard-topics 500`` (the 500 M-line campaign: ``--workers 2`` only, ``--dask-configs``).
+With ``--baseline SRC`` every configuration runs with that checkout's code too (today's
+figures in the same run), alternated; ratios are against this code's one-process path.
 """
 
 from __future__ import annotations
@@ -172,7 +174,7 @@ def sample():
             total += rss
             big = max(big, rss)
         peak[0], peak[1] = max(peak[0], total), max(peak[1], big)
-        time.sleep(0.02)
+        time.sleep(0.05)
 sampler = threading.Thread(target=sample, daemon=True)
 sampler.start()
 rc = child.wait()
@@ -203,6 +205,11 @@ DASK_CONFIGS = {"one": ("one process", []), "1": ("Dask 1 worker", ["--workers",
                 "2": ("Dask 2 workers", ["--workers", "2"])}
 
 
+def _dask_config(key: str) -> tuple[str, list[str]]:
+    name, extra = DASK_CONFIGS[key.removesuffix("@base")]
+    return (f"{name} (baseline)" if key.endswith("@base") else name), extra
+
+
 def dask_main(opts) -> None:
     """Issue 27, target 4: the one-process sharded path, a 1-worker and a 2-worker
     LocalCluster on the same input, alternated, best of ``--rounds``, ratios against the
@@ -210,14 +217,17 @@ def dask_main(opts) -> None:
     base = ["eval", *campaign_args(opts.dask), "-m", "AP", "-m", "nDCG@10",
             *opts.dask_extra.split()]
     keys = [k.strip() for k in opts.dask_configs.split(",") if k.strip()]
+    if opts.baseline:   # today's code (another checkout's src) alternated with this one
+        keys += [f"{k}@base" for k in keys]
     runs: dict[str, list[dict]] = {k: [] for k in keys}
     print(f"cores {os.cpu_count()}; irmeta eval {opts.dask}/qrels.txt {opts.dask}/runs/* "
           f"-m AP -m nDCG@10 {opts.dask_extra} [--workers N]", flush=True)
     for rnd in range(opts.rounds):
         for key in keys:
-            name, extra = DASK_CONFIGS[key]
+            name, extra = _dask_config(key)
             load = os.getloadavg()[0]
-            got = measure_tree([*base, *extra], ROOT / "src")
+            got = measure_tree([*base, *extra],
+                               opts.baseline if key.endswith("@base") else ROOT / "src")
             got["load"] = load
             runs[key].append(got)
             print(f"round {rnd + 1} {name:15s} rc={got['rc']} wall {got['wall']:6.2f} s  "
@@ -236,7 +246,7 @@ def dask_main(opts) -> None:
     for k, b in best.items():
         ratio = (f"{b['wall'] / ref['wall']:.2f}x | {b['cpu'] / ref['cpu']:.2f}x" if ref
                  else "- | -")
-        print(f"| {DASK_CONFIGS[k][0]} | {b['wall']:.2f} s | {b['cpu']:.2f} | {b['sys']:.2f} | "
+        print(f"| {_dask_config(k)[0]} | {b['wall']:.2f} s | {b['cpu']:.2f} | {b['sys']:.2f} | "
               f"{b['minflt'] / 1e6:.2f} M | {b['tree_rss'] / 2**30:.2f} GiB | {ratio} |")
     if opts.json:
         opts.json.write_text(json.dumps(runs, indent=1) + "\n")

@@ -30,22 +30,25 @@ def client():
 
 
 def _worker_setup() -> tuple:
+    import dask.config
+
     from irmeta.data.threads import thread_budget
     return (os.environ.get("OMP_NUM_THREADS"), os.environ.get("MALLOC_MMAP_THRESHOLD_"),
-            os.environ.get("MALLOC_TRIM_THRESHOLD_"), thread_budget(2))
+            os.environ.get("MALLOC_TRIM_THRESHOLD_"), thread_budget(2),
+            dask.config.get("distributed.worker.profile.enabled"))
 
 
 @pytest.mark.slow
 def test_workers_get_their_share_of_the_cores_and_reuse_their_heap(client):
     """Each of the 2 workers gets cores // 2 threads (one on a 2-core machine: irmeta's
     helper threads off, no oversubscription) and glibc's mmap threshold is raised
-    (docs/performance.md, "Threads and Dask workers")."""
+    (docs/performance.md, "Threads and Dask workers"); Dask's profiler is off."""
     mmap = WORKER_MALLOC["MALLOC_MMAP_THRESHOLD_"]
     trim = WORKER_MALLOC["MALLOC_TRIM_THRESHOLD_"]
     share = worker_threads(2)
     assert set(client.nthreads().values()) == {share}
     assert set(client.run(_worker_setup).values()) == {
-        (str(share), mmap, trim, 1 if share == 1 else 2)}
+        (str(share), mmap, trim, 1 if share == 1 else 2, False)}
 
 
 @pytest.mark.slow
@@ -62,6 +65,7 @@ def test_one_worker_gets_the_whole_machine_and_the_environment_is_restored():
     share = worker_threads(1)
     assert threads == {share}
     assert got[0] == str(share) and got[3] == (1 if share == 1 else 2)
+    assert got[4] is False   # Dask's statistical profiler is off (WORKER_CONFIG)
 
 
 def test_worker_threads_is_the_share_of_the_cores(monkeypatch):

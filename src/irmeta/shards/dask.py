@@ -117,6 +117,12 @@ def client_map(client) -> Callable:
 WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(64 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
 
 
+# Dask settings of the workers of a LocalCluster irmeta starts: no statistical profiler
+# (a thread in every worker that walks the task thread's stack every 10 ms, for the
+# dashboard's profile page: 0.3-0.7 CPU-s per worker on a 40 M-line campaign, issue 27).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
 def machine_cores() -> int:
     """The cores this process may run on (its CPU affinity, else ``os.cpu_count()``)."""
     try:
@@ -152,11 +158,13 @@ def _local_cluster(distributed, workers: int | None):
     """A LocalCluster of ``workers`` processes, each with :func:`worker_threads` task
     threads and the same ``OMP_NUM_THREADS`` (Arrow's pool, irmeta's helpers), and
     :data:`WORKER_MALLOC`, in Dask's own worker environment (``MKL_NUM_THREADS=1`` and
-    the others stay): each worker is the one-process path on its share of the cores
-    (two run files read at once, as ``map_threads`` reads them, when it has two). Dask lets a variable of this process's
-    environment override its configuration, and its nanny writes the worker environment
-    into this process's ``os.environ``: irmeta's values are put there while the workers
-    are spawned, and the previous environment is restored after."""
+    the others stay), and :data:`WORKER_CONFIG`: each worker is the one-process path on
+    its share of the cores (two run files read at once, as ``map_threads`` reads them,
+    when it has two). Dask
+    lets a variable of this process's environment override its configuration, and its
+    nanny writes the worker environment into this process's ``os.environ``: irmeta's
+    values are put there while the workers are spawned, and the previous environment
+    is restored after."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     threads = worker_threads(workers)
@@ -166,7 +174,7 @@ def _local_cluster(distributed, workers: int | None):
     saved = {k: os.environ.get(k) for k in keys}
     try:
         os.environ.update(ours)
-        with config.set({"distributed.nanny.pre-spawn-environ": env}), \
+        with config.set({"distributed.nanny.pre-spawn-environ": env, **WORKER_CONFIG}), \
                 _workers_ignore_sigint():
             return distributed.LocalCluster(n_workers=workers, threads_per_worker=threads,
                                             processes=True, dashboard_address=":0",
