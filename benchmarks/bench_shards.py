@@ -150,10 +150,11 @@ def main() -> None:
 
 
 _TREE_WRAPPER = r"""
-import json, os, resource, subprocess, sys, threading, time
+import json, os, resource, subprocess, sys, tempfile, threading, time
 import psutil
+out = tempfile.TemporaryFile()
 t = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+child = subprocess.Popen(sys.argv[1:], stdout=out)
 peak = [0, 0]   # summed RSS of the tree, largest single process
 def sample():
     try:
@@ -183,7 +184,8 @@ sampler.join()
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"rc": rc, "wall": wall, "user": ru.ru_utime, "sys": ru.ru_stime,
                   "cpu": ru.ru_utime + ru.ru_stime, "minflt": ru.ru_minflt,
-                  "rss": ru.ru_maxrss * 1024, "tree_rss": peak[0], "proc_rss": peak[1]}))
+                  "rss": ru.ru_maxrss * 1024, "tree_rss": peak[0], "proc_rss": peak[1],
+                  "out_bytes": out.seek(0, 2)}))
 """
 
 
@@ -230,11 +232,16 @@ def dask_main(opts) -> None:
                                opts.baseline if key.endswith("@base") else ROOT / "src")
             got["load"] = load
             runs[key].append(got)
-            print(f"round {rnd + 1} {name:15s} rc={got['rc']} wall {got['wall']:6.2f} s  "
+            print(f"round {rnd + 1} {name:15s} rc={got['rc']} out={got['out_bytes']} B "
+                  f"wall {got['wall']:6.2f} s  "
                   f"CPU {got['cpu']:6.2f} s (sys {got['sys']:5.2f})  minflt "
                   f"{got['minflt'] / 1e6:5.2f} M  peak RSS all {got['tree_rss'] / 2**30:5.2f} "
                   f"GiB (one process {got['proc_rss'] / 2**30:5.2f})  load {load:4.1f}",
                   flush=True)
+    # a run that failed or wrote no table (e.g. the baseline checkout changing under
+    # it) is left out of the best
+    runs = {k: [r for r in v if r["rc"] == 0 and r.get("out_bytes", 1) > 0] or v
+            for k, v in runs.items()}
     best = {k: {f: min(r[f] for r in v) for f in ("wall", "cpu", "sys", "minflt", "tree_rss")}
             for k, v in runs.items()}
     ref = best.get("one")
