@@ -16,7 +16,7 @@ import pytest
 
 import irmeta
 from irmeta.errors import InputError
-from irmeta.shards.dask import WORKER_MALLOC, client_map, worker_threads
+from irmeta.shards.dask import WORKER_MALLOC, client_map, task_threads, worker_threads
 from tests.shards.conftest import write_campaign
 
 
@@ -46,7 +46,7 @@ def test_workers_get_their_share_of_the_cores_and_reuse_their_heap(client):
     mmap = WORKER_MALLOC["MALLOC_MMAP_THRESHOLD_"]
     trim = WORKER_MALLOC["MALLOC_TRIM_THRESHOLD_"]
     share = worker_threads(2)
-    assert set(client.nthreads().values()) == {share}
+    assert set(client.nthreads().values()) == {task_threads(share)}
     assert set(client.run(_worker_setup).values()) == {
         (str(share), mmap, trim, 1 if share == 1 else 2, False)}
 
@@ -63,7 +63,7 @@ def test_one_worker_gets_the_whole_machine_and_the_environment_is_restored():
         threads = set(one.nthreads().values())
     assert {k: os.environ.get(k) for k in before} == before
     share = worker_threads(1)
-    assert threads == {share}
+    assert threads == {task_threads(share)}
     assert got[0] == str(share) and got[3] == (1 if share == 1 else 2)
     assert got[4] is False   # Dask's statistical profiler is off (WORKER_CONFIG)
 
@@ -75,6 +75,7 @@ def test_worker_threads_is_the_share_of_the_cores(monkeypatch):
     assert [worker_threads(n, cores=8) for n in (1, 2, 3, None)] == [8, 4, 2, 1]
     monkeypatch.setattr(engine, "_USER_OMP", "3")   # the user's OMP_NUM_THREADS caps it
     assert [worker_threads(n, cores=8) for n in (1, 2, 4)] == [3, 3, 2]
+    assert [task_threads(n) for n in (1, 2, 3, 8)] == [1, 2, 2, 2]
 
 
 @pytest.mark.slow

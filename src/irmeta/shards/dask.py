@@ -138,29 +138,39 @@ _USER_OMP = os.environ.get("OMP_NUM_THREADS", "").strip()
 
 
 def worker_threads(workers: int | None, cores: int | None = None) -> int:
-    """The CPU budget of each worker of a LocalCluster of ``workers``
-    processes on ``cores`` cores (default :func:`machine_cores`): its share of the
-    machine, ``cores // workers``, at least 1 (``workers`` None: one worker per core,
-    as LocalCluster then starts), capped by a smaller ``OMP_NUM_THREADS`` the user set.
-    It is the worker's task threads and its ``OMP_NUM_THREADS``, which Arrow's CPU
-    pool and irmeta's helper threads (:mod:`irmeta.data.threads`) follow: one worker
-    on two cores reads two run files at once and fingerprints on two threads, as one
-    process does (with one task thread and Dask's ``OMP_NUM_THREADS=1`` it did all one
-    after another: up to twice the one-process wall time, issue 27); two workers on
-    two cores keep one thread each (no oversubscription)."""
+    """The CPU budget of each worker of a LocalCluster of ``workers`` processes on
+    ``cores`` cores (default :func:`machine_cores`): its share of the machine,
+    ``cores // workers``, at least 1 (``workers`` None: one worker per core, as
+    LocalCluster then starts), capped by a smaller ``OMP_NUM_THREADS`` the user set.
+
+    It is the worker's ``OMP_NUM_THREADS`` (and, up to 2, its task threads:
+    :func:`task_threads`), which Arrow's CPU pool and irmeta's helper threads
+    (:mod:`irmeta.data.threads`) follow: one worker on two cores reads two run files at
+    once and fingerprints on two threads, as one process does (with one task thread
+    and Dask's ``OMP_NUM_THREADS=1`` it did all of it one step after another: up to
+    twice the one-process wall time, issue 27); two workers on two cores keep one
+    thread each (no oversubscription)."""
     cores = machine_cores() if cores is None else max(1, int(cores))
     share = max(1, cores // max(1, workers or cores))
     cap = _USER_OMP
     return min(share, int(cap)) if cap.isdigit() and int(cap) > 0 else share
 
 
+def task_threads(share: int) -> int:
+    """Dask task threads of a worker whose share of the cores is ``share``: at most 2,
+    as the one-process path reads two run files at a time and evaluates one shard at a
+    time (more would hold that many shards in memory at once; the cores beyond serve
+    Arrow's pool and irmeta's helper threads through ``OMP_NUM_THREADS``)."""
+    return max(1, min(int(share), 2))
+
+
 def _local_cluster(distributed, workers: int | None):
-    """A LocalCluster of ``workers`` processes, each with :func:`worker_threads` task
-    threads and the same ``OMP_NUM_THREADS`` (Arrow's pool, irmeta's helpers), and
-    :data:`WORKER_MALLOC`, in Dask's own worker environment (``MKL_NUM_THREADS=1`` and
-    the others stay), and :data:`WORKER_CONFIG`: each worker is the one-process path on
-    its share of the cores (two run files read at once, as ``map_threads`` reads them,
-    when it has two). Dask
+    """A LocalCluster of ``workers`` processes, each with :func:`task_threads` task
+    threads and ``OMP_NUM_THREADS`` = :func:`worker_threads` (Arrow's pool, irmeta's
+    helpers) and :data:`WORKER_MALLOC` in Dask's own worker environment
+    (``MKL_NUM_THREADS=1`` and the others stay), and :data:`WORKER_CONFIG`: each
+    worker is the one-process path on its share of the cores (two run files read at
+    once, as ``map_threads`` reads them, when it has two). Dask
     lets a variable of this process's environment override its configuration, and its
     nanny writes the worker environment into this process's ``os.environ``: irmeta's
     values are put there while the workers are spawned, and the previous environment
@@ -176,7 +186,8 @@ def _local_cluster(distributed, workers: int | None):
         os.environ.update(ours)
         with config.set({"distributed.nanny.pre-spawn-environ": env, **WORKER_CONFIG}), \
                 _workers_ignore_sigint():
-            return distributed.LocalCluster(n_workers=workers, threads_per_worker=threads,
+            return distributed.LocalCluster(n_workers=workers,
+                                            threads_per_worker=task_threads(threads),
                                             processes=True, dashboard_address=":0",
                                             silence_logs=log_level())
     finally:
