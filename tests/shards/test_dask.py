@@ -57,7 +57,7 @@ def test_one_worker_gets_the_whole_machine_and_the_environment_is_restored():
     OMP_NUM_THREADS=1 it read on one); the nanny's writes into this process's
     os.environ are undone, so a later cluster is not given the last one's values."""
     from irmeta.shards.dask import connect
-    before = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", *WORKER_MALLOC)}
+    before = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "PYTHONHASHSEED", *WORKER_MALLOC)}
     with connect(None, 1) as one:
         (got,) = one.run(_worker_setup).values()
         threads = set(one.nthreads().values())

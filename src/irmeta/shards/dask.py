@@ -170,17 +170,17 @@ def _local_cluster(distributed, workers: int | None):
     helpers) and :data:`WORKER_MALLOC` in Dask's own worker environment
     (``MKL_NUM_THREADS=1`` and the others stay), and :data:`WORKER_CONFIG`: each
     worker is the one-process path on its share of the cores (two run files read at
-    once, as ``map_threads`` reads them, when it has two). Dask
-    lets a variable of this process's environment override its configuration, and its
-    nanny writes the worker environment into this process's ``os.environ``: irmeta's
+    once, as ``map_threads`` reads them, when it has two). Dask lets a variable of this
+    process's environment override its configuration, and its nanny writes the worker
+    environment (and ``PYTHONHASHSEED``) into this process's ``os.environ``: irmeta's
     values are put there while the workers are spawned, and the previous environment
-    is restored after."""
+    is restored after (a worker Dask restarts later writes it again)."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     threads = worker_threads(workers)
     ours = dict(WORKER_MALLOC, OMP_NUM_THREADS=str(threads))
     env.update(ours)
-    keys = set(env) | set(ours)
+    keys = set(env) | set(ours) | {"PYTHONHASHSEED"}
     saved = {k: os.environ.get(k) for k in keys}
     try:
         os.environ.update(ours)
