@@ -16,7 +16,7 @@ import pytest
 
 import irmeta
 from irmeta.errors import InputError
-from irmeta.shards.dask import WORKER_MALLOC, client_map
+from irmeta.shards.dask import WORKER_MALLOC, client_map, task_threads, worker_threads
 from tests.shards.conftest import write_campaign
 
 
@@ -30,19 +30,52 @@ def client():
 
 
 def _worker_setup() -> tuple:
+    import dask.config
+
     from irmeta.data.threads import thread_budget
     return (os.environ.get("OMP_NUM_THREADS"), os.environ.get("MALLOC_MMAP_THRESHOLD_"),
-            os.environ.get("MALLOC_TRIM_THRESHOLD_"), thread_budget(2))
+            os.environ.get("MALLOC_TRIM_THRESHOLD_"), thread_budget(2),
+            dask.config.get("distributed.worker.profile.enabled"))
 
 
 @pytest.mark.slow
-def test_workers_use_one_thread_and_reuse_their_heap(client):
-    """Dask's OMP_NUM_THREADS=1 stays (so irmeta's helper threads are off in a worker:
-    one thread per worker, no oversubscription) and glibc's mmap threshold is raised
-    (docs/performance.md, "Threads and Dask workers")."""
+def test_workers_get_their_share_of_the_cores_and_reuse_their_heap(client):
+    """Each of the 2 workers gets cores // 2 threads (one on a 2-core machine: irmeta's
+    helper threads off, no oversubscription) and glibc's mmap threshold is raised
+    (docs/performance.md, "Threads and Dask workers"); Dask's profiler is off."""
     mmap = WORKER_MALLOC["MALLOC_MMAP_THRESHOLD_"]
     trim = WORKER_MALLOC["MALLOC_TRIM_THRESHOLD_"]
-    assert set(client.run(_worker_setup).values()) == {("1", mmap, trim, 1)}
+    share = worker_threads(2)
+    assert set(client.nthreads().values()) == {task_threads(share)}
+    assert set(client.run(_worker_setup).values()) == {
+        (str(share), mmap, trim, 1 if share == 1 else 2, False)}
+
+
+@pytest.mark.slow
+def test_one_worker_gets_the_whole_machine_and_the_environment_is_restored():
+    """A 1-worker cluster reads on as many threads as one process (issue 27: with Dask's
+    OMP_NUM_THREADS=1 it read on one); the nanny's writes into this process's
+    os.environ are undone, so a later cluster is not given the last one's values."""
+    from irmeta.shards.dask import connect
+    before = {k: os.environ.get(k) for k in ("OMP_NUM_THREADS", "PYTHONHASHSEED", *WORKER_MALLOC)}
+    with connect(None, 1) as one:
+        (got,) = one.run(_worker_setup).values()
+        threads = set(one.nthreads().values())
+    assert {k: os.environ.get(k) for k in before} == before
+    share = worker_threads(1)
+    assert threads == {task_threads(share)}
+    assert got[0] == str(share) and got[3] == (1 if share == 1 else 2)
+    assert got[4] is False   # Dask's statistical profiler is off (WORKER_CONFIG)
+
+
+def test_worker_threads_is_the_share_of_the_cores(monkeypatch):
+    from irmeta.shards import dask as engine
+    monkeypatch.setattr(engine, "_USER_OMP", "")
+    assert [worker_threads(n, cores=2) for n in (1, 2, 3, None)] == [2, 1, 1, 1]
+    assert [worker_threads(n, cores=8) for n in (1, 2, 3, None)] == [8, 4, 2, 1]
+    monkeypatch.setattr(engine, "_USER_OMP", "3")   # the user's OMP_NUM_THREADS caps it
+    assert [worker_threads(n, cores=8) for n in (1, 2, 4)] == [3, 3, 2]
+    assert [task_threads(n) for n in (1, 2, 3, 8)] == [1, 2, 2, 2]
 
 
 @pytest.mark.slow

@@ -6,10 +6,12 @@ runs of a campaign, reading and partitioning run files. Values never depend on t
 
 A process whose CPU budget is one thread does these steps one after another. The budget
 is Arrow's CPU pool, ``pyarrow.cpu_count()``, which follows ``OMP_NUM_THREADS``: Dask's
-nanny sets it to 1 in every worker, so a cluster of one-thread workers, one per core,
-is not oversubscribed by irmeta's helpers (measured in ``benchmarks/RESULTS-shards.md``:
-two workers on two cores then run side by side at full speed), and a user who sets
-``OMP_NUM_THREADS=1`` gets one thread of irmeta's too.
+nanny sets it to 1 in every worker, and the ``LocalCluster`` irmeta starts sets it to the
+worker's share of the cores (``irmeta.shards.dask.worker_threads``), so a cluster of
+one-thread workers, one per core, is not oversubscribed by irmeta's helpers (measured
+in ``benchmarks/RESULTS-shards.md``: two workers on two cores then run side by side at
+full speed), one worker alone on two cores uses both as one process does, and a user
+who sets ``OMP_NUM_THREADS=1`` gets one thread of irmeta's too.
 """
 
 from __future__ import annotations

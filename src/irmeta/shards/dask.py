@@ -117,16 +117,85 @@ def client_map(client) -> Callable:
 WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(64 << 20), "MALLOC_MMAP_THRESHOLD_": str(64 << 20)}
 
 
+# Dask settings of the workers of a LocalCluster irmeta starts: no statistical profiler
+# (a thread in every worker that walks the task thread's stack every 10 ms, for the
+# dashboard's profile page: 0.3-0.7 CPU-s per worker on a 40 M-line campaign, issue 27).
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
+
+
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else ``os.cpu_count()``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):   # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: ``OMP_NUM_THREADS`` as the user set it when irmeta started (read at import: Dask's
+#: nanny writes its worker environment into this process's ``os.environ`` each time it
+#: spawns a worker, so later reads would see the last cluster's value)
+_USER_OMP = os.environ.get("OMP_NUM_THREADS", "").strip()
+
+
+def worker_threads(workers: int | None, cores: int | None = None) -> int:
+    """The CPU budget of each worker of a LocalCluster of ``workers`` processes on
+    ``cores`` cores (default :func:`machine_cores`): its share of the machine,
+    ``cores // workers``, at least 1 (``workers`` None: one worker per core, as
+    LocalCluster then starts), capped by a smaller ``OMP_NUM_THREADS`` the user set.
+
+    It is the worker's ``OMP_NUM_THREADS`` (and, up to 2, its task threads:
+    :func:`task_threads`), which Arrow's CPU pool and irmeta's helper threads
+    (:mod:`irmeta.data.threads`) follow: one worker on two cores reads two run files at
+    once and fingerprints on two threads, as one process does (with one task thread
+    and Dask's ``OMP_NUM_THREADS=1`` it did all of it one step after another: up to
+    twice the one-process wall time, issue 27); two workers on two cores keep one
+    thread each (no oversubscription)."""
+    cores = machine_cores() if cores is None else max(1, int(cores))
+    share = max(1, cores // max(1, workers or cores))
+    cap = _USER_OMP
+    return min(share, int(cap)) if cap.isdigit() and int(cap) > 0 else share
+
+
+def task_threads(share: int) -> int:
+    """Dask task threads of a worker whose share of the cores is ``share``: at most 2,
+    as the one-process path reads two run files at a time and evaluates one shard at a
+    time (more would hold that many shards in memory at once; the cores beyond serve
+    Arrow's pool and irmeta's helper threads through ``OMP_NUM_THREADS``)."""
+    return max(1, min(int(share), 2))
+
+
 def _local_cluster(distributed, workers: int | None):
-    """A LocalCluster of ``workers`` one-thread processes, with :data:`WORKER_MALLOC`
-    added to Dask's own worker environment (``OMP_NUM_THREADS=1`` and the others stay)."""
+    """A LocalCluster of ``workers`` processes, each with :func:`task_threads` task
+    threads and ``OMP_NUM_THREADS`` = :func:`worker_threads` (Arrow's pool, irmeta's
+    helpers) and :data:`WORKER_MALLOC` in Dask's own worker environment
+    (``MKL_NUM_THREADS=1`` and the others stay), and :data:`WORKER_CONFIG`: each
+    worker is the one-process path on its share of the cores (two run files read at
+    once, as ``map_threads`` reads them, when it has two). Dask lets a variable of this
+    process's environment override its configuration, and its nanny writes the worker
+    environment (and ``PYTHONHASHSEED``) into this process's ``os.environ``: irmeta's
+    values are put there while the workers are spawned, and the previous environment
+    is restored after (a worker Dask restarts later writes it again)."""
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
-    env.update(WORKER_MALLOC)
-    with config.set({"distributed.nanny.pre-spawn-environ": env}), _workers_ignore_sigint():
-        return distributed.LocalCluster(n_workers=workers, threads_per_worker=1,
-                                        processes=True, dashboard_address=":0",
-                                        silence_logs=log_level())
+    threads = worker_threads(workers)
+    ours = dict(WORKER_MALLOC, OMP_NUM_THREADS=str(threads))
+    env.update(ours)
+    keys = set(env) | set(ours) | {"PYTHONHASHSEED"}
+    saved = {k: os.environ.get(k) for k in keys}
+    try:
+        os.environ.update(ours)
+        with config.set({"distributed.nanny.pre-spawn-environ": env, **WORKER_CONFIG}), \
+                _workers_ignore_sigint():
+            return distributed.LocalCluster(n_workers=workers,
+                                            threads_per_worker=task_threads(threads),
+                                            processes=True, dashboard_address=":0",
+                                            silence_logs=log_level())
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @contextlib.contextmanager
@@ -158,7 +227,8 @@ def _dask_logs_at(level: int) -> Iterator[None]:
 @contextlib.contextmanager
 def connect(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
-    ``LocalCluster`` of ``workers`` processes with one thread each, closed on exit."""
+    ``LocalCluster`` of ``workers`` processes (:func:`worker_threads` threads each),
+    closed on exit."""
     distributed = _distributed()
     level = log_level()
     with contextlib.ExitStack() as stack:
