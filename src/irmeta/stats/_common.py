@@ -13,9 +13,12 @@ compared on the same topics.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -108,3 +111,23 @@ def per_topic_values(campaign, measures, rel_level: int, *, complete: bool = Fal
     if not complete:
         res.evaluated = campaign.has_topic.copy()
     return res
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_blas_thread(fn: F) -> F:
+    """Run ``fn`` with NumPy's BLAS on one thread (restored after; ``threadpoolctl``).
+
+    The resampling's matrix products are small (trials x topics by topics x runs): a
+    second BLAS thread finishes them no sooner and spins while it waits, doubling the
+    CPU (DL21, 2 cores: ``bootstrap_power`` 1.7-2.5 -> 0.9 CPU-s, ``stability_table``
+    1.5 -> 0.7, the same wall time; under load the wall time too). The report already
+    computed them so (``report.assemble``); each output value is a dot product of the
+    same operands by the same kernel, whichever thread computes it."""
+    @functools.wraps(fn)
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+        with threadpool_limits(limits=1, user_api="blas"):
+            return fn(*args, **kwargs)
+    return limited  # type: ignore[return-value]

@@ -23,6 +23,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
+from irmeta.stats._common import one_blas_thread
 from irmeta.stats.significance import TESTS, bootstrap, options_for, pairwise_test
 
 
@@ -148,6 +149,7 @@ def asl_curve(result) -> np.ndarray:
     return np.sort(result.pvalues)
 
 
+@one_blas_thread
 def bootstrap_power(matrices_by_measure, measures: Sequence[str] | None = None, *,
                     level: float = 0.05, trials: int | None = None, seed: int = 0,
                     rel_level: int = 1, progress: bool | None = None

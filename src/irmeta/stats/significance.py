@@ -63,6 +63,7 @@ from irmeta.errors import ParameterError
 from irmeta.stats._common import (
     all_pairs,
     chunk_size,
+    one_blas_thread,
     progress_bar,
     rng_from,
     score_matrix,
@@ -528,6 +529,7 @@ def wilcoxon(scores, *, level: float = 0.05, correction: str | None = None,
     return PairwiseResult(*_common("wilcoxon", frame, table, level, correction))
 
 
+@one_blas_thread
 def randomisation(scores, *, trials: int = 10000, seed: int = 0, level: float = 0.05,
                   correction: str | None = None, pairs=None,
                   progress: bool | None = None) -> PairwiseResult:
@@ -576,6 +578,7 @@ def _bootstrap_counts(rng: np.random.Generator, trials: int, n: int) -> np.ndarr
     return counts
 
 
+@one_blas_thread
 def bootstrap(scores, *, trials: int | None = None, seed: int = 0, level: float = 0.05,
               correction: str | None = None, pairs=None,
               progress: bool | None = None) -> BootstrapResult:
@@ -688,6 +691,7 @@ def tukey_hsd(scores, *, level: float = 0.05, pairs=None) -> TukeyHSDResult:
                           q_crit=q_crit)
 
 
+@one_blas_thread
 def randomised_tukey_hsd(scores, *, trials: int = 5000, seed: int = 0, level: float = 0.05,
                          pairs=None, progress: bool | None = None) -> RandomisedTukeyResult:
     """Randomised Tukey HSD (Carterette 2012; Sakai's B = 5000); see module doc.

@@ -41,7 +41,14 @@ import pandas as pd
 from irmeta import validate
 from irmeta.constraints import COUNT, NONNEGATIVE, SEED, TRIALS, Flag, validated
 from irmeta.errors import ParameterError
-from irmeta.stats._common import all_pairs, chunk_size, progress_bar, rng_from, score_matrix
+from irmeta.stats._common import (
+    all_pairs,
+    chunk_size,
+    one_blas_thread,
+    progress_bar,
+    rng_from,
+    score_matrix,
+)
 
 #: a difference must exceed the fuzziness by more than this to count as a win, so that
 #: differences equal to it up to rounding (e.g. 0.55 - 0.5 with two-decimal scores) are
@@ -94,6 +101,7 @@ def _check(scores, func, trials, fuzziness, subset_size, parts):
 
 @validated(trials=TRIALS, subset_size=replace(COUNT, optional=True),
            fuzziness=NONNEGATIVE, seed=SEED)
+@one_blas_thread
 def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None = None,
                         fuzziness: float = 0.05, seed: int = 0,
                         progress: bool | None = None) -> StabilityResult:
@@ -131,6 +139,7 @@ def fuzziness_stability(scores, *, trials: int = 1000, subset_size: int | None =
 
 @validated(trials=TRIALS, subset_size=replace(COUNT, optional=True),
            fuzziness=NONNEGATIVE, seed=SEED, relative=Flag())
+@one_blas_thread
 def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = None,
                      fuzziness: float = 0.05, relative: bool = True, seed: int = 0,
                      progress: bool | None = None) -> StabilityResult:
@@ -180,6 +189,7 @@ def buckley_voorhees(scores, *, trials: int = 1000, subset_size: int | None = No
                            swap_rate=float(swaps / (len(ia) * trials)))
 
 
+@one_blas_thread
 def stability_table(matrices, measures=None, *, trials: int = 1000,
                     subset_size: int | None = None, fuzziness: float = 0.05, seed: int = 0,
                     classic: bool = True, relative: bool = True, rel_level: int = 1,
