@@ -37,8 +37,10 @@ METRICS = ["map", ir_measures.nDCG @ 10, "P_5", ir_measures.P(rel=2) @ 5, ir_mea
 @pytest.mark.parametrize("seed,options", [
     (0, {}),
     (1, {"baseline": 0}),
-    (2, {"baseline": 1, "correction": "holm"}),
-    (3, {"baseline": 2, "test": "wilcoxon", "correction": "bonferroni"}),
+    # pt.Experiment's own corrected tests take ~3 s a case: in the full suite only
+    pytest.param(2, {"baseline": 1, "correction": "holm"}, marks=pytest.mark.slow),
+    pytest.param(3, {"baseline": 2, "test": "wilcoxon", "correction": "bonferroni"},
+                 marks=pytest.mark.slow),
     (4, {"baseline": 0, "correction": "fdr_bh", "correction_alpha": 0.5}),
 ])
 def test_table_equals_pt_experiment(seed, options):

@@ -9,6 +9,7 @@ import pytest
 
 from irmeta.demo import load_demo_campaign
 from irmeta.reproduce.innovation import analysis
+from tests.quick import sampled
 
 
 def per_evaluation_scores(qrels, runs, hyps, measures, rel_level):
@@ -37,8 +38,8 @@ def _both(monkeypatch, campaign, **kwargs):
     return fast, slow
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"rel_level": 2, "k": 10},
-                                    {"alphas": (0.0, 0.3, 2.0), "points": 9, "topic": 3}])
+@pytest.mark.parametrize("kwargs", sampled([{"alphas": (0.0, 0.3, 2.0), "points": 9, "topic": 3},
+                                            {}, {"rel_level": 2, "k": 10}], keep=1))
 def test_synthetic_insertion_equals_per_evaluation(monkeypatch, kwargs):
     campaign = load_demo_campaign()
     if "topic" in kwargs:
@@ -49,6 +50,7 @@ def test_synthetic_insertion_equals_per_evaluation(monkeypatch, kwargs):
     assert fast.attrs == slow.attrs
 
 
+@pytest.mark.slow
 def test_synthetic_insertion_dl21_equals_per_evaluation(monkeypatch, dl21_campaign):
     fast, slow = _both(monkeypatch, dl21_campaign, points=12)
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
