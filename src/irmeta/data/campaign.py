@@ -650,8 +650,9 @@ def _prepare_run(run: Run, index: dict[str, int], grade_index: "_GradeIndex",
     threads = threads and len(run) >= _PARALLEL_ROWS and thread_budget(2) > 1
     # the fingerprints of every row in file order, beside the ordering (they do not
     # depend on it), when every row is kept; else only the kept rows' afterwards
+    # (dedupe reads the run's own, cached fingerprints: not made twice)
     pending = None
-    if threads and run._fingerprints is None and bool((remap >= 0).all()):
+    if threads and not dedupe and run._fingerprints is None and bool((remap >= 0).all()):
         pending = background(fingerprint_strings, run.docids)
     tidx = remap[run.topic_codes]
     order = _order_run(run, tidx, dedupe)

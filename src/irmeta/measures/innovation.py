@@ -70,9 +70,14 @@ def rarity_weights(campaign: Campaign, m: Measure, ctx: EvalContext,
     k = m.cutoff
     depth = m.get("depth") or k
     others, S = others_count(campaign, k, depth, ctx)
-    others = others[:, t0:t1]
-    alpha = float(m["alpha"])
-    if m["variant"] == "normalized":
+    return weight_of(others[:, t0:t1], S, float(m["alpha"]), str(m["variant"]))
+
+
+def weight_of(others: np.ndarray, S: int, alpha: float, variant: str) -> np.ndarray:
+    """The weight of a document that ``others`` other runs of ``S`` retrieve:
+    ``1 + alpha*R`` (standard) or ``(1-alpha) + alpha*R'`` (normalized), R from
+    :func:`rarity`."""
+    if variant == "normalized":
         return (1.0 - alpha) + alpha * rarity(others, S, "normalized")
     return 1.0 + alpha * rarity(others, S, "standard")
 
@@ -258,12 +263,7 @@ class _RareCells:
         # float64 values
         others = np.arange(max(n, int(self.member.sum(axis=0).max(initial=0))) + 1,
                            dtype=np.float64)
-        S = n
-        if variant == "normalized":
-            wtab = (1.0 - alpha) + alpha * (np.ones(len(others)) if S <= 1
-                                            else 1.0 - others / (S - 1))
-        else:
-            wtab = 1.0 + alpha * (1.0 - (others + 1.0) / S)
+        wtab = weight_of(others, n, alpha, variant)
         p_out = np.zeros((B, n, T))
         ap_out = np.zeros((B, n, T))
         step = max(1, _SAMPLE_CELLS // max(1, n * T * max(L, 1), 2 * C))
