@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from irmeta.errors import ParameterError
 
@@ -494,21 +494,10 @@ def table_rows(t: Table) -> Markup:
     return Markup("".join(lines))
 
 
-#: what :func:`markupsafe.escape` replaces (the characters and their entities)
-_ENTITIES = (("&", "&amp;"), (">", "&gt;"), ("<", "&lt;"), ("'", "&#39;"), ('"', "&#34;"))
-
-
 def _escape(value) -> str:
-    """``str(markupsafe.escape(value))`` without making a Markup object: trusted HTML
-    (``__html__``) as is, anything else as its ``str`` with ``& < > ' "`` replaced."""
-    html = getattr(value, "__html__", None)
-    if html is not None:
-        return str(html())
-    text = str(value)
-    if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:
-        for ch, entity in _ENTITIES:
-            text = text.replace(ch, entity)
-    return text
+    """The text Jinja writes for ``{{ value }}``: :func:`markupsafe.escape` (trusted
+    HTML as is, ``& < > ' "`` replaced in anything else)."""
+    return str(escape(value))
 
 
 class StepClock:
