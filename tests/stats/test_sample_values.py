@@ -156,14 +156,14 @@ def test_system_dependence_draw_without_common_topic():
 def test_kendall_rows_equal_kendall_tau(n):
     """Row-wise tau-b with ties, constant rows (NaN) and NaN scores, against
     ``kendall_tau`` of each row."""
-    from irmeta.stats.correlation import kendall_tau
+    from irmeta.stats.correlation import kendall_tau, kendall_tau_rows
     rng = np.random.default_rng(n)
     x = np.round(rng.random((60, n)), 1)
     y = np.round(rng.random((60, n)), 2)
     x[3] = 0.5                                               # constant: tau undefined
     x[5, 0] = np.nan                                         # left out by kendall_tau
     y[7, -1] = np.nan
-    got = ss._kendall_rows(x, y)
+    got = kendall_tau_rows(x, y)
     ref = np.array([kendall_tau(a, b) for a, b in zip(x, y)])
     np.testing.assert_array_equal(bits(got), bits(ref))
 

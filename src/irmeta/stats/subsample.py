@@ -38,10 +38,8 @@ from irmeta.errors import CampaignError, ParameterError
 from irmeta.stats._common import progress_bar, rng_from
 from irmeta.stats.correlation import (
     METHODS,
-    PAIRWISE_MAX,
-    _pair_signs,
-    _tau_b,
     kendall_tau,
+    kendall_tau_rows,
     rank_correlation,
     system_means,
 )
@@ -274,27 +272,6 @@ def _sample_means(campaign, measures: Sequence[str], parsed: list,
     return out
 
 
-def _kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """float64 [B]: ``kendall_tau(x[b], y[b])`` for each row, bit for bit: the same pair
-    signs and the same tau-b division, the sums of sign products exact (small integers)
-    in any order; a row with a NaN (which ``kendall_tau`` leaves out) or more than
-    ``PAIRWISE_MAX`` systems goes to ``kendall_tau`` itself."""
-    out = np.empty(len(x))
-    plain = ~(np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1))
-    if x.shape[1] > PAIRWISE_MAX:
-        plain[:] = False
-    rows = np.flatnonzero(plain)
-    step = max(1, (1 << 20) // max(1, x.shape[1] ** 2))
-    for i0 in range(0, len(rows), step):
-        r = rows[i0:i0 + step]
-        sa, sb = _pair_signs(x[r]), _pair_signs(y[r])
-        out[r] = _tau_b(np.einsum("ij,ij->i", sa, sb), np.einsum("ij,ij->i", sa, sa),
-                        np.einsum("ij,ij->i", sb, sb))
-    for i in np.flatnonzero(~plain):
-        out[i] = kendall_tau(x[i], y[i])
-    return out
-
-
 def system_dependence(campaign, measures: Sequence[str], *,
                       sizes: Sequence[int] = (2, 4, 8, 16, 32, 64), trials: int = 1000,
                       seed: int = 0, rel_level: int = 1, method: str = "kendall",
@@ -330,7 +307,7 @@ def system_dependence(campaign, measures: Sequence[str], *,
             batch = batches[used.index(n)] if batches is not None else None
             if batch is not None and method == "kendall":
                 for m in measures:
-                    vals[m] = _kendall_rows(batch[m], fulls[m][picks[n]])
+                    vals[m] = kendall_tau_rows(batch[m], fulls[m][picks[n]])
                 bar.update(reps)
                 reps_left = 0
             else:
