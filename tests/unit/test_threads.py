@@ -7,7 +7,7 @@ import threading
 import pyarrow as pa
 import pytest
 
-from irmeta.data.threads import map_threads, thread_budget
+from irmeta.data.threads import background, map_threads, thread_budget
 
 
 @pytest.fixture
@@ -45,3 +45,25 @@ def test_the_first_exception_in_item_order_is_raised(one_cpu):
 
     with pytest.raises(ValueError, match="item 0"):
         map_threads(fail, [0, 1])
+
+
+@pytest.mark.parametrize("cpus, threaded, other_thread", [(2, True, True), (2, False, False),
+                                                          (1, True, False)])
+def test_background_runs_on_a_helper_thread_only_when_allowed(cpus, threaded, other_thread):
+    """``background``: a helper thread with two CPUs; in the calling thread with one, or
+    when the caller says the work is too small; its exception comes out of ``result``."""
+    before = pa.cpu_count()
+    pa.set_cpu_count(cpus)
+    try:
+        me = threading.get_ident()
+        ident = background(threading.get_ident, threaded=threaded).result(timeout=30)
+        assert (ident != me) == other_thread
+
+        def fail() -> None:
+            raise ValueError("in the background")
+
+        failed = background(fail, threaded=threaded)
+        with pytest.raises(ValueError, match="in the background"):
+            failed.result(timeout=30)
+    finally:
+        pa.set_cpu_count(before)

@@ -44,12 +44,13 @@ def map_threads(fn: Callable[[T], U], items: Sequence[T], wanted: int = 2) -> li
         return list(pool.map(fn, items))
 
 
-def background(fn: Callable[..., U], *args: object) -> "Future[U]":
+def background(fn: Callable[..., U], *args: object, threaded: bool = True) -> "Future[U]":
     """``fn(*args)`` started on a helper thread, to be collected with ``.result()``; run
-    at once in the calling thread when the process's CPU budget is one thread (the
-    result, or its exception, is then waiting in the returned future)."""
+    at once in the calling thread when the process's CPU budget is one thread or
+    ``threaded`` is False (work too small for a thread): the result, or its exception,
+    is then waiting in the returned future."""
     from concurrent.futures import Future, ThreadPoolExecutor
-    if thread_budget(2) < 2:
+    if not threaded or thread_budget(2) < 2:
         done: Future[U] = Future()
         try:
             done.set_result(fn(*args))

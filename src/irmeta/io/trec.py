@@ -408,7 +408,9 @@ def read_run(path: str | os.PathLike[str], *, name: str | None = None, float32: 
     source = open_source(path)
     table, lines = _read_table(source, RUN, RUN_COLUMNS, _RUN_TYPES)
     # the ids' chunks joined into one array on a helper thread, beside the checks below
-    docids_joined = background(binary_column, table.column("docid"))
+    # (a one-chunk column, a small file, needs no copy and no thread)
+    column = table.column("docid")
+    docids_joined = background(binary_column, column, threaded=column.num_chunks > 1)
     topic_ids, topic_codes = _ids(table.column("topic"))
     scores = numpy_view(table.column("score").combine_chunks())
     scores = np.asarray(scores, dtype=np.float64)
