@@ -44,7 +44,22 @@ def test_trec_output_and_budget_option(capsys, campaign):
     assert main(["eval", "-m", "AP", "-m", "P@5", qrels, *runs, "--shard-topics", "4"]) == 0
     assert capsys.readouterr().out == expected
     assert main(["eval", "-m", "AP", qrels, *runs, "--memory-budget", "lots"]) == 2
-    assert "memory_budget must be a size" in capsys.readouterr().err
+    assert "Invalid value for '--memory-budget': must be a size" in capsys.readouterr().err
+    assert main(["eval", "-m", "AP", qrels, *runs, "--memory-budget", "1K"]) == 2
+    assert "'--memory-budget': must be at least 1M" in capsys.readouterr().err
+
+
+def test_a_parquet_folder_with_run_files_is_refused_by_name(tmp_path, capsys, campaign):
+    """A converted folder holds its own runs: with run files beside it the command says
+    so (it once said only "is a directory")."""
+    qrels, runs, _ = campaign
+    out = tmp_path / "campaign.parquet"
+    assert main(["convert", qrels, *runs, "-o", str(out)]) == 0
+    capsys.readouterr()
+    for command in (["eval", "-m", "AP"], ["meta", "leaderboard", "-m", "AP"]):
+        assert main([*command, str(out), runs[0]]) == 2
+        err = capsys.readouterr().err
+        assert f"{out}: a Parquet campaign folder (irmeta convert) holds its own runs" in err
 
 
 def test_convert_refuses_a_folder_in_use_and_bad_lines(tmp_path, capsys, campaign):

@@ -17,10 +17,23 @@ from irmeta.cli.options import constrained
 from irmeta.constraints import COUNT
 
 
+def _size(ctx, param, value):
+    """``--memory-budget`` checked where it is read, named as the user wrote it."""
+    if value is None:
+        return None
+    from irmeta.errors import ParameterError
+    from irmeta.shards.plan import parse_size
+    try:
+        parse_size(value, "it")
+    except ParameterError as exc:
+        raise click.BadParameter(str(exc).removeprefix("it "), ctx, param) from None
+    return value
+
+
 def shard_options(fn):
     """Add the options of sharded evaluation."""
     options = [
-        click.option("--memory-budget", default=None, metavar="SIZE",
+        click.option("--memory-budget", default=None, metavar="SIZE", callback=_size,
                      help="Evaluate in topic shards when the campaign would need more "
                           "memory than this (bytes, or 512M, 4G, ...). Default: half the "
                           "available memory."),
