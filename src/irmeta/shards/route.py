@@ -33,7 +33,8 @@ def sharded_plan(qrels: object, runs: object, work: WorkOptions | None = None, *
     so that an evaluation in memory never imports the sharded machinery (Parquet
     included: ~30 ms of start-up, issue 27)."""
     work = work or WorkOptions()
-    if runs and qrels is not None and is_parquet_campaign(qrels):
+    no_runs = runs is None or (isinstance(runs, (list, tuple)) and not runs)
+    if not no_runs and qrels is not None and is_parquet_campaign(qrels):
         raise ParameterError(f"{qrels}: a Parquet campaign folder (irmeta convert) holds its "
                              "own runs: give it alone, without run files")
     parquet = runs is None and qrels is not None and is_parquet_campaign(qrels)
