@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import irmeta
 from irmeta.cli.main import main
 from tests.shards.conftest import write_campaign
 
@@ -60,6 +61,11 @@ def test_a_parquet_folder_with_run_files_is_refused_by_name(tmp_path, capsys, ca
         assert main([*command, str(out), runs[0]]) == 2
         err = capsys.readouterr().err
         assert f"{out}: a Parquet campaign folder (irmeta convert) holds its own runs" in err
+    import pandas as pd
+    frame = pd.DataFrame({"query_id": ["1"], "doc_id": ["d"], "score": [1.0]})
+    for runs in ([runs[0]], frame):                  # a DataFrame has no truth value
+        with pytest.raises(irmeta.ParameterError, match="holds its own runs"):
+            irmeta.evaluate(str(out), runs, ["AP"])
 
 
 def test_convert_refuses_a_folder_in_use_and_bad_lines(tmp_path, capsys, campaign):
