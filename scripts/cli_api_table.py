@@ -41,6 +41,7 @@ FEEDS: dict[str, tuple[str, ...]] = {
     "compare": ("irmeta.stats.comparison.compare", *CAMPAIGN,
                 "irmeta.stats.comparison.Comparison.to_latex"),
     "convert": ("irmeta.shards.partition.convert",),
+    "risk": ("irmeta.stats.risk.risk", *CAMPAIGN),
     "measures": (),
     "explain": ("irmeta.explain.explain_documents", "irmeta.explain.unique_contributions",
                 *CAMPAIGN),
@@ -65,6 +66,7 @@ FEEDS: dict[str, tuple[str, ...]] = {
     "meta systems": ("irmeta.stats.system_dependence", *CAMPAIGN,
                      "irmeta.stats.filter_top_runs"),
     "pool": ("irmeta.pooling.pool",),
+    "check": ("irmeta.submissions.check",),
     "meta reusability": ("irmeta.stats.reusability", "irmeta.load_campaign",
                          "irmeta.open_shards"),
     "meta reproducibility": ("irmeta.stats.reproducibility",),
@@ -157,6 +159,7 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("aggregate", "--analysis"): "which analyses are printed",
     ("aggregate", "--plots"): "where the figures are written",
     ("pool", "--stats"): "which table is printed (`Pool.stats`, not the pool)",
+    ("check", "--format"): "how the results are rendered (`CheckResult.to_dict` for json)",
     ("meta *", "--part"): "which of the analysis' tables is printed",
     ("meta reusability", "--write-qrels"): "where each group's reduced qrels are written "
                                            "(`Reusability.write_qrels(folder)`)",

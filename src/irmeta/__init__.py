@@ -25,6 +25,11 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "Comparison": ("irmeta.stats.comparison", "Comparison"),
         "pool": ("irmeta.pooling", "pool"),
         "Pool": ("irmeta.pooling", "Pool"),
+        "risk": ("irmeta.stats.risk", "risk"),
+        "Risk": ("irmeta.stats.risk", "Risk"),
+        "check": ("irmeta.submissions", "check"),
+        "CheckResult": ("irmeta.submissions", "CheckResult"),
+        "Problem": ("irmeta.submissions", "Problem"),
     }
     if name in lazy:
         import importlib
@@ -37,4 +42,5 @@ __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "Parame
            "evaluate", "open_shards", "Results", "Campaign", "load_campaign", "load_qrels",
            "load_runs", "read_qrels", "read_run", "parse_measure", "parse_measures",
            "explain_documents", "unique_contributions", "unique_documents", "compare",
-           "Comparison", "pool", "Pool", "__version__"]
+           "Comparison", "pool", "Pool", "risk", "Risk", "check", "CheckResult", "Problem",
+           "__version__"]

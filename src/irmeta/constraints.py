@@ -294,6 +294,10 @@ PROBABILITY = Real(low=0.0, high=1.0, low_open=True, high_open=True)
 CUTOFF = Integer(low=1)
 #: a ranking depth N (Twist's evaluation depth, rarity depth, the top N kept of a ranking)
 DEPTH = Integer(low=1)
+#: the most runs one group may submit (``irmeta check --max-runs-per-group``)
+RUNS_PER_GROUP = Integer(low=1)
+#: how ``irmeta check`` renders its results (problems, not a table)
+CHECK_FORMATS = Choice(("text", "json"))
 #: a share of the runs kept (``filter_top_runs``): in (0, 1]
 FRACTION = Real(low=0.0, high=1.0, low_open=True)
 #: a difference below which two means tie (stability fuzziness), a tolerance
@@ -302,6 +306,9 @@ NONNEGATIVE = Real(low=0.0)
 COUNT = Integer(low=1)
 #: the weight of rarity in P_rare / AP_rare
 ALPHA = Real(low=0.0)
+#: decimals of a rounded number (``--digits`` of text and markdown tables, ``round`` of
+#: :func:`irmeta.pyterrier.Experiment`); 17 is the most a double carries
+DIGITS = Integer(low=0, high=17)
 
 
 def constraints_of(func: Callable[..., Any]) -> dict[str, Constraint]:

@@ -20,9 +20,22 @@ non-convergence in their result object and also emit it.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class IrmetaError(Exception):
-    """Base class of every error irmeta raises on purpose."""
+    """Base class of every error irmeta raises on purpose.
+
+    Every subclass survives a pickle round trip (a report's child process, a Dask
+    worker): the copy has the same type, message (``args``) and attributes, whatever the
+    subclass's ``__init__`` takes (:meth:`__reduce__`).
+    """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # the default, ``cls(*self.args)``, calls ``__init__`` with the formatted message
+        # only: OutputError(path, reason) then failed with "missing 1 required positional
+        # argument: 'reason'" in the parent, an internal error instead of the located one
+        return _rebuild, (type(self), self.args, self.__dict__)
 
 
 class InputError(IrmetaError, ValueError):
@@ -84,6 +97,28 @@ class CampaignError(IrmetaError, ValueError):
 class ResourceError(IrmetaError, MemoryError):
     """Not enough memory (or threads) for the input; the message names the input and the
     limit in force (see :func:`memory_limits`)."""
+
+
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...],
+             state: dict[str, Any]) -> BaseException:
+    """An exception of type ``cls`` with ``args`` and attributes ``state``, made without
+    calling its ``__init__`` (the other half of :meth:`IrmetaError.__reduce__`)."""
+    exc: BaseException | None = None
+    # the ``__new__`` that the type's own construction uses: which built-in base's it is
+    # depends on the bases (OSError's for OutputError, Exception's for ResourceError, not
+    # MemoryError's, which ``cls.__new__`` finds); the others refuse with a TypeError
+    for base in cls.__mro__:
+        if "__new__" in vars(base):
+            try:
+                exc = base.__new__(cls)  # type: ignore[call-overload]
+                break
+            except TypeError:
+                continue
+    if exc is None:   # pragma: no cover - every exception type has one
+        exc = cls(*args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
 
 
 def memory_limits() -> str:

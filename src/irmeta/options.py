@@ -26,6 +26,7 @@ The public functions keep their keyword arguments; these objects are what they b
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -33,6 +34,27 @@ from typing import Any
 from irmeta.constraints import REL_LEVEL, Flag, Integer, Strings
 from irmeta.data.campaign import Campaign
 from irmeta.errors import ParameterError
+
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([kmgt]?)(i?b?)\s*", re.IGNORECASE)
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def parse_size(value, what: str = "memory_budget") -> int:
+    """A size in bytes: an int, or a string with a binary unit (``"4G"``, ``"512MiB"``)."""
+    if isinstance(value, bool):
+        raise ParameterError(f"{what} must be a size in bytes or a string such as '4G', "
+                             f"got {value!r}")
+    if isinstance(value, int):
+        size = value
+    elif isinstance(value, str) and (match := _SIZE.fullmatch(value)):
+        size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    else:
+        raise ParameterError(f"{what} must be a size in bytes or a string such as '4G', "
+                             f"'512M', got {value!r}")
+    if size < 1 << 20:
+        raise ParameterError(f"{what} must be at least 1M (1 MiB), got {value!r}")
+    return size
+
 
 MAX_DOCS = Integer(low=1, optional=True)
 COLLECTION_SIZE = Integer(low=0)
@@ -76,6 +98,7 @@ class ReadOptions:
                 raise ParameterError(f"{fn}: {exc}") from None
         for name in ("float32", "dedupe", "split_tags"):
             _set(self, name, FLAG.check(getattr(self, name), name, fn))
+        _check_subtopic_qrels(self.subtopic_qrels, fn)
 
     @classmethod
     def checked(cls, fn: str, **given: Any) -> ReadOptions:
@@ -124,7 +147,7 @@ class ScoreOptions:
             if not isinstance(self.groups, Mapping):
                 raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
                                      f"got {type(self.groups).__name__}")
-            _set(self, "groups", dict(self.groups) or None)
+            _set(self, "groups", _checked_groups(self.groups, fn))
         prior = PRIOR_RUNS.check(self.prior_runs, "prior_runs", fn)
         _set(self, "prior_runs", None if prior is None else tuple(prior))
 
@@ -154,7 +177,6 @@ class WorkOptions:
 
     def _check(self, fn: str) -> None:
         if self.memory_budget is not None:
-            from irmeta.shards.plan import parse_size
             try:
                 _set(self, "memory_budget", parse_size(self.memory_budget))
             except ParameterError as exc:
@@ -180,6 +202,31 @@ class WorkOptions:
     def asks_for_shards(self) -> bool:
         """``shard_topics`` or a ``client`` was given: shards whatever the size."""
         return self.shard_topics is not None or self.client is not None
+
+
+def _check_subtopic_qrels(value: Any, fn: str) -> None:
+    """Subtopic qrels are a path, a DataFrame or a SubtopicQrels (read when used)."""
+    if value is None or isinstance(value, (str, os.PathLike)):
+        return
+    from irmeta.data.subtopics import SubtopicQrels
+    from irmeta.data.tables import is_frame
+    if not isinstance(value, SubtopicQrels) and not is_frame(value):
+        raise ParameterError(f"{fn}: subtopic_qrels must be a path, a DataFrame (query_id, "
+                             "subtopic_id, doc_id, relevance) or a SubtopicQrels, got "
+                             f"{type(value).__name__}")
+
+
+def _checked_groups(groups: Mapping[Any, Any], fn: str) -> dict[str, str] | None:
+    """``{run: group}`` with non-empty string runs and groups (a group file's lines); an
+    empty mapping is no groups."""
+    for run, group in groups.items():
+        if not isinstance(run, str) or not run:
+            raise ParameterError(f"{fn}: groups must map run names (non-empty strings) to "
+                                 f"groups, got the key {run!r}")
+        if not isinstance(group, str) or not group:
+            raise ParameterError(f"{fn}: groups must map each run to a group name (a "
+                                 f"non-empty string), got {group!r} for run {run!r}")
+    return dict(groups) or None
 
 
 def _is_dask_client(client: Any) -> bool:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from irmeta.constraints import DIGITS, PROBABILITY, REL_LEVEL
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.tables import is_frame
 from irmeta.errors import ParameterError
@@ -36,6 +37,21 @@ from irmeta.io.load import load_campaign, load_qrels, load_runs
 from irmeta.measures.parse import is_ir_measures_object, parse_measures
 
 FN = "irmeta.pyterrier.Experiment"
+#: the multiple-testing corrections of ``statsmodels.stats.multitest.multipletests``,
+#: every spelling it accepts (case-insensitive) -> the name shown in messages
+CORRECTIONS = {
+    **dict.fromkeys(["b", "bonf", "bonferroni"], "bonferroni"),
+    **dict.fromkeys(["s", "sidak"], "sidak"),
+    **dict.fromkeys(["hs", "holm-sidak"], "holm-sidak"),
+    **dict.fromkeys(["h", "holm"], "holm"),
+    **dict.fromkeys(["sh", "simes-hochberg"], "simes-hochberg"),
+    **dict.fromkeys(["ho", "hommel"], "hommel"),
+    **dict.fromkeys(["fdr_bh", "fdr_i", "fdr_p", "fdri", "fdrp"], "fdr_bh"),
+    **dict.fromkeys(["fdr_by", "fdr_n", "fdr_c", "fdrn", "fdrcorr"], "fdr_by"),
+    **dict.fromkeys(["fdr_tsbky", "fdr_2sbky", "fdr_twostage"], "fdr_tsbky"),
+    **dict.fromkeys(["fdr_tsbh", "fdr_2sbh"], "fdr_tsbh"),
+    "fdr_gbs": "fdr_gbs",
+}
 
 #: ``pt.Experiment`` arguments with no meaning here; only their defaults are accepted
 _UNSUPPORTED = {"save_dir": None, "save_mode": "warn", "save_format": "trec",
@@ -76,7 +92,10 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
         ``correction`` (with ``correction_alpha``): a method of
         ``statsmodels.stats.multitest.multipletests`` (``"bonferroni"``, ``"holm"``,
         ``"fdr_bh"`` ...) applied per measure to the p-values of the systems other than
-        the baseline.
+        the baseline. Every argument is checked as the CLI checks its options
+        (``correction``: a name ``multipletests`` accepts, ``correction_alpha`` in
+        (0, 1), ``round`` an integer 0-17 or a mapping of column to one): a
+        :class:`~irmeta.errors.ParameterError` naming it.
     rel_level, groups, reference, prior_runs
         irmeta's campaign options (:func:`irmeta.evaluate`).
     verbose, validate
@@ -114,6 +133,8 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
                              "evaluates result frames; run pt.Experiment for them)")
     if perquery not in (False, True, "both"):
         raise ParameterError(f"{FN}: perquery must be False, True or 'both', got {perquery!r}")
+    _check_options(correction, correction_alpha, round, rel_level)
+    test_fn = _test(test)
     qrels_frame = _qrels_frame(qrels, topics, filter_by_topics)
     if filter_by_qrels and topics is not None and "qid" in getattr(topics, "columns", ()):
         topics = topics[topics["qid"].astype(str).isin(set(qrels_frame["query_id"]))]
@@ -121,7 +142,6 @@ def Experiment(retr_systems: Sequence[Any] | Mapping[str, Any], topics: Any, qre
     base = _baseline(baseline, names)
     if correction is not None and base is None:
         raise ParameterError(f"{FN}: a correction needs a baseline")
-    test_fn = _test(test)
     irmeta_items, runtime, columns = _measures(eval_metrics)
     campaign = load_campaign(qrels_frame, frames, names=names, warn_dropped=False)
     per_query: dict[str, np.ndarray] = {}   # column -> systems x topics
@@ -239,6 +259,24 @@ def _baseline(baseline: int | str | None, names: list[str]) -> int | None:
         raise ParameterError(f"{FN}: baseline must be a system's position (0 to "
                              f"{len(names) - 1}) or name, got {baseline!r}")
     return int(baseline)
+
+
+def _check_options(correction: Any, alpha: Any, digits: Any, rel_level: Any) -> None:
+    """The arguments the CLI would check, checked alike: a :class:`ParameterError` naming
+    the argument (``round=-1`` printed every mean as 0.0, ``correction_alpha=2`` rejected
+    every hypothesis)."""
+    if correction is not None and (not isinstance(correction, str)
+                                   or correction.lower() not in CORRECTIONS):
+        names = ", ".join(sorted(set(CORRECTIONS.values())))
+        raise ParameterError(f"{FN}: correction must be None or a method of statsmodels' "
+                             f"multipletests ({names}), got {correction!r}")
+    PROBABILITY.check(alpha, "correction_alpha", FN)
+    REL_LEVEL.check(rel_level, "rel_level", FN)
+    if isinstance(digits, Mapping):
+        for column, value in digits.items():
+            DIGITS.check(value, f"round[{column!r}]", FN)
+    elif digits is not None:
+        DIGITS.check(digits, "round", FN)
 
 
 def _test(test: Any) -> Callable[..., Any]:

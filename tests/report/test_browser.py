@@ -286,3 +286,30 @@ def test_run_info_filters_the_leaderboard(browser, tmp_path):
         assert not [m for m in pg.messages if m[0] in ("error", "pageerror")]
     finally:
         pg.close()
+
+
+# ------------------------------------------- compare --format html: a whole page
+@pytest.fixture(scope="module")
+def compare_page(tmp_path_factory):
+    from irmeta.cli.main import main
+    path = tmp_path_factory.mktemp("compare") / "compare.html"
+    assert main(["compare", "--demo", "-m", "AP", "-m", "nDCG@10", "-m", "P@10", "-m",
+                 "RR", "-m", "bpref", "--baseline", "expD-prf", "--format", "html",
+                 "-o", str(path)]) == 0
+    return path
+
+
+def test_compare_page_fits_a_phone_and_has_no_axe_violations(browser, compare_page):
+    from axe_playwright_python.sync_playwright import Axe
+    pg = _open(browser, compare_page, width=390, height=844)
+    try:
+        assert [m for m in pg.messages if m[0] in ("error", "pageerror")] == []
+        page_width = pg.evaluate("document.documentElement.scrollWidth")
+        assert page_width <= 390, f"the page scrolls sideways: {page_width} px"
+        region = pg.evaluate("(() => { const r = document.querySelector('.table-region');"
+                             " return [r.scrollWidth, r.clientWidth]; })()")
+        assert region[0] > region[1]      # the wide table scrolls inside its region
+        results = Axe().run(pg)
+        assert results.violations_count == 0, results.generate_report()
+    finally:
+        pg.close()

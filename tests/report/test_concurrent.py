@@ -41,8 +41,8 @@ def test_two_processes_write_the_same_report_at_once(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, str(out)], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
-    for proc in procs:
-        _, err = proc.communicate()
+    errors = [proc.communicate()[1] for proc in procs]   # both, before any assert:
+    for proc, err in zip(procs, errors):                  # a leaked Popen fails a later test
         assert proc.returncode == 0, err.decode()
     assert sorted(os.listdir(tmp_path)) == ["same.html", "same.zip", "same_files"]  # no temp
     with zipfile.ZipFile(tmp_path / "same.zip") as z:         # one whole report

@@ -151,7 +151,9 @@ def test_files_matrices_tsv_and_parquet(demo_report):
     page = rep.path.read_text(encoding="utf-8")
     assert "matrices.parquet" in page and "rows shown)" not in page
     runs = pd.read_csv(folder / "per_topic_runs.tsv", sep="\t", dtype={"topic": str})
-    assert len(runs) == 30 * len(a.per_topic.summary)
+    assert len(runs) == 30 * len(a.per_topic.summary) * len(a.per_topic.matrices)
+    assert list(runs.columns) == ["run", "topic", "measure", "value", "best", "median",
+                                  "worst", "vs_median"]
 
 
 @pytest.mark.slow

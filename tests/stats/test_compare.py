@@ -343,8 +343,11 @@ def test_cli_formats(tmp_path):
     assert "expD-prf (baseline)" in text and "Holm" in text
     tex = cli_out(["--demo", "-m", "AP", "--format", "latex", "--label", "tab:mine"])
     assert r"\label{tab:mine}" in tex and r"\begin{table}" in tex
-    html = cli_out(["--demo", "-m", "AP", "--format", "html", "--digits", "2"])
-    assert html.startswith("<table")
+    page = cli_out(["--demo", "-m", "AP", "--format", "html", "--digits", "2"])
+    assert page.startswith("<!DOCTYPE html>") and '<html lang="en">' in page
+    assert 'name="viewport"' in page and "<title>" in page and "<table" in page
+    html = cli_out(["--demo", "-m", "AP", "--format", "html-fragment", "--digits", "2"])
+    assert html.startswith("<table") and "<html" not in html
     doc = json.loads(cli_out(["--demo", "-m", "AP", "--test", "randomisation", "--trials",
                               "200", "--seed", "3", "--format", "json"]))
     assert doc["trials"] == 200 and doc["seed"] == 3

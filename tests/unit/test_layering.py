@@ -31,12 +31,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("validate",),
     ("io",),
     ("aggregate",),
-    ("evaluation", "explain", "effort", "demo", "shards", "options", "pooling"),
+    ("evaluation", "explain", "effort", "demo", "shards", "options", "pooling",
+     "submissions"),
     ("stats", "pyterrier"),
     ("plot",),
     ("report",),
     ("reproduce",),
-    ("cli",),
+    ("cli", "__main__"),
 ]
 LAYER_OF = {name: level for level, names in enumerate(LAYERS) for name in names}
 
@@ -215,6 +216,39 @@ def test_the_cycle_finder_can_fail():
             b: "def f():\n    from . import correlation\n"}
     assert import_cycles([a, b], code) == [
         ["irmeta.stats.correlation", "irmeta.stats.significance", "irmeta.stats.correlation"]]
+
+
+# (importer, imported) pairs of one layer refused all the same: the edge points up the
+# data flow. ``options`` is built and checked before anything runs and is passed whole
+# to ``shards`` (and ``evaluation``); ``shards.plan`` re-exports ``parse_size`` from it.
+SAME_LAYER_REFUSED: set[tuple[str, str]] = {("options", "shards")}
+
+
+def same_layer_violations(paths, source: str | None = None) -> list[str]:
+    """Imports of a refused edge inside one layer (:data:`SAME_LAYER_REFUSED`)."""
+    out = []
+    for path in paths:
+        for imp in imports_of(path, source):
+            a, b = imp.module.split("."), imp.target.split(".")
+            if len(a) > 1 and len(b) > 1 and (a[1], b[1]) in SAME_LAYER_REFUSED:
+                out.append(f"{imp}  (irmeta.{a[1]} may not import irmeta.{b[1]})")
+    return out
+
+
+def test_no_refused_edge_inside_a_layer():
+    found = same_layer_violations(library_modules())
+    assert not found, "refused imports:\n" + "\n".join(found)
+
+
+def test_the_same_layer_check_can_fail():
+    """The import this check was added for (``options`` importing ``shards.plan`` on
+    use) is named; the other direction is fine."""
+    code = "def f():\n    from irmeta.shards.plan import parse_size\n"
+    found = same_layer_violations([PACKAGE / "options.py"], code)
+    assert found == ["irmeta.options line 2: from irmeta.shards.plan import parse_size  "
+                     "(irmeta.options may not import irmeta.shards)"]
+    assert same_layer_violations([PACKAGE / "shards" / "plan.py"],
+                                 "from irmeta.options import parse_size\n") == []
 
 
 # (importer, private module) pairs allowed across packages: none any more

@@ -226,12 +226,13 @@ def test_doc_links_resolve():
 
 @pytest.mark.parametrize("argv,status", [(["--version"], 0), (["eval", "/no/such/qrels"], 2)])
 def test_the_console_script_exits_with_the_status_of_main(monkeypatch, capsys, argv, status):
-    """``irmeta`` is ``irmeta.cli.main:run``: main()'s status, the heap frozen first."""
+    """``irmeta`` is ``irmeta.cli.entry:run`` (start-up signals answered, then
+    ``irmeta.cli.main:run``): main()'s status, the heap frozen first."""
     import gc
 
-    from irmeta.cli.main import run
+    from irmeta.cli.entry import run
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {"irmeta": "irmeta.cli.main:run"}
+    assert scripts == {"irmeta": "irmeta.cli.entry:run"}
     monkeypatch.setattr(sys, "argv", ["irmeta", *argv])
     try:
         with pytest.raises(SystemExit) as exc:

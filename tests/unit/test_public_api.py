@@ -16,6 +16,16 @@ def test_evaluate_is_the_function_even_after_importing_its_module():
     assert callable(irmeta.evaluate) and irmeta.evaluate.__module__ == "irmeta.evaluation"
 
 
+def test_no_public_name_is_also_a_submodule():
+    """A lazy name that is also a module of the package (``irmeta.check`` and the
+    former irmeta/check.py) becomes that module as soon as anything imports it: then
+    ``irmeta.check(...)`` is "module is not callable", and docs/api.md differs by where
+    the package is installed."""
+    import pkgutil
+    modules = {m.name for m in pkgutil.iter_modules(irmeta.__path__)}
+    assert modules.isdisjoint(irmeta.__all__), sorted(modules & set(irmeta.__all__))
+
+
 def test_import_does_not_pull_heavy_libraries():
     code = ("import sys, irmeta, irmeta.cli.main; "
             "print(','.join(m for m in ('pandas','matplotlib','scipy','pyarrow') "

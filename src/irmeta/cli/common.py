@@ -237,7 +237,9 @@ def expand_paths(values) -> list[str]:
 
 def json_records(frame) -> str:
     """``frame`` as JSON records at full precision: floats are written with ``repr``
-    (they read back bit for bit; pandas' ``to_json`` rounds to 10 digits), NaN as null."""
+    (they read back bit for bit; pandas' ``to_json`` rounds to 10 digits), NaN as null.
+    JSON has no infinity: ``inf`` and ``-inf`` are written as null too (the text and TSV
+    formats print them)."""
     import json
     import math
 
@@ -247,7 +249,7 @@ def json_records(frame) -> str:
         if isinstance(v, (np.integer, np.bool_)):
             return v.item()
         if isinstance(v, (float, np.floating)):
-            return None if math.isnan(v) else float(v)
+            return None if not math.isfinite(v) else float(v)
         return v if isinstance(v, (str, int, bool)) or v is None else str(v)
 
     records = [{str(k): plain(v) for k, v in row.items()}

@@ -49,9 +49,11 @@ RANDOM = ("randomisation", "bootstrap", "randomised_tukey_hsd")
                   "bootstrap 1000, randomised Tukey 5000).")
 @constrained("--seed", constraint=SEED, default=0,
              help="Seed of a random test (results reproduce bit for bit).")
-@format_option(extra=("html", "latex"),
-               help="text, markdown, html, latex: the runs x measures table; tsv / csv: one "
-                    "row per (measure, run A, run B); json: everything (full precision).")
+@format_option(extra=("html", "html-fragment", "latex"),
+               help="text, markdown, html (a whole page), html-fragment (the <table> "
+                    "alone, for embedding), latex: the runs x measures table; tsv / csv: "
+                    "one row per (measure, run A, run B); json: everything (full "
+                    "precision).")
 @constrained("--digits", constraint=DIGITS, default=4,
              help="Decimals in the text, markdown, html and latex tables (tsv, csv and json "
                   "keep full precision).")
@@ -86,7 +88,7 @@ def compare_command(click_ctx, qrels, runs, measures, baseline, test, correction
            when=test in FAMILYWISE and correction not in (None, "none"),
            because="the Tukey tests control the family-wise error of all pairs themselves")
     refuse(click_ctx, ["digits"], other=f"--format {fmt}",
-           when=fmt not in ("text", "markdown", "html", "latex"),
+           when=fmt not in ("text", "markdown", "html", "html-fragment", "latex"),
            because="tsv, csv and json keep full precision")
     refuse(click_ctx, ["label"], other=f"--format {fmt}", when=fmt != "latex",
            because="only the LaTeX table has a label")
@@ -104,11 +106,15 @@ def compare_command(click_ctx, qrels, runs, measures, baseline, test, correction
         elif fmt == "markdown":
             out.write(result.to_markdown(digits))
         elif fmt == "html":
+            out.write(result.to_html_page(digits))
+        elif fmt == "html-fragment":
             out.write(result.to_html(digits) + "\n")
         elif fmt == "latex":
             out.write(result.to_latex(digits, label=label))
         elif fmt == "json":
             out.write(result.to_json())
+        elif fmt == "csv":
+            from irmeta.cli.tables import csv_safe
+            csv_safe(result.to_frame()).to_csv(out, index=False, lineterminator="\n")
         else:
-            result.to_frame().to_csv(out, sep="\t" if fmt == "tsv" else ",", index=False,
-                                     lineterminator="\n")
+            result.to_frame().to_csv(out, sep="\t", index=False, lineterminator="\n")

@@ -193,10 +193,13 @@ def write_results(results, out, fmt: str, per_topic: bool, aggregator: str = "me
             out.write(f"{run}\t{name}\t{topic}\t{value!r}\n")
     elif fmt == "csv":
         import csv
+
+        from irmeta.cli.tables import csv_cell
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["run", "measure", "topic", "value"])
         for run, name, topic, value in rows:
-            writer.writerow([run, name, topic, repr(float(value))])
+            writer.writerow([csv_cell(run), csv_cell(name), csv_cell(topic),
+                             repr(float(value))])
     else:
         records = [{"run": r, "measure": m, "topic": t,
                     "value": (None if v != v else float(v))} for r, m, t, v in rows]

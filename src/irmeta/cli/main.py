@@ -51,10 +51,14 @@ SUBCOMMANDS = {
              "Meta-evaluation: correlation, significance, stability, ..."),
     "compare": ("irmeta.cli.compare", "compare_command",
                 "Runs x measures with significance per measure, as text, LaTeX, ..."),
+    "risk": ("irmeta.cli.risk", "risk_command",
+             "Risk against the other runs: URisk, TRisk, ZRisk, GeoRisk."),
     "pool": ("irmeta.cli.pool", "pool_command",
              "The judgment pool of runs: depth-k, per group, Take@N."),
     "report": ("irmeta.cli.report", "report_command",
                "Evaluate a whole campaign into one HTML report."),
+    "check": ("irmeta.cli.check", "check_command",
+              "Check run files as submissions: format, topics, depth, tags."),
     "reproduce": ("irmeta.cli.reproduce", "reproduce_command",
                   "Rerun a paper's tables and figures on a campaign."),
 }
@@ -165,7 +169,10 @@ def main(argv=None) -> int:
     try:
         with _sigterm_raises(), warnings.catch_warnings():
             warnings.showwarning = _as_note
-            cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
+            # a command's own status (``irmeta check``: 3 when a run has an error) is
+            # raised as click's Exit, which click returns here
+            code = cli.main(args=argv, prog_name="irmeta", standalone_mode=False)
+        return code if isinstance(code, int) else 0
     except Terminated:
         click.echo("irmeta: terminated", err=True)
         return EXIT_TERMINATED
@@ -201,7 +208,16 @@ def main(argv=None) -> int:
                    "This is a bug in irmeta; rerun with IRMETA_DEBUG=1 for the traceback "
                    "and report it.", err=True)
         return 1
-    return 0
+    finally:
+        _stop_children()
+
+
+def _stop_children() -> None:
+    """Kill and reap the report's child jobs still running (an interrupt or an error
+    between their start and their collection); only when the report module is loaded."""
+    jobs = sys.modules.get("irmeta.report.jobs")
+    if jobs is not None:
+        jobs.cancel_all()
 
 
 def _silence_stdout() -> None:

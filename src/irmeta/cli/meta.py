@@ -516,6 +516,9 @@ def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_
     import contextlib
 
     from irmeta.evaluation import open_shards
+    if qrels_dir:
+        from irmeta.io.output import check_folder_target
+        check_folder_target(qrels_dir)            # a file in the way: found before any work
     files = expand_paths(runs)
     groups = read_groups(groups_file) if groups_file else None
     with contextlib.ExitStack() as stack:

@@ -23,7 +23,7 @@ from irmeta.constraints import (
     ListOf,
 )
 
-_SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
+_SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust", "appendix")
 
 
 def _skip(ctx, param, value):
@@ -86,7 +86,13 @@ def _option(name: str, **kwargs):
               help="HTML file to write; tables (TSV) and figures (PNG, SVG) go to "
                    "<name>_files/ next to it.")
 @click.option("--title", default=None,
-              help="Page title (default: 'Campaign report: <qrels file name>').")
+              help="Page title (default: the --campaign-info title, else 'Campaign report: "
+                   "<qrels file name>').")
+@click.option("--campaign-info", "campaign_info", default=None, metavar="FILE",
+              type=click.Path(dir_okay=False),
+              help="What the campaign is (TOML: title, track, year, description, pool_depth, "
+                   "judging, qrels_version, [links]): shown at the top of the page; "
+                   "docs/report.md.")
 @click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
               help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
                    "trust and effort are the most expensive.")
@@ -139,10 +145,10 @@ def _option(name: str, **kwargs):
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
-def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_trials,
-                   stability_trials, level, test, correction, ci_level, ci_trials, fuzziness,
-                   alphas, rare_cutoff, nrg_cutoff, nrg_prior, twist_depth, run_info, primary,
-                   gain, matrix_measure, progress, **options):
+def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, seed,
+                   discpower_trials, stability_trials, level, test, correction, ci_level,
+                   ci_trials, fuzziness, alphas, rare_cutoff, nrg_cutoff, nrg_prior,
+                   twist_depth, run_info, primary, gain, matrix_measure, progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Six sections: a sortable leaderboard (the primary measure with confidence
@@ -177,14 +183,16 @@ def report_command(click_ctx, qrels, runs, output, title, skip, seed, discpower_
                          rare_cutoff=rare_cutoff, nrg_cutoff=nrg_cutoff, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
                          matrix_measure=matrix_measure, run_info=run_info,
-                         skip=skip, progress=progress)
+                         campaign_info=campaign_info, skip=skip, progress=progress)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):
         inputs["campaign"] = "the demo campaign shipped with irmeta (simulated data, irmeta.demo)"
     result = campaign_report(campaign, output, groups=ctx["groups"], options=opts,
                              reference=ctx["reference"], prior_runs=ctx["prior_runs"],
                              inputs=inputs, command=_command_line(click_ctx),
-                             title=title or ("irmeta demo campaign report" if options.get("demo")
-                                             else f"Campaign report: {Path(str(qrels)).name}"))
+                             title=title or (None if campaign_info else
+                                             "irmeta demo campaign report" if
+                                             options.get("demo") else
+                                             f"Campaign report: {Path(str(qrels)).name}"))
     click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "
                f"{result.path.parent / (result.path.stem + '_files')})", err=True)

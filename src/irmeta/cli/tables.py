@@ -4,6 +4,12 @@
 table), ``tsv`` and ``csv`` (a header line, floats at full precision), ``json`` (records,
 floats at full precision, NaN as null). ``irmeta eval`` adds ``trec`` (trec_eval's layout,
 its default) and ``irmeta meta leaderboard`` adds ``latex``.
+
+CSV is what a spreadsheet opens, and a spreadsheet runs a cell that begins with ``=``,
+``+``, ``-``, ``@``, a tab or a carriage return as a formula (CSV injection): a run
+named ``=cmd|'/C calc'!A0`` would. In ``csv`` every *text* cell (and header) that begins
+so gets a leading ``'`` (OWASP's advice: :func:`csv_safe`); numbers are written as they
+are (``-0.5`` stays a number). ``tsv`` and ``json`` are exact.
 """
 
 from __future__ import annotations
@@ -12,12 +18,12 @@ import math
 from typing import Any
 
 from irmeta.cli.options import constrained, constrained_choice
-from irmeta.constraints import Choice, Integer
+from irmeta.constraints import DIGITS, Choice
 
 #: the layouts of every table
 TABLE_FORMATS = ("text", "markdown", "tsv", "csv", "json")
-#: decimals of text and markdown tables (``--digits``); tsv/csv/json are full precision
-DIGITS = Integer(low=0, high=17)
+# DIGITS (imported above, re-exported): decimals of text and markdown tables
+# (``--digits``); tsv/csv/json are full precision
 
 
 def format_option(extra: tuple[str, ...] = (), default: str = "text", help: str = ""):
@@ -56,6 +62,35 @@ def markdown(frame, digits: int = 4, index: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the first characters a spreadsheet takes as the start of a formula (OWASP, "CSV Injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` made safe for a spreadsheet: a string that begins with one of
+    :data:`FORMULA_START` gets a leading ``'``; anything else is returned as it is.
+
+    >>> csv_cell("=SUM(1+1)"), csv_cell("bm25"), csv_cell(-0.5)
+    ("'=SUM(1+1)", 'bm25', -0.5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_safe(frame):
+    """A copy of ``frame`` whose text cells, index labels and column names are
+    :func:`csv_cell`; numeric columns are untouched."""
+    from pandas.api.types import is_numeric_dtype
+    out = frame.copy()
+    for col in out.columns:
+        if not is_numeric_dtype(out[col].dtype):
+            out[col] = out[col].astype(object).map(csv_cell)
+    out.columns = out.columns.map(csv_cell)
+    out.index = out.index.map(csv_cell)
+    return out
+
+
 def write_table(frame, out, fmt: str, digits: int = 4, index: bool = True,
                 title: str | None = None, empty: str | None = None) -> None:
     """Write ``frame`` to the open text stream ``out`` in the layout ``fmt``.
@@ -80,6 +115,7 @@ def write_table(frame, out, fmt: str, digits: int = 4, index: bool = True,
             return
         out.write(frame.to_string(index=index, float_format=lambda v: f"{v:.{digits}f}")
                   + ("\n\n" if title else "\n"))
+    elif fmt == "csv":
+        csv_safe(frame).to_csv(out, index=index, lineterminator="\n")
     else:
-        frame.to_csv(out, sep="\t" if fmt == "tsv" else ",", index=index,
-                     lineterminator="\n")
+        frame.to_csv(out, sep="\t", index=index, lineterminator="\n")

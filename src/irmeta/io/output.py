@@ -35,7 +35,8 @@ from irmeta.errors import OutputError
 #: a path argument: a string or any ``os.PathLike`` of text
 StrPath = str | os.PathLike[str]
 
-__all__ = ["StagedFolder", "atomic_path", "atomic_write", "check_file_target",
+__all__ = ["StagedFolder", "atomic_path", "atomic_write", "bounded_file_name",
+           "check_file_target",
            "check_folder_target", "output_error",
            "stdout_errors", "write_errors"]
 
@@ -81,6 +82,30 @@ def write_errors(path: StrPath) -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------- files
+#: the longest file-name stem irmeta derives from a name it was given (a measure, a
+#: group): file systems refuse names past 255 bytes, and a staging or temporary prefix
+#: and a suffix are added to the stem
+FILE_STEM_LIMIT = 80
+
+
+def bounded_file_name(stem: str, limit: int = FILE_STEM_LIMIT) -> str:
+    """``stem`` itself when it has at most ``limit`` characters; otherwise a readable
+    prefix, ``~`` and the first 10 hex digits of the SHA-256 of the whole stem, ``limit``
+    characters in all (``matrix_nDCG_gains=_0_0_1_1...~3f2a9c01b7``). Two stems that
+    differ anywhere get different names; the same stem always the same name.
+
+    >>> bounded_file_name("matrix_AP")
+    'matrix_AP'
+    >>> len(bounded_file_name("x" * 300))
+    80
+    """
+    if len(stem) <= limit:
+        return stem
+    import hashlib
+    digest = hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return stem[:limit - 11] + "~" + digest
+
+
 @contextlib.contextmanager
 def atomic_write(path: StrPath, mode: str = "w", *, encoding: str | None = "utf-8",
                  newline: str | None = "\n", fsync: bool = False) -> Iterator[IO[Any]]:
@@ -200,12 +225,43 @@ def check_folder_target(path: StrPath) -> Path:
     """``path`` as a folder that can be replaced whole: absent, or a folder. A regular
     file (or a path under one) is an :class:`OutputError`, found before any work."""
     path = Path(path)
-    if path.exists() and not path.is_dir():
+    if _is_non_folder(path):
         raise OutputError(str(path), "it is a file, not a folder")
-    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    blocker = next((p for p in path.parents if _is_non_folder(p)), None)
     if blocker is not None:
         raise OutputError(str(path), f"Not a directory ({blocker} is a file, not a folder)")
     return path
+
+
+def _is_non_folder(path: Path) -> bool:
+    """``path`` exists and is not a folder, read in one ``stat``: ``exists()`` then
+    ``is_dir()`` is two reads, and another process renaming the folder away in between
+    (two ``irmeta report -o same`` at once) made a folder look like a file."""
+    try:
+        return not stat.S_ISDIR(path.stat().st_mode)
+    except OSError as exc:                       # what ``Path.exists`` reads as absent
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return False
+        raise
+
+
+def _make_parents(folder: Path, made: list[Path]) -> None:
+    """``folder.mkdir(parents=True, exist_ok=True)``, appending each folder it made to
+    ``made`` (outermost first) as soon as it exists, so that an interrupt in between still
+    leaves the list right for the cleanup."""
+    missing = []
+    for part in (folder, *folder.parents):
+        if part.is_dir():
+            break
+        missing.append(part)
+    for part in reversed(missing):
+        try:
+            part.mkdir()
+        except FileExistsError:
+            if not part.is_dir():
+                raise
+            continue                             # another process made it: not ours
+        made.append(part)
 
 
 class StagedFolder:
@@ -217,18 +273,27 @@ class StagedFolder:
     ``final`` by it; :meth:`discard` (also run when the object is garbage collected or
     at interpreter exit) deletes the staging folder. ``sidecars``: files written into
     :attr:`root` that :meth:`publish` renames next to ``final`` afterwards (the HTML
-    page of a report).
+    page of a report). The parents of ``final`` that did not exist are made; a
+    :meth:`discard` before :meth:`publish` (an error, Ctrl-C, SIGTERM) removes those
+    again when they are empty, so a failed ``-o new/folder/report.html`` leaves no
+    empty ``new/folder`` behind.
     """
 
     def __init__(self, final: StrPath) -> None:
         self.final = check_folder_target(final)
-        with write_errors(self.final):
-            self.final.parent.mkdir(parents=True, exist_ok=True)
-            self._tmp = tempfile.TemporaryDirectory(prefix=f".{self.final.name}.",
-                                                    suffix=".tmp", dir=self.final.parent)
-        self.root = Path(self._tmp.name)
-        self.path = self.root / self.final.name
-        self.path.mkdir()
+        self._made: list[Path] = []
+        self._published = False
+        try:
+            with write_errors(self.final):
+                _make_parents(self.final.parent, self._made)
+                self._tmp = tempfile.TemporaryDirectory(prefix=f".{self.final.name}.",
+                                                        suffix=".tmp", dir=self.final.parent)
+                self.root = Path(self._tmp.name)
+                self.path = self.root / self.final.name
+                self.path.mkdir()
+        except BaseException:
+            self.discard()                       # the parents made above, again
+            raise
 
     def publish(self, sidecars: Iterable[StrPath] = ()) -> Path:
         """Swap the staged folder in for ``final`` (then move ``sidecars``, paths inside
@@ -240,6 +305,7 @@ class StagedFolder:
             target = self.final.parent / Path(item).name
             with write_errors(target):
                 os.replace(item, target)
+        self._published = True
         self.discard()
         return self.final
 
@@ -267,8 +333,18 @@ class StagedFolder:
         raise OSError(errno.EBUSY, "other processes keep replacing this folder")
 
     def discard(self) -> None:
-        """Delete the staging folder (and the previous folder once replaced)."""
-        self._tmp.cleanup()
+        """Delete the staging folder (and the previous folder once replaced); before
+        :meth:`publish`, also the parents of ``final`` this object made, when empty."""
+        tmp = getattr(self, "_tmp", None)
+        if tmp is not None:
+            tmp.cleanup()
+        if not self._published:
+            made, self._made = self._made, []
+            for folder in reversed(made):        # the deepest first
+                try:
+                    folder.rmdir()
+                except OSError:                  # not empty (another writer), or gone
+                    break
 
     def __enter__(self) -> StagedFolder:
         return self

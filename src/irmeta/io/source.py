@@ -23,15 +23,18 @@ Decisions are recorded in ``docs/conventions.md`` ("Input").
 
 from __future__ import annotations
 
+import errno
+import io
 import lzma
 import os
 import re
+import secrets
 import stat
 import sys
 import tempfile
 import weakref
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pyarrow as pa
 
@@ -39,11 +42,13 @@ from irmeta.errors import InputError, ParameterError, ResourceError, memory_limi
 
 STDIN = "-"
 
+#: the first bytes of every xz stream
+XZ_MAGIC = b"\xfd7zXZ\x00"
 #: magic bytes -> (format name, Arrow codec or "xz")
 _COMPRESSED = (
     (b"\x1f\x8b", "gzip", "gzip"),
     (b"BZh", "bzip2", "bz2"),
-    (b"\xfd7zXZ\x00", "xz", "xz"),
+    (XZ_MAGIC, "xz", "xz"),
     (b"\x28\xb5\x2f\xfd", "zstd", "zstd"),
 )
 _REFUSED = (
@@ -163,7 +168,7 @@ class Source:
         call). Errors of the compressed data surface on read as :func:`read_error`."""
         try:
             if self.codec == "xz":
-                stream = pa.PythonFile(lzma.open(self.path, "rb"), mode="r")
+                stream = pa.PythonFile(io.BufferedReader(_StrictXz(self.path)), mode="r")
             else:
                 stream = pa.input_stream(self.path, compression=self.codec)
         except OSError as exc:
@@ -185,6 +190,68 @@ class Source:
             return InputError(f"unreadable {_FORMAT_NAME[self.codec]} data ({exc})",
                               path=self.name)
         return InputError(f"cannot read: {exc}", path=self.name)
+
+
+class _StrictXz(io.RawIOBase):
+    """Decompressed bytes of an xz file, concatenated streams and stream padding (null
+    bytes) included, as ``xz -d`` reads it — but data after the last stream that is not
+    another stream is an ``LZMAError``, as ``xz -d`` says "Unexpected end of input" (and
+    gzip, bzip2 and zstd refuse it), where Python's ``lzma.open`` ignores it silently."""
+
+    CHUNK = 1 << 16
+
+    def __init__(self, path: str):
+        self._fh = open(path, "rb")
+        self._dec = lzma.LZMADecompressor(lzma.FORMAT_XZ)
+        self._pending = b""          # compressed bytes not yet given to the decompressor
+        self._done = False
+        self._pos = 0                # decompressed bytes given out
+
+    def readable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        while not self._done:
+            if self._dec.eof:
+                self._next_stream()
+                continue
+            raw = self._pending or self._fh.read(self.CHUNK)
+            self._pending = b""
+            if not raw and self._dec.needs_input:
+                raise lzma.LZMAError("Unexpected end of input (the xz stream is cut short)")
+            data = self._dec.decompress(raw, max_length=len(view))
+            if data:
+                view[:len(data)] = data
+                self._pos += len(data)
+                return len(data)
+        return 0
+
+    def _next_stream(self) -> None:
+        rest = self._dec.unused_data
+        while True:
+            stripped = rest.lstrip(b"\0")           # stream padding between streams
+            if len(stripped) >= len(XZ_MAGIC):
+                break
+            more = self._fh.read(self.CHUNK)
+            if not more:
+                break
+            rest = stripped + more
+        if not stripped:
+            self._done = True
+            return
+        if not stripped.startswith(XZ_MAGIC):
+            raise lzma.LZMAError("Unexpected data after the end of the xz stream (trailing "
+                                 "bytes that are not another xz stream)")
+        self._dec = lzma.LZMADecompressor(lzma.FORMAT_XZ)
+        self._pending = stripped
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
 
 
 class _Capped:
@@ -239,11 +306,7 @@ def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
     :func:`spool_limit` bytes, and (for text that is not compressed) no line longer
     than :func:`line_limit`, so that ``/dev/zero`` stops at once."""
     limit, max_line = spool_limit(), line_limit()
-    try:
-        fd, path = tempfile.mkstemp(prefix="irmeta-pipe-")
-    except OSError as exc:
-        raise _no_spool(exc, name) from None
-    spool = _Spool(path)
+    spool, fd = _new_spool(name)
     total = lines = since_newline = 0
     plain: bool | None = None
     try:
@@ -279,6 +342,30 @@ def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
         spool.remove()
         raise
     return spool
+
+
+def _new_spool(name: str) -> tuple[_Spool, int]:
+    """A new empty spool file in the temporary folder, opened for writing.
+
+    Race-free against SIGINT / SIGTERM (issue 32): the :class:`_Spool` that removes the
+    file is made *before* the file is created (``O_CREAT | O_EXCL`` at the path it
+    names), so a signal at any moment leaves either no file or a file that its
+    finaliser removes. (``tempfile.mkstemp`` followed by ``_Spool(path)`` left an
+    ``irmeta-pipe-*`` file behind when the signal arrived in between.)"""
+    folder = tempfile.gettempdir()
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | \
+        getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        spool = _Spool(os.path.join(folder, f"irmeta-pipe-{secrets.token_hex(6)}"))
+        try:
+            return spool, os.open(spool.path, flags, 0o600)
+        except FileExistsError:            # another process's file: not ours to remove
+            spool._finalizer.detach()
+            continue
+        except OSError as exc:
+            spool._finalizer.detach()
+            raise _no_spool(exc, name) from None
+    raise _no_spool(FileExistsError(errno.EEXIST, "no free spool name"), name)
 
 
 def _no_spool(exc: OSError, name: str) -> InputError:
@@ -351,12 +438,14 @@ def _codec(magic: bytes, name: str) -> str | None:
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The whole decompressed content of an input (any format :func:`open_source`
-    accepts). For small inputs (groups files, matrices); TREC files are streamed."""
+    accepts), without a leading UTF-8 byte-order mark (it is not data: the TREC readers
+    skip it too). For small inputs (groups, run-info and matrix files); TREC files are
+    streamed."""
     source = open_source(path)
     try:
-        with source.open() as fh:
-            data: bytes = fh.read()
-            return data
+        with source.open() as fh:   # in blocks: an xz stream has no size to read to
+            data = b"".join(iter(lambda: fh.read(1 << 20), b""))
+        return data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     except InputError:
         raise
     except (OSError, EOFError, pa.ArrowException, lzma.LZMAError) as exc:

@@ -34,6 +34,27 @@ def pyplot():
     return plt
 
 
+#: the longest axis or tick label drawn as given; a longer one (a parameterised measure
+#: such as ``nDCG(gains={0:0,...,59:59})@10``) would leave the axes no room at all
+LABEL_LIMIT = 40
+
+
+def short_label(text: object, limit: int = LABEL_LIMIT) -> str:
+    """``text`` as a label of at most ``limit`` characters: itself, or its start and end
+    around an ellipsis (the tables and TSVs keep the whole name).
+
+    >>> short_label("nDCG@10")
+    'nDCG@10'
+    >>> short_label("nDCG(gains={" + "0:0," * 30 + "1:1})@10")
+    'nDCG(gains={0:0,0:0,0:0,0:…,0:0,1:1})@10'
+    """
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    tail = limit // 3
+    return text[:limit - tail - 1] + "…" + text[-tail:]
+
+
 def figure(width: float = 5.0, height: float = 3.5, **kwargs):
     """A new (fig, ax) in the house style."""
     plt = pyplot()
@@ -84,6 +105,16 @@ def save(fig, path, formats=("png", "svg"), *, dpi: int | None = None) -> list[P
     finally:
         plt.close(fig)
     return out
+
+
+def save_png(fig, target, dpi: int) -> Path:
+    """Write ``fig`` as the PNG ``target`` (one draw, the figure left open and its layout
+    as it is): for a figure drawn again and again with new data (the appendix's bars)."""
+    from irmeta.io.output import write_errors
+    target = Path(target)
+    with write_errors(target), pyplot().rc_context(RC):
+        _write(_save_png, fig, target, "png", dpi)
+    return target
 
 
 def _write(writer, fig, target: Path, fmt: str, dpi: int, **kwargs) -> None:

@@ -16,15 +16,17 @@ import os
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, cast
+from typing import Any, Mapping, cast
 
 import pandas as pd
 
 from irmeta.data.campaign import Campaign
 from irmeta.report import render
 from irmeta.report.analysis import CampaignAnalysis, analyse, check_inputs
-from irmeta.report.html import ReportWriter, Row, Section, StepClock, Text
+from irmeta.report.html import ReportWriter, Row, Section, StepClock, Text, file_href
 from irmeta.report.options import SECTIONS, ReportOptions
+from irmeta.report.registry import REGISTRY
+from irmeta.report.views.appendix import AppendixPages, BarsView, Collapsed
 
 __all__ = ["CampaignReport", "campaign_report"]
 
@@ -62,7 +64,9 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
     (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the
     inputs (e.g. ``{"qrels": path, "runs": [paths], "groups": path}``). ``command``: the
-    command line that reproduces the report (printed at its end). ``run_info``: run
+    command line that reproduces the report (printed at its end). ``title``: the page
+    title (default: the campaign information's title, else ``Campaign report``).
+    ``run_info``: run
     attributes (a TSV path or a DataFrame indexed by run: leaderboard columns, filters,
     colours), replacing ``options.run_info`` when given. Returns a
     :class:`CampaignReport`.
@@ -77,14 +81,16 @@ def campaign_report(campaign: Campaign, output="report.html", *,
     bar = _progress(3 + len(active), opts.progress)
     clock = StepClock(bar)
     background = opts.background or 0                     # validate() set it
-    w = ReportWriter(output, title or "Campaign report", background=background, tidy_tsv=True,
+    info = opts.campaign_info
+    title = title or (info.title if info is not None else None) or "Campaign report"
+    w = ReportWriter(output, title, background=background, tidy_tsv=True,
                      archive=True)
     try:
         with _one_blas_thread(background):
             analysis = analyse(campaign, opts, groups=groups, own_groups=own_groups,
                                prior=prior, reference=reference, prior_runs=prior_runs,
                                inputs=inputs, clock=clock)
-            with clock.step("render"):
+            with clock.step("render"), _located_write_errors(w):
                 path = write_report(analysis, w, command)
                 archive = zip_path(path)
     finally:
@@ -94,6 +100,29 @@ def campaign_report(campaign: Campaign, output="report.html", *,
         w.discard()                   # after an error: no partial report, the old one kept
     return CampaignReport(path, list(w.files), analysis.leaderboard.table, clock.timings,
                           analysis, archive)
+
+
+@contextlib.contextmanager
+def _located_write_errors(w: ReportWriter):
+    """An ``OSError`` of a write not already located (pandas' or Arrow's writers, a
+    figure saved in a child job: a full disk, issue 32) becomes the located
+    ``cannot write PATH: REASON`` (exit 2), naming the file where the report puts it
+    (``<stem>_files/...``), not its hidden staging copy."""
+    from irmeta.errors import OutputError
+    from irmeta.io.output import output_error
+    try:
+        yield
+    except OutputError:
+        raise
+    except OSError as exc:
+        where = Path(exc.filename) if isinstance(exc.filename, str) else w.final_assets
+        try:
+            where = w.final_assets / where.relative_to(w.assets)
+        except ValueError:
+            pass
+        if exc.errno:       # the system's words, not Arrow's "Error writing bytes ..."
+            exc = OSError(exc.errno, os.strerror(exc.errno))
+        raise output_error(where, exc) from exc
 
 
 def zip_path(page: Path) -> Path:
@@ -106,17 +135,14 @@ def write_report(analysis: CampaignAnalysis, w: ReportWriter, command: str | Non
     come last) and write the page; returns its path."""
     from irmeta import __version__
 
-    for name in SECTIONS:
-        if name in analysis.options.skip:
-            view = render.skipped(name)
-        elif name == "leaderboard":
-            view = render.leaderboard(analysis.leaderboard, analysis.per_topic,
-                                      analysis.defaults)
+    for section in REGISTRY:
+        if section.skip is not None and section.skip in analysis.options.skip:
+            view = render.skipped(section.name)
         else:
-            view = _BUILDERS[name](getattr(analysis, name))
+            view = section.render(analysis)
         w.sections.append(write_section(view, w))
-    w.sections.append(write_section(render.inputs(analysis.inputs), w))
     return w.render(subtitle=render.subtitle(analysis.inputs),
+                    campaign=analysis.inputs.campaign,
                     summary=render.summary(analysis.highlights, analysis.inputs.renamed),
                     version=__version__,
                     command=command or "irmeta report (API: irmeta.report.campaign_report)")
@@ -131,7 +157,7 @@ def write_section(view: render.SectionView, w: ReportWriter) -> Section:
 
 def _write_block(view, w: ReportWriter):
     if isinstance(view, render.TableView):
-        return w.table(view.name, view.frame, **view.options)
+        return w.table(view.name, view.frame, **_with_assets(view.options, w))
     if isinstance(view, render.FigureView):
         block = w.figure(view.name, view.figure, caption=view.caption, alt=view.alt,
                          width=view.width)
@@ -149,7 +175,83 @@ def _write_block(view, w: ReportWriter):
         return write_matrices(view.matrices, w)
     if isinstance(view, render.PaperTables):
         return write_paper_tables(view.files, w)
+    if isinstance(view, AppendixPages):
+        write_appendix(view, w)
+        return None
     return view                                            # Text
+
+
+def _with_assets(options: dict, w: ReportWriter) -> dict:
+    """``options`` with the :data:`~irmeta.report.views.common.ASSETS` placeholder of
+    its links replaced by the link to the page's ``<stem>_files`` folder."""
+    links = options.get("links")
+    if not links:
+        return options
+    from irmeta.report.views.common import ASSETS
+    folder = w._rel(w.assets / "x").rsplit("/", 1)[0]     # ./<stem>_files, URL-quoted
+    return {**options, "links": {c: [h.replace(ASSETS, folder, 1) if h.startswith(ASSETS)
+                                     else h for h in v] for c, v in links.items()}}
+
+
+def write_appendix(pages: AppendixPages, w: ReportWriter) -> None:
+    """Write every :class:`~irmeta.report.views.appendix.RunPage` as
+    ``<stem>_files/runs/<anchor>.html`` (self-contained: CSS inline, the figure embedded
+    as PNG), with ``<anchor>.tsv`` (the run's rows of ``per_topic_runs.tsv``) and
+    ``<anchor>_vs_median.png`` beside it. The page links back to the report by a
+    relative link, so the folder moves with the report."""
+    from irmeta.plot.meta import VsMedianBars
+    from irmeta.report.html import environment
+    folder = w.assets / "runs"
+    folder.mkdir(exist_ok=True)
+    template = environment().get_template("appendix.html.j2")
+    report = file_href(f"../../{w.output.name}")
+    bars = VsMedianBars(pages.topics, pages.measure, pages.limit)
+    try:
+        for page in pages.pages:
+            _write_page(page, folder, template, bars, report, pages, w)
+    finally:
+        bars.close()
+
+
+def _write_page(page, folder: Path, template, bars, report: str, pages: AppendixPages,
+                w: ReportWriter) -> None:
+    """One appendix page with its TSV and figure (:func:`write_appendix`)."""
+    from irmeta import __version__
+    from irmeta.io.output import bounded_file_name
+    from irmeta.report.html import tidy_frame
+    stem = bounded_file_name(page.anchor)
+    data = folder / f"{stem}.tsv"
+    if page.data is not None:
+        tidy_frame(page.data).to_csv(data, sep="\t", index=False, lineterminator="\n",
+                                     na_rep="", float_format="%.6g")
+        w.files.append(data)
+    blocks = [_page_block(b, folder, stem, w, bars) for b in page.blocks]
+    html = template.render(title=page.title, blocks=blocks, version=__version__,
+                           campaign=pages.campaign, report_title=w.title,
+                           report_href=report, data_href=file_href(data.name))
+    target = folder / f"{stem}.html"
+    target.write_text(html, encoding="utf-8", newline="\n")
+    w.files.append(target)
+
+
+def _page_block(view, folder: Path, stem: str, w: ReportWriter, bars):
+    """A block of an appendix page: tables link no TSV of their own (the page's one TSV
+    holds every row), the figure is saved as PNG beside the page and embedded."""
+    import base64
+
+    from irmeta.report.html import Figure, table_block
+    if isinstance(view, render.TableView):
+        options = {k: v for k, v in view.options.items() if k not in ("tsv", "write")}
+        return table_block(view.name, view.frame, None, **options)
+    if isinstance(view, BarsView):
+        png = bars.save(view.values, view.run, folder / f"{stem}_vs_median.png")
+        w.files.append(png)
+        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        return Figure("vs_median", data, [file_href(png.name)], view.caption, view.alt)
+    if isinstance(view, Collapsed):
+        return RunBlock(view.anchor, view.run,
+                        _page_block(view.table, folder, stem, w, bars), note=view.note)
+    return view
 
 
 @dataclass
@@ -189,9 +291,13 @@ def write_paper_tables(files: Mapping[str, str], w: ReportWriter) -> Text:
 def matrix_file_name(measure: str) -> str:
     """``matrix_<measure>`` with the characters a URL or a shell would trip on
     (anything but letters, digits, ``_ . @ = -``) replaced by ``_``; the measure
-    string itself is the file's first column header."""
+    string itself is the file's first column header. A long measure (a parameterised
+    gain map) is cut to a readable prefix and a hash
+    (:func:`irmeta.io.output.bounded_file_name`)."""
     import re
-    return "matrix_" + re.sub(r"[^A-Za-z0-9_.@=-]", "_", measure)
+
+    from irmeta.io.output import bounded_file_name
+    return bounded_file_name("matrix_" + re.sub(r"[^A-Za-z0-9_.@=-]", "_", measure))
 
 
 def write_matrices(matrices: Mapping[str, pd.DataFrame], w: ReportWriter) -> MatrixFiles:
@@ -213,15 +319,13 @@ def write_matrices(matrices: Mapping[str, pd.DataFrame], w: ReportWriter) -> Mat
         long.insert(0, "measure", measure)
         parts.append(long.astype({"run": str, "topic": str}))
     path = w.assets / "matrices.parquet"
-    pd.concat(parts, ignore_index=True).to_parquet(path, index=False, compression="zstd")
+    try:
+        pd.concat(parts, ignore_index=True).to_parquet(path, index=False, compression="zstd")
+    except OSError as exc:                      # Arrow's error names no file
+        exc.filename = str(path)
+        raise
     w.files.append(path)
     return MatrixFiles(files, w._rel(path))
-
-
-#: section id -> its renderer (called with the section's analysis)
-_BUILDERS: dict[str, Callable[[Any], render.SectionView]] = {
-    "leaderboard": render.leaderboard, "innovation": render.innovation, "nrg": render.nrg,
-    "effort": render.effort, "topics": render.topics, "trust": render.trust}
 
 
 def _progress(total: int, enabled: bool | None):

@@ -94,7 +94,7 @@ def rank_slope(left: pd.Series, right: pd.Series, *, left_label: str, right_labe
                 color=color if hot else "0.35")
     ax.set_xlim(-0.9, 1.9)
     ax.set_ylim(n + 0.8, 0.2)
-    ax.set_xticks([0, 1], [left_label, right_label])
+    ax.set_xticks([0, 1], [style.short_label(left_label), style.short_label(right_label)])
     ax.set_ylabel("rank (1 = best)")
     ax.grid(False)
     for side in ("top", "right", "bottom"):
@@ -127,8 +127,9 @@ def correlation_heatmap(matrix: pd.DataFrame, *, title: str = "", vmin: float = 
             ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=6.5,
                     color="white" if v < lo + 0.55 * (1 - lo) else "black",
                     in_layout=False)           # inside its cell: nothing for the layout to fit
-    ax.set_xticks(range(n_cols), cols, rotation=45, ha="right", fontsize=7)
-    ax.set_yticks(range(n_rows), rows, fontsize=7)
+    ax.set_xticks(range(n_cols), [style.short_label(c) for c in cols], rotation=45,
+                  ha="right", fontsize=7)
+    ax.set_yticks(range(n_rows), [style.short_label(r) for r in rows], fontsize=7)
     ax.grid(False)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
@@ -151,7 +152,7 @@ def bars(values: pd.Series, *, xlabel: str, title: str = "", fmt: str = "{:.0%}"
         if np.isfinite(v):
             ax.text(v, k, " " + fmt.format(v), va="center", fontsize=7,
                     in_layout=False)           # inside the axes (x limit leaves room)
-    ax.set_yticks(y, [str(i) for i in values.index], fontsize=7.5)
+    ax.set_yticks(y, [style.short_label(i) for i in values.index], fontsize=7.5)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_xlim(0, max(1e-9, float(np.nanmax(values.to_numpy(dtype=float)))) * 1.18)

@@ -21,133 +21,27 @@ sections differ. matplotlib is imported only when a figure is saved.
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import math
-import numbers
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
 from markupsafe import Markup, escape
 
 from irmeta.errors import ParameterError
+from irmeta.io.output import bounded_file_name
+from irmeta.report.blocks import Cell as Cell
+from irmeta.report.blocks import Figure, Section, Table, Text, fmt_number, table_block
+from irmeta.report.blocks import Row as Row
+from irmeta.report.blocks import file_href as file_href
+from irmeta.report.blocks import markup as markup
+from irmeta.report.figure_files import FigureFiles, _figure_files
+from irmeta.report.figure_files import save_figure as save_figure
 
 __all__ = ["Cell", "Figure", "ReportWriter", "Row", "Section", "Table", "Text", "fmt_number",
            "markup", "save_figure"]
-
-
-def markup(template: str, **values) -> Markup:
-    """Trusted HTML ``template`` with ``{name}`` fields filled by escaped ``values``
-    (``markup("run <b>{r}</b>", r=name)``)."""
-    return Markup(template).format(**values)
-
-
-def fmt_number(value, digits: int = 3) -> str:
-    """Human formatting: integers as is (thousands separated), floats with ``digits``
-    decimals, NaN/None as an en dash, booleans as yes/no."""
-    if value is None:
-        return "–"
-    if isinstance(value, (bool, np.bool_)):
-        return "yes" if value else "no"
-    if isinstance(value, numbers.Integral):
-        return f"{int(value):,}"
-    if isinstance(value, numbers.Real):
-        v = float(value)
-        if math.isnan(v):
-            return "–"
-        if math.isinf(v):
-            return "∞" if v > 0 else "−∞"
-        if v == int(v) and abs(v) < 1e15 and digits == 0:
-            return f"{int(v):,}"
-        return f"{v:.{digits}f}"
-    return str(value)
-
-
-@dataclass
-class Cell:
-    """One table cell: ``text`` (escaped on output), an optional small ``note`` shown
-    after it (e.g. a rank), the ``sort`` key used by the in-page sorter, a CSS class."""
-
-    text: str
-    sort: Any = None
-    note: str = ""
-    cls: str = ""
-    href: str = ""
-
-
-@dataclass
-class Table:
-    """A rendered table: ``columns`` (header labels), ``tips`` (header tooltips),
-    ``rows`` of :class:`Cell`; ``tsv`` is the path of the full table written next to the
-    HTML (relative to the HTML file), ``total_rows`` the rows in the TSV."""
-
-    name: str
-    columns: list[str]
-    rows: list[list[Cell]]
-    caption: Markup | str = ""
-    tips: list[str] = field(default_factory=list)
-    numeric: list[bool] = field(default_factory=list)
-    tsv: str | None = None
-    total_rows: int = 0
-    sortable: bool = True
-    kind: str = "table"
-    compact: bool = False
-    stacked: bool = False
-    lower: list[bool] = field(default_factory=list)
-    header_notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Figure:
-    """A figure block: base64 PNG ``data`` for embedding, ``files`` (relative paths of
-    the PNG/SVG written next to the HTML), ``caption`` and ``alt`` text."""
-
-    name: str
-    data: str
-    files: list[str]
-    caption: Markup | str = ""
-    alt: str = ""
-    width: int | None = None
-    kind: str = "figure"
-
-
-@dataclass
-class Text:
-    """A paragraph (or any trusted HTML fragment, see :func:`html`)."""
-
-    body: Markup | str
-    kind: str = "text"
-
-
-@dataclass
-class Row:
-    """Blocks shown side by side (wrapping on narrow screens)."""
-
-    blocks: list
-    kind: str = "row"
-
-
-@dataclass
-class Section:
-    """A numbered report section: ``id`` (anchor), ``title``, ``intro`` paragraph and
-    an ordered list of blocks (:class:`Table`, :class:`Figure`, :class:`Text`)."""
-
-    id: str
-    title: str
-    intro: Markup | str = ""
-    blocks: list = field(default_factory=list)
-    skipped: str = ""
-
-    def add(self, *blocks) -> "Section":
-        self.blocks.extend(b for b in blocks if b is not None)
-        return self
-
-    def text(self, body) -> "Section":
-        return self.add(Text(body))
 
 
 class ReportWriter:
@@ -180,7 +74,7 @@ class ReportWriter:
         self.tidy_tsv = tidy_tsv
         #: also write ``<output stem>.zip`` (the page and its folder) when publishing
         self.archive = archive
-        self._pending: dict = {}                 # Job -> Figure block it completes
+        self._figures = FigureFiles(self)        # saved here or in children
         self.sections: list[Section] = []
         self.files: list[Path] = []
 
@@ -199,7 +93,7 @@ class ReportWriter:
         """Write ``frame`` as ``<assets>/<name>.tsv`` (NaN empty): at full precision,
         or with ``tidy_tsv`` as :func:`tidy_frame` makes it (integers as integers,
         floats to 6 significant digits, ASCII column names)."""
-        path = self.assets / f"{name}.tsv"
+        path = self.assets / f"{bounded_file_name(name)}.tsv"
         if self.tidy_tsv:
             frame = tidy_frame(frame.reset_index() if index else frame)
             index = False
@@ -238,46 +132,11 @@ class ReportWriter:
         """
         frame = frame.reset_index() if index else frame
         path = self.write_tsv(name, frame if tsv is None else tsv) if write else None
-        note_of = {k: list(v) for k, v in (notes or {}).items()}
-        link_of = {k: list(v) for k, v in (links or {}).items()}
-        class_of = {k: list(v) for k, v in (classes or {}).items()}
-        cols = list(frame.columns)
-        shown = frame if max_rows is None else frame.head(max_rows)
-        numeric = [pd.api.types.is_numeric_dtype(frame[c])
-                   and not pd.api.types.is_bool_dtype(frame[c])
-                   for c in cols]
-        rows = []
-        for i, rec in enumerate(shown.itertuples(index=False, name=None)):
-            row = []
-            sort: Any
-            for c, v, isnum in zip(cols, rec, numeric):
-                d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
-                if isinstance(v, (float, np.floating)) and isnum:
-                    text = fmt_number(float(v), d)
-                    sort = None if math.isnan(float(v)) else float(v)
-                    if formats and c in formats and sort is not None:
-                        text = formats[c](float(v))
-                elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
-                    text, sort = fmt_number(int(v)), int(v)
-                else:
-                    text = ("" if v is None or (isinstance(v, float) and math.isnan(v))
-                            else fmt_number(v))
-                    sort = text
-                row.append(Cell(text, sort, note_of[c][i] if c in note_of else "",
-                                class_of[c][i] if c in class_of else "",
-                                link_of[c][i] if c in link_of else ""))
-            rows.append(row)
-        labels = labels or {}
-        tips = tips or {}
-        low = set(lower)
-        return Table(name, [labels.get(c, str(c)) for c in cols], rows, caption,
-                     [tips.get(c, "") for c in cols], numeric,
-                     self._rel(path) if path is not None else None, len(frame),
-                     sortable, compact=compact, stacked=stacked,
-                     lower=[c in low or str(c) in ("#", "rank")
-                            or (str(c).startswith("rank ") and str(c) != "rank change")
-                            for c in cols],
-                     header_notes=[(header_notes or {}).get(c, "") for c in cols])
+        return table_block(name, frame, self._rel(path) if path is not None else None,
+                           caption=caption, digits=digits, notes=notes, classes=classes,
+                           tips=tips, labels=labels, max_rows=max_rows, sortable=sortable,
+                           compact=compact, stacked=stacked, links=links, lower=lower,
+                           formats=formats, header_notes=header_notes)
 
     def figure(self, name: str, fig, *, caption="", alt: str = "",
                width: int | None = None) -> Figure:
@@ -285,50 +144,16 @@ class ReportWriter:
 
         With ``background``, the figure is saved by a forked child process and the
         returned block is completed by :meth:`wait` (called by :meth:`render`)."""
-        if self.background > 0:
-            return self._figure_in_child(name, fig, caption, alt, width)
-        written = save_figure(fig, self.assets / name, self.formats, dpi=self.dpi)
-        self.files.extend(written)
-        return self.figure_from_files(name, written, caption=caption, alt=alt, width=width)
+        return self._figures.figure(name, fig, caption, alt, width)
 
     def figure_from_files(self, name: str, paths: Iterable, *, caption="", alt: str = "",
                           width: int | None = None) -> Figure:
         """A :class:`Figure` from image files already written (the PNG is embedded)."""
-        paths = [Path(p) for p in paths]
-        png = next((p for p in paths if p.suffix.lower() == ".png"), None)
-        if png is None:
-            raise ParameterError(f"ReportWriter.figure_from_files: no PNG among {paths}")
-        data = base64.b64encode(png.read_bytes()).decode("ascii")
-        rel = [self._rel(p) if p.parent == self.assets
-               else file_href(os.path.relpath(p, self.output.parent)) for p in paths]
-        return Figure(name, data, rel, caption, alt or name, width)
-
-    def _figure_in_child(self, name, fig, caption, alt, width) -> Figure:
-        from irmeta.plot import style
-        from irmeta.report.jobs import Job
-        if "svg" in self.formats:   # imported here once, not again in every child
-            import matplotlib.backends.backend_svg  # noqa: F401
-        while len(self._pending) >= self.background:
-            self._reap(next(iter(self._pending)))
-        stem = self.assets / name
-        job = Job(save_figure, fig, stem, self.formats, dpi=self.dpi)
-        style.pyplot().close(fig)
-        targets = [stem.with_name(f"{stem.name}.{fmt}") for fmt in self.formats]
-        block = Figure(name, "", [self._rel(p) for p in targets], caption, alt or name, width)
-        self._pending[job] = block
-        return block
-
-    def _reap(self, job) -> None:
-        block = self._pending.pop(job)
-        targets = job.result()                  # the child's exception is raised here
-        png = next(p for p in targets if p.suffix == ".png")
-        block.data = base64.b64encode(png.read_bytes()).decode("ascii")
-        self.files.extend(targets)
+        return self._figures.from_files(name, paths, caption=caption, alt=alt, width=width)
 
     def wait(self) -> None:
         """Wait for the figures saved in the background and embed them."""
-        for job in list(self._pending):
-            self._reap(job)
+        self._figures.wait()
 
     # ------------------------------------------------------------------ render
     def render(self, template: str = "report.html.j2", **context) -> Path:
@@ -373,16 +198,6 @@ class ReportWriter:
         """Delete what was written so far, unless published (a failed or interrupted
         report leaves the previous one as it was)."""
         self._stage.discard()
-
-
-def file_href(relative: str) -> str:
-    """The ``href`` of a file the page writes, given its path relative to the page:
-    URL-quoted (``%``, ``:``, ``#``, ``?``, spaces, newlines ... escaped; ``/`` kept) and
-    prefixed with ``./``, so that no output name can make a link a scheme
-    (``-o "javascript:alert(1)%0a.html"`` gave ``href="javascript:alert(1)%0a_files/..."``,
-    which ran script), a host (``//``) or a fragment. Issue 22, item 9."""
-    from urllib.parse import quote
-    return "./" + quote(relative.replace(os.sep, "/"), safe="/")
 
 
 def write_archive(page: Path, assets: Path, target: Path) -> Path:
@@ -431,26 +246,6 @@ def tidy_frame(frame: pd.DataFrame) -> pd.DataFrame:
                     and np.abs(v).max() < 2 ** 53:
                 out.isetitem(i, col.astype("Int64").array)
     return out
-
-
-def _figure_files(formats) -> str:
-    """How the figures are saved, for the page footer: 'a PNG file', 'a PNG and an SVG
-    file', 'PNG, SVG and PDF files'."""
-    names = [f.upper() for f in formats]
-    if len(names) == 1:
-        return f"a {names[0]} file"
-    if len(names) == 2:
-        return f"a {names[0]} and an {names[1]} file" if names[1][0] in "AEFHILMNORSX" \
-            else f"a {names[0]} and a {names[1]} file"
-    return f"{', '.join(names[:-1])} and {names[-1]} files"
-
-
-def save_figure(fig, stem, formats=("png", "svg"), dpi: int = 150) -> list[Path]:
-    """Save ``fig`` as ``stem.<fmt>`` for each format (PNG at ``dpi``) in the house style
-    of :mod:`irmeta.plot.style` (one draw per format, layout computed once), then close
-    it."""
-    from irmeta.plot import style
-    return style.save(fig, stem, formats, dpi=dpi)
 
 
 def environment():
@@ -519,4 +314,3 @@ class StepClock:
         finally:
             self.timings[name] = (time.perf_counter() - w0, time.process_time() - c0)
             self.bar.update(1)
-

@@ -6,6 +6,12 @@ section (the significance tests and topic subsampling of *trust*) in a child pro
 while the parent computes the other sections. The child inherits the campaign by
 ``fork`` (nothing is copied up front) and sends its result back pickled through a pipe.
 
+A child never outlives its parent (issue 32): on Linux it asks the kernel to kill it
+when the parent dies (``PR_SET_PDEATHSIG``), and every child not yet collected is
+known (:func:`cancel_all`, which the CLI calls on its way out), so an interrupt at any
+moment, even between two ``Job`` constructions of a caller, leaves no process computing
+for nobody (and holding the caller's standard error open).
+
 Without ``fork`` (Windows) or with ``background=False``, the function runs at once in
 this process: the result is the same, only the timing differs. An exception in the
 child is raised again by :meth:`Job.result` in the parent.
@@ -19,7 +25,10 @@ import sys
 import traceback
 from typing import Any, Callable
 
-__all__ = ["Job"]
+__all__ = ["Job", "cancel_all"]
+
+#: jobs whose child has not been collected (by :meth:`Job.result` or :meth:`Job.cancel`)
+_LIVE: set[Job] = set()
 
 
 class Job:
@@ -35,10 +44,12 @@ class Job:
         read, write = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:                                           # child: compute, send, leave
             code = 1
             try:
+                _die_with(parent)
                 os.close(read)
                 data = _dumps(_call(fn, args, kwargs))
                 with os.fdopen(write, "wb") as out:
@@ -46,8 +57,9 @@ class Job:
                 code = 0
             finally:
                 os._exit(code)
-        os.close(write)
         self._pid, self._fd = pid, read
+        _LIVE.add(self)
+        os.close(write)
 
     def result(self) -> Any:
         """The function's return value (waits for the child); its exception is raised
@@ -55,11 +67,15 @@ class Job:
         if self._value is None:
             if self._fd is None or self._pid is None:
                 raise RuntimeError("Job: the result was cancelled")
-            with os.fdopen(self._fd, "rb") as src:
+            # the file object owns the descriptor from here on: an interrupt while
+            # reading closes it once (in ``with``), and :meth:`cancel` must not close the
+            # number again (EBADF, or worse another file that got the same number since)
+            fd, self._fd = self._fd, None
+            with os.fdopen(fd, "rb") as src:
                 data = src.read()
-            self._fd = None
             _, status = os.waitpid(self._pid, 0)
             self._pid = None
+            _LIVE.discard(self)
             try:
                 self._value = pickle.loads(data) if status == 0 and data else None
             except Exception as exc:  # noqa: BLE001 - e.g. an exception class that cannot be rebuilt
@@ -82,9 +98,32 @@ class Job:
             except (ProcessLookupError, ChildProcessError):
                 pass
             self._pid = None
+        _LIVE.discard(self)
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def cancel_all() -> None:
+    """Cancel every job whose child has not been collected (kill and reap it): the
+    CLI's last step, whatever ended the command."""
+    for job in list(_LIVE):
+        job.cancel()
+
+
+def _die_with(parent: int) -> None:
+    """In a child: be killed when ``parent`` dies (Linux ``PR_SET_PDEATHSIG``); leave at
+    once when it is already gone (it died between the fork and this call)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)     # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):   # no prctl: cancel_all still reaps the child
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _call(fn, args, kwargs) -> tuple[str, Any]:

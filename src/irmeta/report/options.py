@@ -30,7 +30,7 @@ __all__ = ["NRG_PRIORS", "OPTION_CONSTRAINTS", "SECTIONS", "ReportOptions",
            "default_background"]
 
 #: the report's sections, in page order (each can be skipped, ``ReportOptions.skip``)
-SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust")
+SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust", "appendix")
 #: values of ``ReportOptions.nrg_prior``
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
 
@@ -86,7 +86,10 @@ class ReportOptions:
     confidence intervals of the primary measure's means; ``run_info``: run attributes
     (a TSV path, :func:`irmeta.io.runinfo.read_run_info`, or a DataFrame indexed by run,
     one column per attribute) shown as leaderboard columns and filters, the first
-    attribute colouring the figures coloured by group (None: none).
+    attribute colouring the figures coloured by group (None: none); ``campaign_info``:
+    what the campaign is (a TOML path, :func:`irmeta.io.campaign_info.read_campaign_info`,
+    a mapping of its keys or a :class:`~irmeta.io.campaign_info.CampaignInfo`), shown at
+    the top of the page, its title the page's default title (None: none).
     """
 
     rel_level: int = 1
@@ -112,6 +115,7 @@ class ReportOptions:
     ci_level: float = 0.95
     ci_trials: int = 10000
     run_info: Any = None
+    campaign_info: Any = None
 
     def validate(self) -> "ReportOptions":
         """These options checked against :data:`OPTION_CONSTRAINTS` (a
@@ -147,6 +151,8 @@ class ReportOptions:
                 raise ParameterError(f"{fn}: run_info must be a path (a TSV: run, then one "
                                      "column per attribute) or a DataFrame indexed by run, "
                                      f"got {type(info).__name__}")
+        from irmeta.io.campaign_info import campaign_info
+        canonical["campaign_info"] = campaign_info(self.campaign_info, fn)
         if canonical["background"] is None:
             canonical["background"] = default_background()
         return replace(self, **canonical)
@@ -166,6 +172,10 @@ class ReportOptions:
                 v = ("none" if v is None else os.path.basename(os.fspath(v))
                      if isinstance(v, (str, os.PathLike))
                      else f"a table of {v.shape[1]} attribute(s)")
+            elif f.name == "campaign_info":
+                source = v if isinstance(v, (str, os.PathLike)) else getattr(v, "source", None)
+                v = ("none" if v is None else os.path.basename(os.fspath(source)) if source
+                     else "given in Python")
             elif v is None:
                 v = "auto"
             out.append((f.name, str(v)))

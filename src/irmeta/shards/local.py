@@ -220,6 +220,14 @@ class ShardedCampaign:
                                {r.name: r.dropped for r in d.runs if r.dropped},
                                shards=len(self.shards), tags=tuple(r.tag for r in d.runs))
 
+    def qrels_text_sha256(self) -> str:
+        """The SHA-256 of the qrels' canonical TREC text
+        (:func:`irmeta.io.digest.qrels_text_sha256`), read from the Parquet qrels: the
+        digest the in-memory campaign of the same judgments gives."""
+        from irmeta.io.digest import qrels_text_sha256
+        from irmeta.shards.parquet import judgment_rows
+        return qrels_text_sha256(*judgment_rows(self.dataset), self.dataset.topics)
+
     def lengths(self) -> np.ndarray:
         """int32 ``[R, T]`` ranking lengths, from the ``topic`` columns alone
         (:func:`~irmeta.shards.parquet.ranking_lengths`; read once)."""

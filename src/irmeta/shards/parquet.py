@@ -233,6 +233,17 @@ def read_judgments(campaign: ParquetCampaign) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(tix, dtype=np.int32), column_numpy(table.column("grade")).astype(np.int64)
 
 
+def judgment_rows(campaign: ParquetCampaign) -> tuple[np.ndarray, pa.Array, np.ndarray]:
+    """(topic index int32, document id binary, grade int64) of every qrels row: what the
+    canonical qrels digest (:func:`irmeta.io.digest.qrels_text_sha256`) of a sharded
+    campaign reads (the qrels, never the runs)."""
+    table = read_groups(campaign, campaign.qrels_file, campaign.qrels_groups,
+                        list(range(len(campaign.blocks))), ["topic", "docid", "grade"]).table
+    docids = table.column("docid").combine_chunks()
+    return (np.asarray(column_numpy(table.column("topic")), dtype=np.int32), docids,
+            column_numpy(table.column("grade")).astype(np.int64))
+
+
 def ranking_lengths(campaign: ParquetCampaign, *, max_docs: int | None = None,
                     dedupe: bool = False) -> np.ndarray:
     """int32 ``[R, T]``: the ranking lengths ``Campaign.length`` of the whole campaign,

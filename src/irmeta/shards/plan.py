@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import gzip
 import os
-import re
 import stat
 import zlib
 from dataclasses import dataclass
 
-from irmeta.errors import InputError, ParameterError
+from irmeta.errors import InputError
 from irmeta.io.source import input_kind, os_error
+from irmeta.options import parse_size  # noqa: F401  (re-exported: it was defined here)
 
 #: bytes of peak memory per run line of an in-memory evaluation (AP, nDCG@10, NRG@100,
 #: AP_rare@100, Twist on 10 runs x 4,000 topics x 1,000: 4.0 GB / 40 M lines; 85 without
@@ -39,8 +39,6 @@ BYTES_PER_ROW = 100
 DEFAULT_FRACTION = 0.5
 #: bytes per line assumed for a compressed file whose head cannot be sampled
 _LINE_BYTES = 50
-_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([kmgt]?)(i?b?)\s*", re.IGNORECASE)
-_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
 
 def available_memory() -> int:
@@ -56,23 +54,6 @@ def available_memory() -> int:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return 4 << 30
-
-
-def parse_size(value, what: str = "memory_budget") -> int:
-    """A size in bytes: an int, or a string with a binary unit (``"4G"``, ``"512MiB"``)."""
-    if isinstance(value, bool):
-        raise ParameterError(f"{what} must be a size in bytes or a string such as '4G', "
-                             f"got {value!r}")
-    if isinstance(value, int):
-        size = value
-    elif isinstance(value, str) and (match := _SIZE.fullmatch(value)):
-        size = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
-    else:
-        raise ParameterError(f"{what} must be a size in bytes or a string such as '4G', "
-                             f"'512M', got {value!r}")
-    if size < 1 << 20:
-        raise ParameterError(f"{what} must be at least 1M (1 MiB), got {value!r}")
-    return size
 
 
 def default_budget() -> int:

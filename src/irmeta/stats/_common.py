@@ -69,6 +69,23 @@ def score_matrix(scores, func: str, *, min_systems: int = 2,
     return frame
 
 
+def context_free_measures(measures: Any, func: str, because: str) -> list:
+    """``measures`` parsed, one measure per string; a measure whose value depends on the
+    other runs of the campaign (NRG, rareness, Twist against others ...) is a
+    :class:`ParameterError` saying ``because`` (why this analysis changes that context)."""
+    from irmeta.measures.parse import parse_measures
+    parsed = parse_measures(measures)
+    if len(parsed) != len(measures):
+        raise ParameterError(f"{func}: each measure string must name exactly one measure, "
+                             f"got {list(measures)!r}")
+    ctx = [m.display for m in parsed if m.definition.context]
+    if ctx:
+        raise ParameterError(f"{func}: {', '.join(ctx)} depend(s) on the other runs of the "
+                             f"campaign; {because}, so use measures without context (AP, "
+                             "nDCG@10, P@10, ...)")
+    return parsed
+
+
 def all_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Indices ``(i, j)`` of every unordered pair ``i < j`` (row-major order)."""
     i, j = np.triu_indices(n, k=1)

@@ -36,6 +36,22 @@ from irmeta.stats._common import per_topic_values
 from irmeta.stats.correlation import kendall_tau, tau_ap
 
 
+def _note_topics_b_lacks(topics: set[str], qb: Any, qrels_b: Any, func: str) -> None:
+    """Warn (a CLI note) naming the topics of A's axis that B judges nothing for: every
+    run scores 0 there under B (no relevant document), which lowers B's means alike for
+    all runs and can reorder them."""
+    import warnings
+    judged_b = {str(t) for t in qb.topic_ids[np.unique(qb.topic_codes)]}
+    lacking = sorted(topics - judged_b)
+    if lacking:
+        shown = ", ".join(lacking[:10]) + (", ..." if len(lacking) > 10 else "")
+        name = str(qrels_b) if isinstance(qrels_b, (str, os.PathLike)) else "qrels_b"
+        warnings.warn(f"{func}: {name} judges nothing for {len(lacking)} of the "
+                      f"{len(topics)} topics (of qrels A's topic axis): {shown}; every run "
+                      "scores 0 on them under B, in B's means and ranking",
+                      UserWarning, stacklevel=3)
+
+
 @dataclass(frozen=True, eq=False)
 class Agreement:
     """``kappa``: per topic and ``all`` — ``topic, shared, agree, kappa, kappa_weighted``;
@@ -159,6 +175,7 @@ def qrels_agreement(qrels_a: Any, qrels_b: Any, runs: Any, measures: Sequence[st
         raise InputError(f"{func}: {named(qrels_b, 'qrels_b')} judges none of the "
                          f"{len(topics)} topics of {named(qrels_a, 'qrels_a')} "
                          f"({shown}); expected two judgment sets of the same topics")
+    _note_topics_b_lacks(topics, qb, qrels_b, func)
     levels_b = np.unique(qb.grades[in_axis[qb.topic_codes]].astype(np.int64))
     args = (measures, qb, rel_level, complete, levels_b)
     from irmeta.data.checks import require_common_topics

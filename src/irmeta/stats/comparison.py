@@ -120,6 +120,19 @@ def _definition(measure: str) -> str | None:
     return text
 
 
+#: the style of :meth:`Comparison.to_html_page`: readable contrast, the table scrolls
+#: inside its region (never the page), numbers in tabular figures
+_PAGE_CSS = (
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1rem;"
+    "color:#1a1a1a;background:#fff;line-height:1.4}"
+    "main{max-width:70rem}h1{font-size:1.25rem}"
+    ".table-region{overflow-x:auto;max-width:100%}"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums}"
+    "th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;white-space:nowrap}"
+    "th{text-align:left;background:#f2f2f2}"
+    "caption{padding-top:.5rem;white-space:normal;color:#333;max-width:60rem}")
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Runs x measures with significance between runs, per measure (see module doc).
@@ -359,6 +372,21 @@ class Comparison:
                 f'<caption style="caption-side:bottom;text-align:left">{caption}</caption>'
                 "<thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr></thead>"
                 "<tbody>" + "".join(rows) + "</tbody></table>")
+
+    def to_html_page(self, digits: int = 3, title: str | None = None) -> str:
+        """:meth:`to_html` as a whole page: doctype, ``lang``, UTF-8, a viewport, and the
+        table in a focusable region that scrolls sideways by itself, so that a narrow
+        screen (390 px) never scrolls the page sideways. ``title``: the page title
+        (default: the measures compared)."""
+        e = html.escape
+        title = title or f"Comparison of {len(self.runs)} runs: {', '.join(self.measures)}"
+        return (
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{e(title)}</title>\n<style>{_PAGE_CSS}</style>\n</head>\n<body>\n"
+            f"<main>\n<h1>{e(title)}</h1>\n"
+            f'<div class="table-region" role="region" aria-label="{e(title)}" tabindex="0">'
+            f"{self.to_html(digits)}</div>\n</main>\n</body>\n</html>\n")
 
     def _repr_html_(self) -> str:
         return self.to_html()

@@ -40,8 +40,9 @@ from irmeta.errors import ParameterError
 from irmeta.stats._common import score_matrix
 from irmeta.stats.significance import CORRECTIONS, pairwise_test
 
-__all__ = ["ABOVE_NEXT", "BELOW_BEST", "CI_METHODS", "LEADERBOARD_TESTS", "Leaderboard",
-           "leaderboard", "legend", "markers", "mean_intervals", "to_latex", "to_markdown"]
+__all__ = ["ABOVE_NEXT", "BELOW_BEST", "CI_METHODS", "CORRECTION_WORDS", "LEADERBOARD_TESTS",
+           "Leaderboard", "TEST_WORDS", "leaderboard", "legend", "markers", "mean_intervals",
+           "procedure_words", "to_latex", "to_markdown", "vs_best_and_next"]
 
 #: the paired tests a leaderboard may use (Tukey-style tests control all pairs at once)
 LEADERBOARD_TESTS = ("paired_t", "wilcoxon", "randomisation", "bootstrap")
@@ -175,22 +176,17 @@ def leaderboard(scores, *, test: str = "paired_t", correction: str | None = "hol
     frame = frame.loc[order]
     ci = ci.loc[order]
     runs = [str(r) for r in order]
-    options = {"trials": trials, "seed": seed} if test in ("randomisation", "bootstrap") else {}
     if frame.shape[1] < 2 and len(runs) > 1:
         raise ParameterError(f"{fn}: tests need at least 2 topics, got {frame.shape[1]}")
-    p_best, s_best = _tests(frame, [(runs[0], r) for r in runs[1:]], test, options, level,
-                            correction)
-    p_next, s_next = _tests(frame, list(zip(runs[:-1], runs[1:])), test, options, level,
-                            correction)
+    tests = vs_best_and_next(frame, test=test, correction=correction, level=level,
+                             trials=trials, seed=seed)
     table = pd.DataFrame({
         "rank": ci["mean"].rank(ascending=False, method="min").astype(int).to_numpy(),
         "mean": ci["mean"].to_numpy(), "ci_low": ci["ci_low"].to_numpy(),
         "ci_high": ci["ci_high"].to_numpy(),
-        "topics": np.full(len(runs), frame.shape[1]),
-        "p_vs_best": np.r_[np.nan, p_best],
-        "significant_vs_best": np.r_[False, s_best],
-        "p_vs_next": np.r_[p_next, np.nan],
-        "significant_vs_next": np.r_[s_next, False]}, index=pd.Index(runs, name="run"))
+        "topics": np.full(len(runs), frame.shape[1])}, index=pd.Index(runs, name="run"))
+    for name in ("p_vs_best", "significant_vs_best", "p_vs_next", "significant_vs_next"):
+        table[name] = tests[name].to_numpy()
     table["tied_with_best"] = ~table["significant_vs_best"]
     return Leaderboard(table, test, correction, level, ci_level, ci_method, trials, seed)
 
@@ -210,12 +206,61 @@ def markers(board: Leaderboard) -> pd.Series:
                      index=t.index, name="markers")
 
 
+#: how a caption names each test and correction (words, not option identifiers)
+TEST_WORDS = {"paired_t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test",
+              "randomisation": "paired randomisation test",
+              "bootstrap": "paired bootstrap test"}
+CORRECTION_WORDS = {"holm": "Holm's correction", "bonferroni": "Bonferroni correction",
+                    "fdr_bh": "Benjamini-Hochberg false discovery rate"}
+
+
+def procedure_words(test: str, correction: str | None, level: float) -> str:
+    """``paired t-test, Holm's correction within each family of comparisons, level
+    0.05``: a test and its correction in words, for a caption (not ``paired_t, holm``)."""
+    corr = (f"{CORRECTION_WORDS.get(correction, correction)} within each family of "
+            "comparisons" if correction else "no correction")
+    return f"{TEST_WORDS.get(test, test)}, {corr}, level {level:g}"
+
+
+@validated(test=Choice(LEADERBOARD_TESTS), correction=Choice(tuple(CORRECTIONS), optional=True),
+           level=PROBABILITY, trials=TRIALS, seed=SEED)
+def vs_best_and_next(scores, *, test: str = "paired_t", correction: str | None = "holm",
+                     level: float = 0.05, trials: int = 10000, seed: int = 0
+                     ) -> pd.DataFrame:
+    """The tests of :func:`leaderboard` without its intervals: every run against the
+    best run and against the run ranked just below it, on a systems x topics matrix
+    (rows ordered by mean descending, campaign order on ties). Each of the two families
+    (the R-1 comparisons with the best, the R-1 with the next run) is corrected on its
+    own. Returns a frame indexed by run (that order): ``mean``, ``p_vs_best``,
+    ``significant_vs_best``, ``p_vs_next``, ``significant_vs_next`` (NaN / False where
+    there is no such comparison)."""
+    fn = "vs_best_and_next"
+    frame = score_matrix(scores, fn, min_systems=1)
+    mean = frame.mean(axis=1)
+    order = mean.sort_values(ascending=False, kind="stable").index
+    frame = frame.loc[order]
+    runs = [str(r) for r in order]
+    options = {"trials": trials, "seed": seed} if test in ("randomisation", "bootstrap") else {}
+    if frame.shape[1] < 2 and len(runs) > 1:
+        raise ParameterError(f"{fn}: tests need at least 2 topics, got {frame.shape[1]}")
+    p_best, s_best = _tests(frame, [(runs[0], r) for r in runs[1:]], test, options, level,
+                            correction)
+    p_next, s_next = _tests(frame, list(zip(runs[:-1], runs[1:])), test, options, level,
+                            correction)
+    return pd.DataFrame({"mean": mean.loc[order].to_numpy(),
+                         "p_vs_best": np.r_[np.nan, p_best],
+                         "significant_vs_best": np.r_[False, s_best],
+                         "p_vs_next": np.r_[p_next, np.nan],
+                         "significant_vs_next": np.r_[s_next, False]},
+                        index=pd.Index(runs, name="run"))
+
+
 def legend(board: Leaderboard) -> str:
     """The sentence explaining the markers and the intervals (a table's caption)."""
-    corr = f", {board.correction} correction" if board.correction else ", no correction"
+    words = procedure_words(board.test, board.correction, board.level)
     return (f"{BELOW_BEST}: significantly below the best run; {ABOVE_NEXT}: significantly "
-            f"above the next run ({board.test} test{corr} within each family of comparisons, "
-            f"level {board.level:g}). CI: {round(board.ci_level * 100)}% {board.ci_method} "
+            f"above the next run ({words}). CI: {round(board.ci_level * 100)}% "
+            f"{board.ci_method} "
             f"bootstrap interval of the mean over {int(board.table['topics'].to_numpy()[0])} "
             f"topics ({board.trials} resamples, seed {board.seed}).")
 

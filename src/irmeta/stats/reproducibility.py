@@ -16,7 +16,9 @@ Definitions as repro_eval implements them (``docs/pooling.md`` has every formula
   set (qrels topics with a relevant document; a run lacking one scores 0 on it).
 * **Effect ratio** (with a baseline pair): ``ER = mean_t(a'_t - b'_t) / mean_t(a_t - b_t)``
   (primes: reproduced); **delta relative improvement**
-  ``DeltaRI = RI - RI'``, ``RI = (mean(a) - mean(b)) / mean(b)``.
+  ``DeltaRI = RI - RI'``, ``RI = (mean(a) - mean(b)) / mean(b)``. A division by 0 (no
+  original effect, a baseline mean of 0) is undefined: NaN with a note, never ``inf``
+  (``null`` in JSON).
 * **p-values**: two-sided paired (``ttest_rel``) and unpaired (``ttest_ind``) t-tests
   between the original and reproduced per-topic scores; 1.0 when the two score vectors
   are identical (repro_eval's convention; SciPy gives NaN).
@@ -33,6 +35,7 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
+from irmeta.stats._common import context_free_measures
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +99,22 @@ def _note_missing_topics(campaign: Any, evaluated: list[str], names: list[str],
                           UserWarning, stacklevel=3)
 
 
+def _ratio(num: float, den: float) -> float:
+    """``num / den``; NaN when ``den`` is 0 (an effect ratio against no original effect,
+    a relative improvement over a baseline scoring 0: undefined, not infinite)."""
+    return num / den if den != 0 else float("nan")
+
+
+def _note_undefined(measure: str, er: float, delta_ri: float) -> None:
+    import warnings
+    undefined = [name for name, v in (("effect_ratio", er), ("delta_ri", delta_ri))
+                 if np.isnan(v)]
+    if undefined:
+        warnings.warn(f"reproducibility: {' and '.join(undefined)} of {measure} undefined "
+                      "(NaN): the original pair shows no effect or a baseline scores 0 on "
+                      "average (a division by 0)", UserWarning, stacklevel=4)
+
+
 def _pvalues(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     from scipy.stats import ttest_ind, ttest_rel
     if np.array_equal(x, y):
@@ -134,6 +153,8 @@ def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], 
     from irmeta.pooling import runs_campaign
     func = "reproducibility"
     measures = [str(m) for m in validate.measure_list(measures, func)]
+    context_free_measures(measures, func, "two runs (an original and its reproduction) "
+                          "are not the campaign that context is")
     rbo_p = validate.number(rbo_p, "rbo_p", func, low=0.0, high=1.0, low_open=True,
                             high_open=True)
     depth = validate.integer(depth, "depth", func, low=1)
@@ -172,11 +193,11 @@ def reproducibility(qrels: Any, orig: Any, repro: Any, measures: Sequence[str], 
         rows = []
         for m in measures:
             a, a2, b, b2 = (mats[m][i] for i in (0, 1, 2, 3))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                er = np.mean(a2 - b2) / np.mean(a - b)
-                ri = (a.mean() - b.mean()) / b.mean()
-                ri2 = (a2.mean() - b2.mean()) / b2.mean()
-            rows.append((m, float(er), float(ri - ri2)))
+            er = _ratio(float(np.mean(a2 - b2)), float(np.mean(a - b)))
+            ri = _ratio(float(a.mean() - b.mean()), float(b.mean()))
+            ri2 = _ratio(float(a2.mean() - b2.mean()), float(b2.mean()))
+            _note_undefined(m, er, ri - ri2)
+            rows.append((m, er, ri - ri2))
         effects = pd.DataFrame(rows, columns=["measure", "effect_ratio", "delta_ri"])
     return Reproducibility(
         pd.DataFrame(topic_rows, columns=["pair", "topic", "ktu", "rbo"]),

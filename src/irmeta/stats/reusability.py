@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta import validate
-from irmeta.errors import ParameterError
+from irmeta.errors import MeasureError, ParameterError
 from irmeta.stats._common import per_topic_values
 from irmeta.stats.correlation import kendall_tau, tau_ap
 from irmeta.stats.subsample import qrels_of
@@ -90,9 +90,10 @@ class Reusability:
         """Write each group's reduced qrels as ``FOLDER/<group>.qrels`` (trec_eval's
         ``topic 0 docid grade``, the campaign's topic and row order); returns the paths."""
         from irmeta.data.tables import decode_ids
-        from irmeta.io.output import atomic_write
-        base = Path(folder)
-        base.mkdir(parents=True, exist_ok=True)
+        from irmeta.io.output import atomic_write, check_folder_target, write_errors
+        base = check_folder_target(folder)
+        with write_errors(base):
+            base.mkdir(parents=True, exist_ok=True)
         paths = []
         for group in self.removed:
             q = self.reduced_qrels(group)
@@ -106,8 +107,30 @@ class Reusability:
         return paths
 
 
+def _rarity_measure(rare: Any, depth: int, func: str) -> str:
+    """``rare@depth`` after checking that ``rare`` is a rareness family (``P_rare`` or
+    ``AP_rare`` with parameters, no cutoff: the cutoff is the pool depth)."""
+    from irmeta.measures.innovation import is_rarity_kernel
+    from irmeta.measures.parse import parse_measures
+    if not isinstance(rare, str) or not rare.strip():
+        raise ParameterError(f"{func}: rare must be a rareness measure such as "
+                             f"'AP_rare(alpha=0.5)' or None, got {rare!r}")
+    text = f"{rare}@{depth}"
+    try:
+        parsed = parse_measures([text])
+    except (MeasureError, ParameterError):   # a cutoff of its own, a typo
+        parsed = []
+    if len(parsed) != 1 or not is_rarity_kernel(parsed[0]):
+        raise ParameterError(f"{func}: rare {rare!r} is not a rareness measure; expected "
+                             "P_rare or AP_rare with its parameters and no cutoff (it is "
+                             f"evaluated @{depth}, the depth), e.g. 'AP_rare(alpha=0.5)', "
+                             "or none")
+    return text
+
+
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_.+" else "_" for c in name)
+    from irmeta.io.output import bounded_file_name
+    return bounded_file_name("".join(c if c.isalnum() or c in "-_.+" else "_" for c in name))
 
 
 def _unique_rows(campaign, owner_of_run: np.ndarray, n_owners: int, depth: int) -> np.ndarray:
@@ -228,8 +251,8 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     ['group', 'run', 'measure', 'score', 'score_without', 'rank', 'rank_without']
     """
     from irmeta.evaluation import aggregate_values
-    from irmeta.measures.parse import parse_measures
     from irmeta.pooling import check_groups
+    from irmeta.stats._common import context_free_measures
     func = "reusability"
     sharded = bool(getattr(campaign, "sharded", False))
     if not sharded:
@@ -238,15 +261,7 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     depth = validate.integer(depth, "depth", func, low=1)
     leave_out = validate.choice(leave_out, "leave_out", func, ("group", "run"))
     rel_level = validate.integer(rel_level, "rel_level", func, low=-32768, high=32768)
-    parsed = parse_measures(measures)
-    if len(parsed) != len(measures):
-        raise ParameterError(f"{func}: each measure string must name exactly one measure, "
-                             f"got {measures!r}")
-    ctx = [m.display for m in parsed if m.definition.context]
-    if ctx:
-        raise ParameterError(f"{func}: {', '.join(ctx)} depend(s) on the other runs of the "
-                             "campaign; leaving a group out changes that context, so use "
-                             "measures without context (AP, nDCG@10, P@10, ...)")
+    context_free_measures(measures, func, "leaving a group out changes that context")
     if leave_out == "group" and groups is None:
         raise ParameterError(f"{func}: leave_out='group' needs groups (run -> group)")
     group_of = check_groups(groups, list(campaign.runs), func)
@@ -254,7 +269,7 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     owners = runs if leave_out == "run" else list(dict.fromkeys(group_of[r] for r in runs))
     owner_of_run = np.asarray([owners.index(r if leave_out == "run" else group_of[r])
                                for r in runs], dtype=np.int64)
-    rare_measure = None if rare is None else f"{rare}@{depth}"
+    rare_measure = None if rare is None else _rarity_measure(rare, depth, func)
     args = (measures, owner_of_run, len(owners), depth, rel_level, rare_measure, group_of)
     from irmeta.data.checks import require_common_topics
     require_common_topics(campaign.summary() if sharded else campaign, func)

@@ -46,7 +46,9 @@ PAPER_TABLES = ("worked_example", "table2", "tables3_4_paper")
 
 def grid_slug(gain: str) -> str:
     """The file-name form of a gain measure (``RBP(p=0.8)`` -> ``rbp_p_0_8``)."""
-    return "".join(ch if ch.isalnum() else "_" for ch in gain).strip("_").lower()
+    from irmeta.io.output import bounded_file_name
+    return bounded_file_name("".join(ch if ch.isalnum() else "_" for ch in gain)
+                             .strip("_").lower())
 
 
 def provenance(facts: CampaignFacts, kept: int) -> dict[str, Provenance]:

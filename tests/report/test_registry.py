@@ -1,0 +1,61 @@
+"""The one list of the report's sections (``irmeta.report.registry.REGISTRY``, issue 33
+item 0) agrees with what ``--skip`` accepts and with the analysis' fields."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from irmeta.report import SECTIONS, CampaignAnalysis
+from irmeta.report.registry import REGISTRY
+
+
+def test_the_registry_lists_every_section_in_page_order():
+    names = [s.name for s in REGISTRY]
+    assert names == [*SECTIONS, "inputs"]           # the inputs come last
+    assert [s.skip for s in REGISTRY if s.skip is not None] == list(SECTIONS)
+
+
+def test_every_section_is_a_field_of_the_analysis():
+    fields = {f.name for f in dataclasses.fields(CampaignAnalysis)}
+    assert {s.name for s in REGISTRY} <= fields
+
+
+def test_only_the_sections_computed_apart_have_no_compute():
+    """The leaderboard (every section uses it), trust (tests in a child), the appendix
+    (it shows the leaderboard's tests, known only once the child is read) and the inputs
+    are computed by ``analyse`` itself; every other section by its registry line."""
+    apart = {s.name for s in REGISTRY if s.compute is None}
+    assert apart == {"leaderboard", "trust", "appendix", "inputs"}
+
+
+DRAWING = ("irmeta.report.views", "irmeta.report.render", "irmeta.report.html",
+           "irmeta.report.blocks", "irmeta.report.figure_files", "irmeta.report.figures",
+           "irmeta.plot", "matplotlib")
+
+
+def drawing_imports(source: str) -> list[str]:
+    """The modules of ``source`` (any depth) that draw or write the page."""
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        found += [n for n in names if n.startswith(DRAWING)]
+    return found
+
+
+def test_the_compute_modules_import_no_drawing_code():
+    """docs/report.md, "One module per section": ``report/sections/`` computes and never
+    imports the renderers, the writer or a plotting module (not even in a function)."""
+    from pathlib import Path
+
+    import irmeta.report.sections as sections
+    folder = Path(sections.__file__).parent
+    found = {p.name: drawing_imports(p.read_text(encoding="utf-8"))
+             for p in sorted(folder.glob("*.py"))}
+    assert len(found) >= 8 and not any(found.values()), found
+
+
+def test_the_drawing_check_can_fail():
+    code = "def f():\n    from irmeta.report.views.common import prose\n    import matplotlib\n"
+    assert drawing_imports(code) == ["irmeta.report.views.common", "matplotlib"]
