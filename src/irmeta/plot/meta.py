@@ -169,7 +169,8 @@ def leaderboard_plot(board, *, path=None, title: str | None = None):
         if sel.any():
             ax.errorbar(mean[sel], y[sel], xerr=[low[sel], high[sel]], fmt="o", ms=3,
                         color=c, lw=1, capsize=2, ls="none")
-    ax.set_yticks(y, [f"{r}  {name}" for r, name in zip(t["rank"], t.index)], fontsize=7)
+    ax.set_yticks(y, [f"{r}  {style.short_label(name)}" for r, name in
+                   zip(t["rank"], t.index)], fontsize=7)
     ax.set_ylim(-0.7, n - 0.3)
     from irmeta.stats.leaderboard import procedure_words
     words = procedure_words(board.test, board.correction, board.level).replace(

@@ -43,12 +43,13 @@ def scatter_by_group(x: pd.Series, y: pd.Series, groups: pd.Series, *, xlabel: s
     for g, (color, marker) in styles.items():
         sel = groups == g
         ax.scatter(x[sel], y[sel], s=26, color=color, marker=marker, alpha=0.85, lw=0.4,
-                   edgecolor="white", label=str(g), zorder=3)
+                   edgecolor="white", label=style.short_label(g), zorder=3)
     if diagonal:
         hi = float(np.nanmax([x.max(), y.max(), 0.0]))
         ax.plot([0, hi], [0, hi], color="0.6", lw=0.8, ls="--", zorder=1, label="_y = x")
     for k, run in enumerate(y.sort_values(ascending=False).index[:label_top]):
-        ax.annotate(str(run), (x[run], y[run]), xytext=(4, 3 if k % 2 == 0 else -8),
+        ax.annotate(style.short_label(run), (x[run], y[run]),
+                    xytext=(4, 3 if k % 2 == 0 else -8),
                     textcoords="offset points", fontsize=6.5, color="0.2")
     lo_x, hi_x = float(np.nanmin(x)), float(np.nanmax(x))
     pad = 0.06 * max(hi_x - lo_x, 1e-9)

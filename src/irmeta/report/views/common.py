@@ -192,15 +192,20 @@ def p_value(p: float) -> str:
 
 
 def run_anchor(runs) -> dict[str, str]:
-    """A page anchor per run (``run-<name>``, characters outside ``[A-Za-z0-9_.-]``
-    replaced; a number appended where two names would collide)."""
+    """A page anchor per run, also the stem of its appendix page's files: ``run-<name>``
+    with characters outside ``[A-Za-z0-9_.-]`` replaced, bounded to 80 characters
+    (:func:`irmeta.io.output.bounded_file_name`), and a number appended where two
+    names would collide, ignoring case (a case-insensitive file system)."""
     import re
+
+    from irmeta.io.output import bounded_file_name
     out: dict[str, str] = {}
     taken: set[str] = set()
     for k, run in enumerate(runs):
-        a = "run-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(run))
-        if a in taken:
-            a = f"{a}-{k}"
-        taken.add(a)
+        a = base = bounded_file_name("run-" + re.sub(r"[^A-Za-z0-9_.-]", "_", str(run)))
+        n = k
+        while a.lower() in taken:
+            a, n = bounded_file_name(f"{base}-{n}"), n + 1
+        taken.add(a.lower())
         out[str(run)] = a
     return out
