@@ -165,3 +165,38 @@ def test_hostile_run_names_give_distinct_pages_inside_the_folder(tmp_path):
         text = (runs_dir / name.replace(".html", ".tsv")).read_text(encoding="utf-8")
         assert set(pd.read_csv(pd.io.common.StringIO(text), sep="\t",
                                keep_default_na=False)["run"]) == {run}
+
+
+DL21_INFO = """\
+title = "TREC 2021 Deep Learning, passage ranking"
+track = "Deep Learning"
+year = 2021
+pool_depth = 10
+judging = "NIST assessors, grades 0-3"
+qrels_version = "2021 final"
+"""
+
+
+def test_dl21_report_states_its_data_and_has_a_page_per_run(dl21, tmp_path):
+    """The issue's "done when": the DL21 report with ``--campaign-info`` shows the
+    track and the qrels' SHA-256 and has an appendix page per run (63)."""
+    import hashlib
+
+    from irmeta.cli.main import main
+    qrels, runs = dl21
+    info = tmp_path / "dl21.toml"
+    info.write_text(DL21_INFO, encoding="utf-8")
+    out = tmp_path / "dl21.html"
+    assert main(["report", str(qrels), *map(str, runs), "-l", "2", "--campaign-info",
+                 str(info), "-o", str(out), "--no-progress", "--seed", "0",
+                 "--skip", "innovation,nrg,effort,topics,trust"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<title>TREC 2021 Deep Learning, passage ranking</title>" in page
+    assert re.search(r'class="campaign-facts">Deep Learning · 2021 · qrels 2021 final<', page)
+    assert hashlib.sha256(qrels.read_bytes()).hexdigest() in page
+    pages = list((tmp_path / "dl21_files" / "runs").glob("*.html"))
+    assert len(pages) == len(runs) == 63
+    appendix = pd.read_csv(tmp_path / "dl21_files" / "appendix.tsv", sep="\t")
+    assert len(appendix) == 63 and appendix["#"].min() == 1
+    one = (tmp_path / "dl21_files" / "runs" / appendix["page"].iloc[0]).read_text("utf-8")
+    assert "judged documents in its first 10" in one        # the campaign's pool depth
