@@ -160,3 +160,93 @@ def test_cli_output_that_cannot_be_written_is_exit_2(tmp_path, capsys):
     blocker.write_text("x")
     assert main(["risk", "--demo", "-m", "AP", "-o", str(blocker / "out.tsv")]) == 2
     assert "is a file" in capsys.readouterr().err
+
+
+def spec_risk(X: np.ndarray, b: int | None, alpha: float) -> dict[str, np.ndarray]:
+    """The definitions of ../shared/spec/risk.md written out with NumPy/SciPy (not
+    irmeta's kernels) on a runs x topics matrix ``X``, the baseline at row ``b``: per run
+    ``URisk``, ``TRisk``, ``TRisk_p``, ``wins``, ``losses`` (None without a baseline),
+    ``ZRisk``, ``GeoRisk``."""
+    from scipy import stats
+    R, c = X.shape
+    out: dict[str, np.ndarray] = {}
+    if b is not None:
+        delta = X - X[b]
+        adj = np.where(delta >= 0, delta, (1.0 + alpha) * delta)
+        u = adj.sum(axis=1) / c
+        s = np.sqrt(((adj - u[:, None]) ** 2).sum(axis=1) / (c - 1))     # ddof = 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(s > 0, u / (s / math.sqrt(c)), np.nan)
+        out.update(URisk=u, TRisk=t, TRisk_p=2.0 * stats.t.sf(np.abs(t), c - 1),
+                   wins=(delta > 0).sum(axis=1), losses=(delta < 0).sum(axis=1))
+    Xt = X.T                                                        # topics x runs
+    T, S, N = Xt.sum(axis=1), Xt.sum(axis=0), Xt.sum()
+    e = np.outer(T, S) / N
+    z = np.divide(Xt - e, np.sqrt(e), out=np.zeros_like(e), where=e > 0)
+    zr = z.clip(min=0).sum(axis=0) + (1.0 + alpha) * z.clip(max=0).sum(axis=0)
+    out.update(ZRisk=zr, GeoRisk=np.sqrt(S / c * stats.norm.cdf(zr / c)))
+    return out
+
+
+def test_spec_oracle_gives_the_spec_worked_example():
+    """The oracle below reproduces the four-topic example of the spec (its table)."""
+    X = np.array([[0.5, 0.2, 0.0, 0.9], [0.3, 0.4, 0.0, 0.6], [0.0, 0.1, 0.0, 0.3]])
+    got = spec_risk(X, 1, 1.0)
+    assert got["URisk"] == pytest.approx([0.025, 0.0, -0.45])
+    assert got["TRisk"][[0, 2]] == pytest.approx([0.161515, -3.0], abs=1e-6)
+    assert got["TRisk_p"][[0, 2]] == pytest.approx([0.881953, 0.057669], abs=1e-6)
+    assert np.isnan(got["TRisk"][1])
+    assert list(got["wins"]) == [2, 0, 0] and list(got["losses"]) == [1, 0, 3]
+    assert got["ZRisk"] == pytest.approx([-0.269322, -0.076484, -0.395621], abs=1e-6)
+    assert got["GeoRisk"] == pytest.approx([0.435044, 0.400026, 0.214618], abs=1e-6)
+    # and irmeta's kernels agree with it
+    mats = {"m": pd.DataFrame(X, index=["A", "B", "C"])}
+    t = risk_matrices(mats, baseline="B", alpha=1).table
+    assert t["GeoRisk"].to_numpy() == pytest.approx(got["GeoRisk"], rel=1e-12)
+
+
+#: docs/risk.md, "TREC DL 2021": the five best runs by GeoRisk of nDCG@10 (alpha 1, -l 2),
+#: ties in campaign order
+DL21_GEORISK_TOP5 = ["pash_f1", "pash_f2", "pash_f3", "NLE_P_v1", "pash_r2"]
+
+
+@pytest.mark.slow
+def test_dl21_every_risk_value_equals_the_definitions(dl21, dl21_campaign, capsys):
+    """Issue 34's "done when": on TREC DL 2021 (-l 2; nDCG@10 and AP; alpha 1 and 5;
+    baseline p_bm25) every URisk, TRisk, TRisk_p, ZRisk and GeoRisk of ``irmeta risk``
+    equals :func:`spec_risk` on the per-topic values of ``irmeta.evaluate`` to 1e-9
+    (TRisk_p to 1e-6 relative), wins and losses exactly. Real data, read in place."""
+    import irmeta
+    qrels, runs = dl21
+    measures, alphas = ["nDCG@10", "AP"], [1.0, 5.0]
+    assert main(["risk", str(qrels), *map(str, runs), "-l", "2", "-m", measures[0], "-m",
+                 measures[1], "--baseline", "p_bm25", "--alpha", "1", "--alpha", "5",
+                 "--format", "json"]) == 0
+    got = pd.DataFrame(json.loads(capsys.readouterr().out))
+    assert len(got) == 63 * 2 * 2
+    res = irmeta.evaluate(dl21_campaign, measures=measures, rel_level=2, complete=True)
+    for m in measures:
+        M = res.matrix(m)
+        assert M.shape == (63, 53) and not M.isna().to_numpy().any()
+        X = M.to_numpy(dtype=np.float64)
+        for a in alphas:
+            want = spec_risk(X, list(M.index).index("p_bm25"), a)
+            rows = got[(got["measure"] == m) & (got["alpha"] == a)].set_index("run")
+            rows = rows.loc[[str(r) for r in M.index]]
+            assert rows["mean"].to_numpy() == pytest.approx(X.mean(axis=1), abs=1e-12)
+            for name in ("URisk", "TRisk", "ZRisk", "GeoRisk"):
+                np.testing.assert_allclose(rows[name].astype(float).to_numpy(), want[name],
+                                           rtol=0, atol=1e-9, equal_nan=True,
+                                           err_msg=f"{m} alpha={a} {name}")
+            np.testing.assert_allclose(rows["TRisk_p"].astype(float).to_numpy(),
+                                       want["TRisk_p"], rtol=1e-6, atol=0, equal_nan=True,
+                                       err_msg=f"{m} alpha={a} TRisk_p")
+            assert rows["wins"].astype(int).tolist() == want["wins"].tolist()
+            assert rows["losses"].astype(int).tolist() == want["losses"].tolist()
+            assert np.isnan(rows.loc["p_bm25", "TRisk"]) and rows.loc["p_bm25", "URisk"] == 0
+    # the table of docs/risk.md: GeoRisk's top 5 (nDCG@10, alpha 1) is the mean's top 5
+    M = res.matrix("nDCG@10")
+    geo = pd.Series(spec_risk(M.to_numpy(), None, 1.0)["GeoRisk"], index=M.index)
+    top = geo.sort_values(ascending=False, kind="stable").index[:5].tolist()
+    assert top == DL21_GEORISK_TOP5
+    assert M.mean(axis=1).sort_values(ascending=False, kind="stable").index[:5].tolist() == top

@@ -23,7 +23,8 @@ from irmeta.constraints import (
     ListOf,
 )
 
-_SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust", "appendix")
+_SECTIONS = ("leaderboard", "risk", "innovation", "nrg", "effort", "topics", "trust",
+             "appendix")
 
 
 def _skip(ctx, param, value):
@@ -142,21 +143,28 @@ def _option(name: str, **kwargs):
               callback=one_measure_option,
               help="Measure of the runs x topics matrix aggregated by GAWM and HITS "
                    "(default: the primary measure).")
+@click.option("--baseline", default=None, metavar="RUN",
+              help="A run of the campaign: the risk section shows every run's topics won, "
+                   "lost and tied against it, URisk and TRisk (alpha 1) and a win/loss "
+                   "figure (default: only the campaign-wide ZRisk and GeoRisk).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, seed,
                    discpower_trials, stability_trials, level, test, correction, ci_level,
                    ci_trials, fuzziness, alphas, rare_cutoff, nrg_cutoff, nrg_prior,
-                   twist_depth, run_info, primary, gain, matrix_measure, progress, **options):
+                   twist_depth, run_info, primary, gain, matrix_measure, baseline, progress,
+                   **options):
     """Evaluate every run of a campaign into one HTML report.
 
-    Six sections: a sortable leaderboard (the primary measure with confidence
-    intervals and significance markers, classic and context measures, rank changes,
-    per-topic results of every run), innovation (rare relevant documents), NRG, effort (Twist),
-    topics and systems (GAWM, HITS), and trust (discriminative power, stability,
-    Kendall tau between measures). The page works offline (plots embedded); every
-    table is also written as TSV and every figure as PNG and SVG in <name>_files/.
+    Seven sections: a sortable leaderboard (the primary measure with confidence
+    intervals and significance markers, GeoRisk, classic and context measures, rank
+    changes, per-topic results of every run), risk (against --baseline: wins, losses,
+    URisk, TRisk; ZRisk and GeoRisk against every run), innovation (rare relevant
+    documents), NRG, effort (Twist), topics and systems (GAWM, HITS), and trust
+    (discriminative power, stability, Kendall tau between measures). The page works
+    offline (plots embedded); every table is also written as TSV and every figure as
+    PNG and SVG in <name>_files/.
     Means are over the campaign topic set (qrels topics with a relevant document,
     a missing topic scoring an empty ranking), so -c changes nothing here.
 
@@ -165,6 +173,7 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
       irmeta report --demo                         # the shipped demo campaign
       irmeta report qrels.txt runs/*.gz --groups groups.txt -o dl21.html
       irmeta report qrels.txt runs/*.gz --skip trust,effort   # faster
+      irmeta report qrels.txt runs/*.gz --baseline bm25       # risk against a run
     """
     from irmeta.report import ReportOptions, campaign_report
 
@@ -183,7 +192,8 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
                          rare_cutoff=rare_cutoff, nrg_cutoff=nrg_cutoff, nrg_prior=nrg_prior,
                          twist_depth=twist_depth, primary=primary, gain=gain,
                          matrix_measure=matrix_measure, run_info=run_info,
-                         campaign_info=campaign_info, skip=skip, progress=progress)
+                         campaign_info=campaign_info, skip=skip, progress=progress,
+                         baseline=baseline)
     inputs = {"qrels": ctx["qrels"], "runs": ctx["runs"], "groups": options.get("groups_file")}
     if options.get("demo"):
         inputs["campaign"] = "the demo campaign shipped with irmeta (simulated data, irmeta.demo)"

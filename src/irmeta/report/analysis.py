@@ -15,20 +15,25 @@ Sections (``SECTIONS``; each can be skipped, see :class:`ReportOptions`):
    *campaign topic set* (qrels topics with a relevant document; a run lacking one scores
    an empty ranking there); undefined values (Twist) left out of the mean. Always
    computed (the other sections and the summary use it); ``skip`` only hides it.
-2. ``innovation`` (:class:`InnovationSection`) — Kendall's tau (and tau_AP) between P@K
+   GeoRisk of the primary measure is a column.
+2. ``risk`` (:class:`RiskSection`) — under the primary measure, every run against
+   ``baseline`` (topics won, lost, tied; URisk, TRisk and its p-value) and against every
+   run at once (ZRisk, GeoRisk; :mod:`irmeta.stats.risk`, alpha 1). Computed in the
+   leaderboard's forked child (TRisk's p-values need ``scipy.stats``).
+3. ``innovation`` (:class:`InnovationSection`) — Kendall's tau (and tau_AP) between P@K
    / AP@K and their rareness versions over a grid of alpha
    (:func:`irmeta.stats.alpha_sweep`); per run, the relevant documents in its top K that
    no other run has in its top K, with examples.
-3. ``nrg`` (:class:`NRGSection`) — NRG@10 against nDCG@10 per run; the runs adding the
+4. ``nrg`` (:class:`NRGSection`) — NRG@10 against nDCG@10 per run; the runs adding the
    most unseen relevant material.
-4. ``effort`` (:class:`EffortSection`) — Twist against a gain measure on the 4x4 grid
+5. ``effort`` (:class:`EffortSection`) — Twist against a gain measure on the 4x4 grid
    (:func:`irmeta.effort.effort_gain`), archetypes (:func:`irmeta.effort.archetypes`),
    CRP and DCG of the most telling (run, topic) pairs
    (:func:`irmeta.effort.most_telling`, :func:`irmeta.effort.crp_dcg_panels`).
-5. ``topics`` (:class:`TopicsSection`) — GAWM (axioms A, arithmetic means) and HITS on
+6. ``topics`` (:class:`TopicsSection`) — GAWM (axioms A, arithmetic means) and HITS on
    the systems x topics matrix of one measure (default AP): topic weights and ease,
    system authorities, ranking under MAP vs GAWM.
-6. ``trust`` (:class:`TrustSection`) — discriminative power (Sakai's paired bootstrap,
+7. ``trust`` (:class:`TrustSection`) — discriminative power (Sakai's paired bootstrap,
    ``bootstrap`` samples), stability under topic subsampling (the innovation paper's
    fuzziness stability and the Buckley-Voorhees error rate, ``trials`` trials), Kendall's
    tau between the rankings of every pair of reported measures. The tests run in a forked
@@ -91,6 +96,7 @@ from irmeta.report.sections.leaderboard import rank_shift as rank_shift
 from irmeta.report.sections.leaderboard import saturated_columns as saturated_columns
 from irmeta.report.sections.nrg import NRGSection
 from irmeta.report.sections.nrg import nrg as nrg
+from irmeta.report.sections.risk import RiskSection, risk_section
 from irmeta.report.sections.topics import TopicAggregation as TopicAggregation
 from irmeta.report.sections.topics import TopicsSection
 from irmeta.report.sections.topics import topics as topics
@@ -105,7 +111,8 @@ from irmeta.report.sections.trust import (
 
 __all__ = ["SATURATION", "CampaignAnalysis", "Defaults", "EffortFindings", "EffortSection",
            "Highlights", "InnovationSection", "InputsSection", "LeaderboardSection",
-           "NRGSection", "PerTopic", "RankChange", "ReusabilityPart", "Superlative",
+           "NRGSection", "PerTopic", "RankChange", "ReusabilityPart", "RiskSection",
+           "Superlative",
            "TopicAggregation", "TopicsSection", "TrustSection", "analyse_campaign",
            "rank_ranges", "saturated_columns"]
 
@@ -131,6 +138,7 @@ class CampaignAnalysis:
     topics: TopicsSection | None
     trust: TrustSection | None
     appendix: AppendixSection | None = None
+    risk: RiskSection | None = None
 
 
 # ---------------------------------------------------------------------- entry point
@@ -206,6 +214,11 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
                  "others" if own_groups else "best_per_group")
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError(f"{func}: reference must be a Campaign (irmeta.load_campaign)")
+    runs = [str(r) for r in campaign.runs]
+    if opts.baseline is not None and opts.baseline not in runs:
+        raise ParameterError(f"{func}: baseline (--baseline) names unknown run "
+                             f"{opts.baseline!r} (runs: {', '.join(runs[:8])}"
+                             f"{' ...' if len(runs) > 8 else ''})")
     return group_of, own_groups, prior, prior_runs
 
 
@@ -243,11 +256,12 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
         board = leaderboard_section(results, columns, groups, own_groups, opts.rare_cutoff,
                                     opts, prior, uncertainty=None, run_info=info)
         per_topic = per_topic_results(view, opts, results, board)
-    # two children starting at once: the leaderboard's intervals and tests (they import
-    # scipy.stats, a second) and the trust section's tests
+    # two children starting at once: the leaderboard's intervals and tests and the risk
+    # section (they import scipy.stats, a second) and the trust section's tests
     with clock.step("trust: start (tests in a child)"):
         fork = bool(opts.background)
-        jobs: list[Job] = [Job(board_tests, results, columns, opts, background=fork)]
+        jobs: list[Job] = [Job(board_and_risk_tests, results, columns, opts,
+                               list(board.table["run"]), background=fork)]
         if "trust" not in opts.skip:
             jobs.append(Job(trust_tests, trust_matrices(results, columns), opts,
                             background=fork))
@@ -265,12 +279,14 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                 sections[section.name] = section.compute(source, opts, results, board,
                                                          groups, prior, context)
         with clock.step("trust: significance and stability"):
-            uncertainty, column_tests = jobs[0].result()
+            uncertainty, column_tests, risk = jobs[0].result()
+            if risk is not None:
+                sections["risk"] = risk
             tests = None if len(jobs) == 1 else jobs[1].result()
         jobs = []
         # the same means as above (not the matrices and means computed a second time)
         board = board_of_means(columns, board.means, groups, own_groups, opts.rare_cutoff,
-                               opts, prior, uncertainty, info, column_tests)
+                               opts, prior, uncertainty, info, column_tests, board.georisk)
         if tests is not None:
             sections["trust"] = trust(view, opts, board, tests)
             if not own_groups:   # the part needs the groups the user gave
@@ -296,6 +312,18 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
         inputs=inputs_section(view, opts, groups, own_groups, prior, prior_runs,
                               reference, inputs, campaign if sharded else None),
         **{name: sections.get(name) for name in SECTIONS if name != "leaderboard"})
+
+
+def board_and_risk_tests(results, columns: list[Column], opts: ReportOptions,
+                         order: list[str]):
+    """``(uncertainty, column_tests, risk)``: :func:`board_tests` and the risk section
+    (:func:`~irmeta.report.sections.risk.risk_section` of the primary measure, rows in
+    ``order``; None when ``risk`` is skipped): every part of the report that imports
+    ``scipy.stats``, run together in one forked child."""
+    uncertainty, column_tests = board_tests(results, columns, opts)
+    risk = None if "risk" in opts.skip else risk_section(results, opts, columns[0].label,
+                                                         order)
+    return uncertainty, column_tests, risk
 
 
 def piece_spec(opts: ReportOptions, columns: list[Column], groups: dict, prior_runs,

@@ -30,7 +30,8 @@ __all__ = ["NRG_PRIORS", "OPTION_CONSTRAINTS", "SECTIONS", "ReportOptions",
            "default_background"]
 
 #: the report's sections, in page order (each can be skipped, ``ReportOptions.skip``)
-SECTIONS = ("leaderboard", "innovation", "nrg", "effort", "topics", "trust", "appendix")
+SECTIONS = ("leaderboard", "risk", "innovation", "nrg", "effort", "topics", "trust",
+            "appendix")
 #: values of ``ReportOptions.nrg_prior``
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
 
@@ -89,7 +90,10 @@ class ReportOptions:
     attribute colouring the figures coloured by group (None: none); ``campaign_info``:
     what the campaign is (a TOML path, :func:`irmeta.io.campaign_info.read_campaign_info`,
     a mapping of its keys or a :class:`~irmeta.io.campaign_info.CampaignInfo`), shown at
-    the top of the page, its title the page's default title (None: none).
+    the top of the page, its title the page's default title (None: none); ``baseline``:
+    the run of the campaign the risk section compares every run with (topics won, lost,
+    tied, URisk and TRisk at alpha = 1, a win/loss figure; :mod:`irmeta.stats.risk`), None:
+    the risk section shows only the campaign-wide ZRisk and GeoRisk.
     """
 
     rel_level: int = 1
@@ -116,6 +120,7 @@ class ReportOptions:
     ci_trials: int = 10000
     run_info: Any = None
     campaign_info: Any = None
+    baseline: str | None = None
 
     def validate(self) -> "ReportOptions":
         """These options checked against :data:`OPTION_CONSTRAINTS` (a
@@ -136,6 +141,10 @@ class ReportOptions:
                 raise ParameterError(f"{fn}: primary must be a measure string, got "
                                      f"{self.primary!r}")
             one_measure(self.primary, f"{fn}: primary")   # one numeric per-topic measure
+        if self.baseline is not None and (not isinstance(self.baseline, str)
+                                          or not self.baseline):
+            raise ParameterError(f"{fn}: baseline must be the name of a run of the campaign, "
+                                 f"got {self.baseline!r}")
         for name in ("gain", "matrix_measure"):   # one measure each, as primary
             if getattr(self, name) is not None:
                 one_measure(getattr(self, name), f"{fn}: {name}")
@@ -176,6 +185,8 @@ class ReportOptions:
                 source = v if isinstance(v, (str, os.PathLike)) else getattr(v, "source", None)
                 v = ("none" if v is None else os.path.basename(os.fspath(source)) if source
                      else "given in Python")
+            elif f.name == "baseline":
+                v = "none" if v is None else v
             elif v is None:
                 v = "auto"
             out.append((f.name, str(v)))

@@ -25,6 +25,7 @@ from irmeta.report.views import innovation as innovation_view
 from irmeta.report.views import inputs as inputs_view
 from irmeta.report.views import leaderboard as leaderboard_view
 from irmeta.report.views import nrg as nrg_view
+from irmeta.report.views import risk as risk_view
 from irmeta.report.views import topics as topics_view
 from irmeta.report.views import trust as trust_view
 from irmeta.report.views.common import SectionView
@@ -40,7 +41,10 @@ class Section:
     field holding its data. ``compute(source, opts, results, board, groups, prior,
     context)``: its dataclass (None when :func:`~irmeta.report.analysis.analyse`
     computes it apart: the leaderboard, which every section uses; trust, whose tests run
-    in a child process; the inputs, which describe the whole run). ``render(analysis)``:
+    in a child process; risk, computed in the leaderboard's child beside its tests
+    (TRisk's p-values import scipy.stats, which the main process never imports); the
+    appendix, which shows the leaderboard's tests; the inputs, which describe the whole
+    run). ``render(analysis)``:
     its :class:`~irmeta.report.views.common.SectionView`. ``skip``: the ``--skip`` key
     leaving it out (None: always shown).
     """
@@ -55,6 +59,7 @@ class Section:
 REGISTRY: tuple[Section, ...] = (
     Section("leaderboard", None, lambda a: leaderboard_view.leaderboard(
         a.leaderboard, a.per_topic, a.defaults), "leaderboard"),
+    Section("risk", None, lambda a: risk_view.risk(a.risk), "risk"),
     Section("innovation", innovation, lambda a: innovation_view.innovation(a.innovation),
             "innovation"),
     Section("nrg", nrg, lambda a: nrg_view.nrg(a.nrg), "nrg"),

@@ -42,11 +42,12 @@ from irmeta.report.views.leaderboard import _unique_note as _unique_note
 from irmeta.report.views.leaderboard import leaderboard as leaderboard
 from irmeta.report.views.leaderboard import per_topic_blocks as per_topic_blocks
 from irmeta.report.views.nrg import nrg as nrg
+from irmeta.report.views.risk import risk as risk
 from irmeta.report.views.topics import HEATMAP_LABELLED_TOPICS as HEATMAP_LABELLED_TOPICS
 from irmeta.report.views.topics import topics as topics
 from irmeta.report.views.trust import reusability_blocks as reusability_blocks
 from irmeta.report.views.trust import trust as trust
 
 __all__ = ["TITLES", "DataView", "FigureView", "SectionView", "TableView", "effort",
-           "innovation", "inputs", "leaderboard", "nrg", "prose", "skipped", "subtitle",
-           "summary", "topics", "trust"]
+           "innovation", "inputs", "leaderboard", "nrg", "prose", "risk", "skipped",
+           "subtitle", "summary", "topics", "trust"]

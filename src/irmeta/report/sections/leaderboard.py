@@ -15,6 +15,7 @@ import pandas as pd
 from irmeta.report.columns import Column
 from irmeta.report.options import ReportOptions
 from irmeta.report.sections.common import ranks
+from irmeta.report.sections.risk import georisk_column
 
 #: a leaderboard column is *saturated* when more than this share of the runs (with a
 #: defined mean) share one value: its ranks are mostly ties, and a rank change under it
@@ -47,7 +48,11 @@ class LeaderboardSection:
     primary (whose tests are in ``uncertainty``) that averages per-topic values
     (:func:`columns_with_markers`); None before the tests ran. ``best_per_group``: the best
     run of each group by the primary measure (:func:`best_per_group`), None without
-    groups.
+    groups. ``georisk``: every run's GeoRisk of the primary measure at alpha 1 (campaign
+    order; :func:`irmeta.report.sections.risk.georisk_column`: ``sqrt(mean * Phi(ZRisk /
+    c))`` over the topics where every run has a value), also the table's ``GeoRisk`` and
+    ``rank GeoRisk`` columns after the primary measure's; None when undefined (no such
+    topic, or negative values).
     """
 
     columns: tuple[Column, ...]
@@ -64,6 +69,7 @@ class LeaderboardSection:
     attributes: pd.DataFrame | None = None
     column_tests: dict | None = None
     best_per_group: pd.DataFrame | None = None
+    georisk: pd.Series | None = None
 
 
 @dataclass(frozen=True)
@@ -181,7 +187,8 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
     first is the primary measure, which orders the table and gets intervals and tests
     with ``opts``' test, correction, level, ``ci_level``, ``ci_trials`` and seed).
     ``uncertainty``: those intervals and tests when already computed
-    (:func:`primary_uncertainty`, None for none), else :data:`COMPUTE`."""
+    (:func:`primary_uncertainty`, None for none), else :data:`COMPUTE`. GeoRisk of the
+    primary measure (:func:`~irmeta.report.sections.risk.georisk_column`) is a column."""
     opts = opts or ReportOptions()
     per_column = {}
     for i, col in enumerate(columns):
@@ -192,50 +199,60 @@ def leaderboard_section(results, columns: list[Column], groups: dict, own_groups
     if isinstance(uncertainty, str) and uncertainty == COMPUTE:
         uncertainty, column_tests = board_tests(results, columns, opts)
     return board_of_means(columns, means, groups, own_groups, rare_cutoff, opts, prior,
-                          uncertainty, run_info, column_tests)
+                          uncertainty, run_info, column_tests,
+                          georisk=georisk_column(results.matrix(0)))
 
 
 def board_of_means(columns: list[Column], means: pd.DataFrame, groups: dict,
                    own_groups: bool, rare_cutoff: int, opts: ReportOptions,
                    prior: str = "others", uncertainty: Any = None,
                    run_info: pd.DataFrame | None = None,
-                   column_tests: dict | None = None) -> LeaderboardSection:
+                   column_tests: dict | None = None,
+                   georisk: pd.Series | None = None) -> LeaderboardSection:
     """The :class:`LeaderboardSection` of the runs' ``means`` (runs x column labels):
     ranks, tie-aware rank changes, saturated columns, the table (with every tested
     column's ``p_vs_best <label>``, ``significant_vs_best <label>``, ``p_vs_next
-    <label>``, ``significant_vs_next <label>``)."""
+    <label>``, ``significant_vs_next <label>``, and, given ``georisk`` (run -> GeoRisk of
+    the primary measure), ``GeoRisk`` and ``rank GeoRisk`` after the primary
+    measure's columns)."""
     rank = means.apply(ranks)
     primary = columns[0].label
     saturated = tuple(c for c in saturated_columns(means) if c != primary)
     # the same order as the tests' table: mean descending, campaign order on ties
     order = means[primary].sort_values(ascending=False, kind="stable").index
-    table = pd.DataFrame({"run": list(order)}, index=list(order))
+    # the columns gathered first, the frame built once (inserting ~100 columns one at a
+    # time fragments it: pandas warns)
+    cells: dict[str, Any] = {"run": list(order)}
     if not own_groups:
-        table["group"] = [groups[r] for r in order]
+        cells["group"] = [groups[r] for r in order]
     if run_info is not None:
         for name in run_info.columns:
-            table[str(name)] = run_info[name].reindex(order).to_numpy()
+            cells[str(name)] = run_info[name].reindex(order).to_numpy()
     for label in means.columns:
-        table[label] = means[label].reindex(order).to_numpy()
-        table[f"rank {label}"] = rank[label].reindex(order).to_numpy()
+        cells[label] = means[label].reindex(order).to_numpy()
+        cells[f"rank {label}"] = rank[label].reindex(order).to_numpy()
         if label != primary:      # tie-aware; none under a saturated column
             delta = (pd.Series(np.nan, index=means.index) if label in saturated
                      else rank_shift(means[primary], means[label]))
-            table[f"delta {label}"] = delta.reindex(order).to_numpy()
+            cells[f"delta {label}"] = delta.reindex(order).to_numpy()
         if label == primary and uncertainty is not None:
             u = uncertainty.table.reindex(order)
             for name in ("ci_low", "ci_high", "p_vs_best", "significant_vs_best",
                          "p_vs_next", "significant_vs_next", "tied_with_best"):
-                table[name] = u[name].to_numpy()
+                cells[name] = u[name].to_numpy()
+        if label == primary and georisk is not None:
+            cells["GeoRisk"] = georisk.reindex(order).to_numpy()
+            cells["rank GeoRisk"] = ranks(georisk).reindex(order).to_numpy()
         if column_tests and label in column_tests:
             tests = column_tests[label].reindex(order)
             for name in ("p_vs_best", "significant_vs_best", "p_vs_next",
                          "significant_vs_next"):
-                table[f"{name} {label}"] = tests[name].to_numpy()
+                cells[f"{name} {label}"] = tests[name].to_numpy()
+    table = pd.DataFrame(cells, index=list(order))
     best = None if own_groups else best_per_group(means[primary], rank[primary], groups)
     return LeaderboardSection(tuple(columns), means, rank, table, own_groups, rare_cutoff,
                               primary, uncertainty, opts.rel_level, prior, saturated, run_info,
-                              column_tests, best)
+                              column_tests, best, georisk)
 
 
 def best_per_group(values: pd.Series, rank: pd.Series, groups: dict) -> pd.DataFrame:

@@ -25,6 +25,7 @@ ASSETS = "{assets}"
 
 TITLES = {"inputs": "Inputs and parameters", "leaderboard": "Leaderboard",
           "appendix": "Appendix: one page per run",
+          "risk": "Risk: where runs lose against a baseline and the field",
           "innovation": "Innovation: relevant documents few runs found",
           "nrg": "Relative effectiveness: what is new in each run (NRG)",
           "effort": "Effort: how much reading the ranking costs (Twist)",

@@ -57,6 +57,8 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
             frame["p vs next"] = t["p_vs_next"].to_numpy()
             classes["p vs best"] = ["sig" if x else "" for x in t["significant_vs_best"]]
             classes["p vs next"] = ["sig" if x else "" for x in t["significant_vs_next"]]
+        if c == P and lb.georisk is not None:
+            frame["GeoRisk"] = t["GeoRisk"].to_numpy()
         deltas = t[f"delta {c}"] if c != P else pd.Series(np.nan, index=t.index)
         texts, css = [], []
         for r, delta in zip(t[f"rank {c}"], deltas):
@@ -72,6 +74,9 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
         marks = markers(u).reindex(t.index).fillna("")
         notes[P] = [m for m in marks]
         classes[P] = [f"{cls} marks".strip() for cls in classes[P]]
+    if lb.georisk is not None:
+        notes["GeoRisk"] = [f"#{int(r)}" for r in t["rank GeoRisk"]]
+        classes["GeoRisk"] = ["best" if r == 1 else "" for r in t["rank GeoRisk"]]
     tested = [c for c in labels if c != P and f"significant_vs_best {c}" in t]
     for c in tested:
         notes[c] = [f"{text} {m}".strip() for text, m in zip(notes[c], column_markers(t, c))]
@@ -82,8 +87,12 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
     tips.update({"#": f"rank by {P} (the primary measure)", "group": "the run's group (--groups)",
                  "p vs best": "p-value of the test against the best run (corrected)",
                  "p vs next": "p-value of the test against the run ranked just below "
-                              "(corrected)"})
+                              "(corrected)",
+                 "GeoRisk": f"GeoRisk of {P} (Dinçer et al., SIGIR 2016): sqrt(mean × "
+                            f"Φ(ZRisk / topics)), α = 1: high for runs good on average and "
+                            f"rarely far below the other runs on a topic (see Risk)"})
     digits = {c: 3 for c in labels}
+    digits["GeoRisk"] = 3
     digits[f"unique@{lb.rare_cutoff}"] = 0
     # the TSV's headers are the measure strings (ASCII), rank_<measure>, delta_<measure>
     rename = {}
@@ -92,6 +101,9 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
                        f"delta {col.label}": f"delta_{col.measure}"})
         rename.update({f"{name} {col.label}": f"{name}_{col.measure}" for name in (
             "p_vs_best", "significant_vs_best", "p_vs_next", "significant_vs_next")})
+    primary_measure = lb.columns[0].measure
+    rename.update({"GeoRisk": f"GeoRisk_{primary_measure}",
+                   "rank GeoRisk": f"rank_GeoRisk_{primary_measure}"})
     filters = [Filters("leaderboard", [(name, sorted(set(map(str, t[name])), key=str))
                                        for name in attrs])] if attrs else []
     view = SectionView("leaderboard", TITLES["leaderboard"],
@@ -103,9 +115,11 @@ def leaderboard(lb: LeaderboardSection, per_topic: PerTopic | None = None,
             tsv=t.rename(columns=rename),
             links={"run": ["#" + anchors[r] for r in t["run"]]} if anchors else None,
             formats={"p vs best": p_value, "p vs next": p_value},
-            header_notes={c.label: c.relevance(lb.rel_level, lb.prior) for c in lb.columns},
+            header_notes={**{c.label: c.relevance(lb.rel_level, lb.prior) for c in lb.columns},
+                          "GeoRisk": f"{P}, α = 1"},
             caption=prose("leaderboard_caption", k=lb.rare_cutoff, primary=P,
-                          legend=legend(u) if u is not None else "", tested=tested)))])
+                          legend=legend(u) if u is not None else "", tested=tested,
+                          georisk=lb.georisk is not None)))])
     if lb.best_per_group is not None:
         view.blocks.append(best_per_group_table(lb, lb.best_per_group))
     if u is not None:
