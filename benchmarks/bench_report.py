@@ -80,8 +80,11 @@ def worker(scenario: str, shared: Path, data: Path, out: Path) -> dict:
     if scenario == "dl21":
         groups = _dl21_groups(base / "runs", campaign.runs)
     loaded = (time.perf_counter() - w, time.process_time() - c)
+    # BENCH_REPORT_SKIP=appendix,...: sections left out (bench_report_versions.py)
+    skip = frozenset(s for s in os.environ.get("BENCH_REPORT_SKIP", "").split(",") if s)
     rep = campaign_report(campaign, out, groups=groups,
-                          options=ReportOptions(rel_level=rel_level, progress=False),
+                          options=ReportOptions(rel_level=rel_level, progress=False,
+                                                skip=skip),
                           inputs={"qrels": qrels, "runs": runs})
     total = (time.perf_counter() - t0w, time.process_time() - t0c)
     size = rep.path.stat().st_size
