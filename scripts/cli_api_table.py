@@ -65,6 +65,8 @@ FEEDS: dict[str, tuple[str, ...]] = {
                        "irmeta.stats.filter_top_runs"),
     "meta systems": ("irmeta.stats.system_dependence", *CAMPAIGN,
                      "irmeta.stats.filter_top_runs"),
+    "meta topic-set-size": ("irmeta.stats.topic_set_size",
+                            "irmeta.io.matrix.read_matrix", *CAMPAIGN),
     "pool": ("irmeta.pooling.pool",),
     "check": ("irmeta.submissions.check",),
     "meta reusability": ("irmeta.stats.reusability", "irmeta.load_campaign",
@@ -103,6 +105,9 @@ DIFFERENT: dict[tuple[str, str], tuple[str, str, str]] = {
     ("aggregate", "--measure"): ("irmeta.evaluate", "measures",
                                  "the one measure whose runs x topics matrix is aggregated"),
     ("aggregate", "--measure-name"): ("irmeta.io.matrix.read_matrix", "measure",
+                                      "`-m/--measure` is the measure evaluated from a "
+                                      "campaign"),
+    ("meta topic-set-size", "--measure-name"): ("irmeta.io.matrix.read_matrix", "measure",
                                       "`-m/--measure` is the measure evaluated from a "
                                       "campaign"),
     ("reproduce gawm", "--measure-name"): ("irmeta.io.matrix.read_matrix", "measure",
@@ -161,6 +166,12 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("pool", "--stats"): "which table is printed (`Pool.stats`, not the pool)",
     ("check", "--format"): "how the results are rendered (`CheckResult.to_dict` for json)",
     ("meta *", "--part"): "which of the analysis' tables is printed",
+    ("meta topic-set-size", "--top-fraction"): "refused: the variance is of every "
+                                               "participating run",
+    ("meta topic-set-size", "--seed"): "refused: the design draws nothing at random",
+    ("meta topic-set-size", "--by"): "refused with --top-fraction",
+    ("meta topic-set-size", "--method"): "`method=` (repeatable: each `--method` is one "
+                                         "item of the list)",
     ("meta reusability", "--write-qrels"): "where each group's reduced qrels are written "
                                            "(`Reusability.write_qrels(folder)`)",
 }

@@ -302,6 +302,8 @@ CHECK_FORMATS = Choice(("text", "json"))
 FRACTION = Real(low=0.0, high=1.0, low_open=True)
 #: a difference below which two means tie (stability fuzziness), a tolerance
 NONNEGATIVE = Real(low=0.0)
+#: a difference that must be above zero (``meta topic-set-size --min-diff``)
+POSITIVE = Real(low=0.0, low_open=True)
 #: a count of things that must be at least one (repeats, topics per shard, workers)
 COUNT = Integer(low=1)
 #: the weight of rarity in P_rare / AP_rare

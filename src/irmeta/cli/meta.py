@@ -4,7 +4,8 @@ Subcommands: ``correlation`` (Kendall / tau_AP matrix, alpha sweep), ``significa
 (tests between systems), ``leaderboard`` (ranks with intervals and tests), ``discpower``
 (discriminative power, ASL curves),
 ``stability`` (fuzziness stability, Buckley-Voorhees rates), ``downsample`` (pool
-downsampling), ``systems`` (dependence on the set of systems). Each takes QRELS and
+downsampling), ``systems`` (dependence on the set of systems), ``topic-set-size``
+(topics the next round needs). Each takes QRELS and
 RUN files (or ``--demo``) and measures (``-m``, repeatable), prints a table, and writes
 the figure with ``--plot PATH`` (PNG and SVG).
 """
@@ -32,6 +33,7 @@ from irmeta.constraints import (
     DEPTH,
     FRACTION,
     NONNEGATIVE,
+    POSITIVE,
     PROBABILITY,
     REL_LEVEL,
     SEED,
@@ -42,6 +44,8 @@ from irmeta.constraints import (
     Real,
 )
 
+#: the designs of ``irmeta.stats.topic_set_size``
+TOPIC_SET_METHODS = Choice(("ttest", "anova", "ci"))
 #: the tests of ``irmeta.stats.significance.TESTS`` under their canonical names
 TESTS = Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
                 "randomised_tukey_hsd", "pairwise_tukey"))
@@ -163,6 +167,7 @@ def meta_command():
       irmeta meta stability qrels runs/* -m P@100 -m AP@100
       irmeta meta downsample qrels runs/* -m AP -m bpref --top-fraction 0.75
       irmeta meta systems qrels runs/* -m "AP_rare(alpha=1)@100" --trials 1000
+      irmeta meta topic-set-size qrels runs/* -m nDCG@10 -l 2 --min-diff 0.05 --min-diff 0.1
     """
 
 
@@ -438,6 +443,71 @@ def systems_cmd(click_ctx, qrels, runs, measures, sizes, trials, **options):
     if options["plot_path"]:
         from irmeta.plot.meta import systems_plot
         systems_plot(table, path=options["plot_path"])
+
+
+@meta_command.command("topic-set-size", context_settings={"show_default": True})
+@_common
+@constrained("--min-diff", "min_diffs", constraint=POSITIVE, multiple=True, required=True,
+             help="The smallest difference D between systems to detect (repeatable: a row "
+                  "per D).")
+@constrained("--alpha", constraint=PROBABILITY, default=0.05,
+             help="Level of the test (ci: 1 - the confidence level).")
+@constrained("--power", constraint=PROBABILITY, default=0.8,
+             help="Power to reach (1 - beta; ttest and anova).")
+@constrained_choice("--method", "methods", constraint=TOPIC_SET_METHODS, multiple=True,
+                    help="ttest (paired t-test of two systems), anova (one-way ANOVA over "
+                         "every run: D the minimum detectable range), ci (expected CI width "
+                         "at most D); repeatable.  [default: ttest]")
+@click.option("--matrix", "matrix_path", type=click.Path(dir_okay=False), default=None,
+              help="Read the score matrix from FILE (long `run topic value` or wide CSV, as "
+                   "`irmeta aggregate --matrix`) instead of a campaign.")
+@click.option("--measure-name", default=None,
+              help="For --matrix: the measure to keep from a long file with a measure "
+                   "column (and the name of the table's rows).")
+def topic_set_size_cmd(click_ctx, qrels, runs, measures, min_diffs, alpha, power, methods,
+                       matrix_path, measure_name, **options):
+    """Topics the next round needs (Sakai's topic set size design): from the residual
+    variance V_E of this campaign's runs x topics matrix, the smallest topic count that
+    detects a difference D with the requested power (ttest, anova), or whose expected
+    confidence interval is at most D wide (ci); also the current topic set's power for D
+    and the smallest difference it detects. Formulas: docs/topic-set-size.md."""
+    from irmeta.stats.topic_set_size import topic_set_size
+    _refuse_common(click_ctx, options, seeded=False)
+    refuse(click_ctx, ["top_fraction"], other="irmeta meta topic-set-size",
+           because="the variance is of every participating run")
+    if matrix_path:
+        if qrels or runs or options.get("demo"):
+            raise click.UsageError("give either --matrix FILE or QRELS RUN..., not both")
+        refuse(click_ctx, ["measures"], other="--matrix",
+               because="the matrix holds its values; --measure-name picks a measure "
+                       "column")
+        from pathlib import Path
+
+        from irmeta.io.matrix import read_matrix
+        frame = read_matrix(matrix_path, measure=measure_name)
+        mats = {measure_name or Path(matrix_path).name: frame}
+    else:
+        refuse(click_ctx, ["measure_name"], other="a campaign (no --matrix)",
+               because="it picks a measure of a --matrix file")
+        refuse_unused_context(click_ctx, measures)
+        mats = _matrices(qrels, runs, measures, options)   # shard by shard when needed
+    result = topic_set_size(mats, list(min_diffs), alpha=alpha, power=power,
+                            method=list(methods) or ["ttest"])
+    t = result.table
+    for name, mat in mats.items():
+        variance = t.loc[t["measure"] == str(name), "variance"].iloc[0]
+        click.echo(f"# {name}: {mat.shape[0]} runs x {mat.shape[1]} topics, V_E = "
+                   f"{variance:.6g}", err=True)
+    _emit(result.table, options)
+    if options["plot_path"]:
+        import numpy as np
+
+        from irmeta.plot.meta import topic_set_size_plot
+        # the curve over a grid of D around the ones asked for (log-spaced), and them
+        grid = np.geomspace(min(min_diffs) / 2, max(min_diffs) * 2, 25)
+        curve = topic_set_size(mats, sorted({*grid.tolist(), *min_diffs}), alpha=alpha,
+                               power=power, method=list(methods) or ["ttest"])
+        topic_set_size_plot(curve, path=options["plot_path"])
 
 
 # ------------------------------------------------------ pools and judgments (issue 26)

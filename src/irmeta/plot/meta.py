@@ -123,6 +123,40 @@ def systems_plot(table: pd.DataFrame, *, path=None, title: str | None = None):
     return _finish(fig, path)
 
 
+def topic_set_size_plot(result, *, path=None, title: str | None = None):
+    """Topics needed against the difference D to detect (:func:`irmeta.stats.
+    topic_set_size` over a grid of D): one line per measure and method, log scales, a
+    dotted line at the current topic count (where it crosses a curve: the smallest
+    difference today's topics detect)."""
+    table = result.table.dropna(subset=["n_topics"])
+    fig, ax = style.figure(4.4, 3.2)
+    for k, ((measure, method), grp) in enumerate(table.groupby(["measure", "method"],
+                                                               sort=False)):
+        grp = grp.sort_values("min_diff")
+        ax.plot(grp["min_diff"], grp["n_topics"], marker=_MARKERS[k % len(_MARKERS)], ms=3,
+                label=f"{style.short_label(measure, 24)} ({method})",
+                color=style.PALETTE[k % len(style.PALETTE)])
+    if len(table):
+        topics = int(table["topics"].iloc[0])
+        ax.axhline(topics, color="0.4", lw=0.8, ls=":", zorder=1)
+        ax.annotate(f"today: {topics} topics", (1.0, topics), xycoords=("axes fraction",
+                    "data"), xytext=(-4, 3), textcoords="offset points", ha="right",
+                    fontsize=7, color="0.3")
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    for axis in (ax.xaxis, ax.yaxis):       # plain numbers at 1, 2, 5 x 10^k
+        axis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("difference to detect D")
+    ax.set_ylabel("topics needed")
+    ax.legend(frameon=False, fontsize=7)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
+
+
 def stability_table_plot(table: pd.DataFrame, *, columns=None, path=None,
                          title: str | None = None, fmt: str = "{:.3f}"):
     """A measures x statistics table rendered as an annotated heat map (e.g. the

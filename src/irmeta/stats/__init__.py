@@ -64,6 +64,7 @@ from irmeta.stats.subsample import (
                                       qrels_of,
                                       system_dependence,
 )
+from irmeta.stats.topic_set_size import TopicSetSize, topic_set_size
 
 __all__ = [
     "alpha_sweep", "correlation_matrix", "kendall_pvalues", "kendall_tau",
@@ -78,5 +79,5 @@ __all__ = [
     "pool_downsampling", "qrels_of", "system_dependence", "Leaderboard", "leaderboard",
     "mean_intervals",
     "Agreement", "cohen_kappa", "qrels_agreement", "Reproducibility", "reproducibility",
-    "Reusability", "reusability",
+    "Reusability", "reusability", "TopicSetSize", "topic_set_size",
 ]
