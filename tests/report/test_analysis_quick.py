@@ -171,3 +171,21 @@ def test_topics_rank_change_counts_ties(analysis):
     want = rank_shift(s["MAP"], s["GAWM E_s"])
     assert s["rank change"].tolist() == want.tolist()
     assert analysis.topics.aggregation.moved == int((want != 0).sum())
+
+
+def test_trust_topic_set_size_is_the_primary_measures_design(analysis, campaign):
+    """Issue 46, item 2: the trust section's "topics for the next round" is
+    :func:`irmeta.stats.topic_set_size` of the primary measure's matrix (topics every run
+    has), paired t-test and ANOVA at the report's level, power 0.8."""
+    import irmeta
+    from irmeta.report.sections.trust import TOPIC_SET_DIFFS
+    from irmeta.stats import topic_set_size
+    t = analysis.trust.topic_set_size
+    assert t is not None and list(dict.fromkeys(t["method"])) == ["ttest", "anova"]
+    res = irmeta.evaluate(campaign, measures=["nDCG@10"])
+    mat = res.matrix(0).dropna(axis=1, how="any")
+    want = topic_set_size(mat, list(TOPIC_SET_DIFFS), alpha=0.05, power=0.8,
+                          method=["ttest", "anova"]).table
+    pd.testing.assert_series_equal(t["n_topics"], want["n_topics"])
+    np.testing.assert_allclose(t["variance"], want["variance"], rtol=1e-12)
+    assert (t["topics"] == 7).all() and (t["runs"] == 5).all()

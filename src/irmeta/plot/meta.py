@@ -151,7 +151,8 @@ def topic_set_size_plot(result, *, path=None, title: str | None = None):
         axis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("difference to detect D")
     ax.set_ylabel("topics needed")
-    ax.legend(frameon=False, fontsize=7)
+    if len(table):
+        ax.legend(frameon=False, fontsize=7)
     if title:
         ax.set_title(title)
     return _finish(fig, path)

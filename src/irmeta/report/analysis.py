@@ -264,7 +264,7 @@ def analyse(campaign, opts: ReportOptions, *, groups: dict, own_groups: bool,
                                list(board.table["run"]), background=fork)]
         if "trust" not in opts.skip:
             jobs.append(Job(trust_tests, trust_matrices(results, columns), opts,
-                            background=fork))
+                            board.primary, background=fork))
     try:
         if not sharded:   # after the trust child starts: it runs beside these
             with clock.step("pieces"), twist_undefined_stated():

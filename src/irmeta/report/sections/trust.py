@@ -24,7 +24,9 @@ class TrustSection:
     columns (NaN where a measure ties every run); ``most_different``: the pair with the
     lowest tau and its value, None when every tau is undefined. ``tested``: False when no
     measure has 2 topics with a defined value for every run (then ``power`` and
-    ``measures`` are empty). ``power``: :func:`irmeta.stats.bootstrap_power` sorted by
+    ``measures`` are empty). ``topic_set_size``: the primary measure's topic set size
+    design over :data:`TOPIC_SET_DIFFS` (:func:`topics_needed`), None untested.
+    ``power``: :func:`irmeta.stats.bootstrap_power` sorted by
     discriminative power; ``measures``: power joined with
     :func:`irmeta.stats.stability_table`, columns renamed as shown; ``pairs``: run pairs
     compared. ``level``, ``discpower_trials``, ``stability_trials``, ``fuzziness``: the
@@ -49,6 +51,8 @@ class TrustSection:
     primary_rank: int | None = None
     #: leave-one-group-out of the primary measure (with ``--groups``; None without)
     reusability: ReusabilityPart | None = None
+    #: the topics a next round needs for the primary measure (:func:`topics_needed`)
+    topic_set_size: pd.DataFrame | None = None
 
 
 @dataclass(frozen=True)
@@ -114,21 +118,50 @@ def trust_matrices(results, columns: list[Column]) -> dict[str, pd.DataFrame]:
     return mats
 
 
-def trust_tests(mats: dict, opts: ReportOptions) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Discriminative power (paired bootstrap) and stability of every measure: the
-    slowest part of the report, run in a forked child by :func:`analyse`."""
+#: the differences D of the trust section's topic set size design (measures on [0, 1]);
+#: a primary measure with values beyond 1 (counts) scales them by its largest value
+TOPIC_SET_DIFFS = (0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.2)
+#: the power the trust section's design asks for (Sakai's examples and Cohen's 0.8)
+TOPIC_SET_POWER = 0.8
+
+
+def topics_needed(mat: pd.DataFrame, level: float) -> pd.DataFrame | None:
+    """The topic set size design (:func:`irmeta.stats.topic_set_size`, paired t-test
+    and one-way ANOVA, at the report's level and power :data:`TOPIC_SET_POWER`) of the
+    primary measure's runs x topics matrix ``mat`` (topics every run has) over
+    :data:`TOPIC_SET_DIFFS`; None with fewer than 2 runs or 2 topics, or when no D gets a
+    topic count (no residual variance: runs that differ by constants, identical runs)."""
+    from irmeta.stats.topic_set_size import topic_set_size
+    if mat.shape[0] < 2 or mat.shape[1] < 2:
+        return None
+    top = float(np.abs(mat.to_numpy(dtype=float)).max(initial=0.0))
+    scale = top if top > 1 else 1.0
+    table = topic_set_size(mat, [d * scale for d in TOPIC_SET_DIFFS], alpha=level,
+                           power=TOPIC_SET_POWER, method=["ttest", "anova"],
+                           measure=str(mat.index.name or "")).table
+    return None if table["n_topics"].isna().all() else table
+
+
+def trust_tests(mats: dict, opts: ReportOptions, primary: str | None = None
+                ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
+    """Discriminative power (paired bootstrap) and stability of every measure, and the
+    topic set size design of ``primary`` (a label of ``mats``): the slowest part of the
+    report, run in a forked child by :func:`analyse`."""
     from irmeta import stats
     if not mats:  # fewer than 2 topics: the section says why these tests are left out
-        return pd.DataFrame(), pd.DataFrame()
+        return pd.DataFrame(), pd.DataFrame(), None
     dp, _ = stats.bootstrap_power(mats, level=opts.level, trials=opts.discpower_trials,
                                   seed=opts.seed, progress=False)
     stab = stats.stability_table(mats, trials=opts.stability_trials, fuzziness=opts.fuzziness,
                                  seed=opts.seed, classic=True, progress=False)
-    return dp, stab
+    design = None
+    if primary in mats:
+        design = topics_needed(mats[primary].rename_axis(primary), opts.level)
+    return dp, stab, design
 
 
 def trust(campaign, opts: ReportOptions, board: LeaderboardSection,
-          tests: tuple[pd.DataFrame, pd.DataFrame]) -> TrustSection:
+          tests: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]) -> TrustSection:
     """The :class:`TrustSection` from the leaderboard and :func:`trust_tests`."""
     from irmeta import stats
 
@@ -140,7 +173,7 @@ def trust(campaign, opts: ReportOptions, board: LeaderboardSection,
     if len(off):
         a, b = cast(tuple, off.idxmin())
         most_different = (str(a), str(b), float(off.to_numpy().min()))
-    dp, stab = tests
+    dp, stab, design = tests
     topics = int(campaign.topic_set(opts.rel_level).sum())
     if dp.empty:
         return TrustSection(tau, most_different, False, dp, dp, 0, opts.level,
@@ -158,4 +191,4 @@ def trust(campaign, opts: ReportOptions, board: LeaderboardSection,
                         int(dp["pairs"].iloc[0]) if len(dp) else 0, opts.level,
                         opts.discpower_trials, opts.stability_trials, opts.fuzziness, topics,
                         board.primary,
-                        int(hits[0]) + 1 if len(hits) else None)
+                        int(hits[0]) + 1 if len(hits) else None, topic_set_size=design)

@@ -6,6 +6,7 @@ shows.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from irmeta.report.html import Text
 from irmeta.report.sections.trust import TrustSection
@@ -56,9 +57,37 @@ def trust(sec: TrustSection) -> SectionView:
             caption=prose("trust_measures_caption", stability_trials=sec.stability_trials,
                           fuzziness=sec.fuzziness))),
         tau]
+    if sec.topic_set_size is not None:
+        view.blocks += topic_set_size_blocks(sec)
     if sec.reusability is not None:
         view.blocks += reusability_blocks(sec.reusability)
     return view
+
+
+def topic_set_size_blocks(sec: TrustSection) -> list:
+    """The trust section's "Topics for the next round" part: the primary measure's topic
+    set size design (paired t-test and ANOVA) as a figure of topics needed against D,
+    with its table as the figure's data (docs/topic-set-size.md)."""
+    from irmeta.plot.meta import topic_set_size_plot
+    from irmeta.stats.topic_set_size import TopicSetSize
+    t = sec.topic_set_size
+    if t is None or t.empty:
+        return []
+    ttest = t[t["method"] == "ttest"]
+    first = ttest.iloc[0]
+    at = {float(d): n for d, n in zip(ttest["min_diff"], ttest["n_topics"])}
+    fig = topic_set_size_plot(TopicSetSize(t))
+    return [
+        Text(prose("trust_topic_set_size", primary=sec.primary, topics=int(first["topics"]),
+                   variance=float(first["variance"]), level=float(first["alpha"]),
+                   power=float(first["target_power"]),
+                   detectable=float(first["min_detectable"]),
+                   needed=[(d, None if pd.isna(n) else int(n))
+                           for d, n in at.items() if d in (0.05, 0.1)])),
+        FigureView("trust_topic_set_size", fig, alt="topics needed against the difference "
+                   "to detect", width=560, data=t,
+                   caption=prose("trust_topic_set_size_caption", level=float(first["alpha"]),
+                                 power=float(first["target_power"])))]
 
 
 def reusability_blocks(part) -> list:
