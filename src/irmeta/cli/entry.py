@@ -23,7 +23,12 @@ def _on_sigterm(signum, frame):  # pragma: no cover - exercised through a subpro
 
 
 def run() -> None:
-    """Import the CLI, then :func:`irmeta.cli.main.run` (which installs its own handlers)."""
+    """Import the CLI, then :func:`irmeta.cli.main.run` (which installs its own handlers).
+    Called from the ``__main__`` module (the console script, ``python -m irmeta``) it is
+    the program, which ends through :func:`irmeta.cli.main.leave` (``os._exit`` once the
+    outputs are flushed and the ``atexit`` functions ran); called from elsewhere, it
+    raises ``SystemExit``."""
+    program = _called_from_main()
     try:
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     except (ValueError, OSError):   # no signals here (an embedded interpreter)
@@ -38,4 +43,13 @@ def run() -> None:
         sys.exit(143)
     if previous is not None:   # until main() installs its own: raise what main() answers
         signal.signal(signal.SIGTERM, cli._on_sigterm)
-    cli.run()
+    cli.run(program)
+
+
+def _called_from_main() -> bool:
+    """Is the caller of :func:`run` the ``__main__`` module? (As
+    :func:`irmeta.cli.main.called_from_main`, which is not imported yet.)"""
+    try:
+        return sys._getframe(2).f_globals.get("__name__") == "__main__"
+    except ValueError:
+        return False

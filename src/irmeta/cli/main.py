@@ -18,6 +18,7 @@ import sys
 import threading
 import traceback
 import warnings
+from typing import NoReturn
 
 import click
 
@@ -232,17 +233,100 @@ def _silence_stdout() -> None:
         pass
 
 
-def run() -> None:
-    """The ``irmeta`` command (console script): :func:`main`, then exit with its status.
+def run(program: bool | None = None) -> NoReturn:
+    """The ``irmeta`` command (console script, ``python -m irmeta``): :func:`main`, then
+    exit with its status.
 
-    The heap is frozen first (``gc.freeze``), so the interpreter's exit skips its final
-    garbage collection over every object the command made: 0.2-0.6 s of a command that
-    loaded pandas, SciPy or matplotlib. Objects are still freed; only the cycle search is
-    skipped. (In-process callers, the tests among them, call :func:`main`.)"""
-    import gc
+    As the program (``program`` True; None: when called from the ``__main__`` module,
+    which the console script and ``python -m`` are) the process ends through
+    :func:`leave`, without interpreter finalisation. Called from anywhere else (a test,
+    a program that embeds irmeta) it raises ``SystemExit`` with the status, after
+    freezing the heap (``gc.freeze``: the interpreter's exit then skips its final
+    collection over every object the command made). In-process callers that want the
+    status call :func:`main`, which never ends the process."""
+    if program is None:
+        program = called_from_main()
     code = main()
+    if program:
+        leave(code)
+    import gc
     gc.freeze()
     sys.exit(code)
+
+
+def called_from_main(depth: int = 2) -> bool:
+    """Is the caller of the function calling this (``depth`` frames up) the
+    ``__main__`` module: the console script's wrapper, ``python -m irmeta`` or
+    ``python -c``? Then irmeta is the program and may end the process."""
+    try:
+        return sys._getframe(depth).f_globals.get("__name__") == "__main__"
+    except ValueError:   # no such frame
+        return False
+
+
+def leave(code: int) -> NoReturn:
+    """End the process with status ``code`` as Python's own exit would, without
+    interpreter finalisation (``os._exit``).
+
+    The command's work is over when :func:`main` returns (a failed one's temporary files
+    are already removed by its ``finally`` blocks). What the interpreter's exit would
+    still do that matters is done here, in its order: standard output and error are
+    flushed, the ``atexit`` functions run (``weakref.finalize`` objects such as a pipe's
+    spool and temporary folders, logging, Dask's), and the streams are flushed again.
+    What is skipped: Python's final garbage collection and the freeing of every object
+    (0.2-0.6 s of a command that loaded pandas, SciPy or matplotlib), waiting for helper
+    threads still running after an error (their result is no longer wanted), and the C++
+    destructors of native libraries. The last is why (issue 41, item 6): at ``exit()``,
+    Arrow's CPU pool is shut down while one of its workers may still hold a task (a parse
+    of the native fast path that waits on itself: the process hung after printing the
+    right message, 11 runs in 100 under load) or Python-owned buffers (``terminate
+    called without an active exception``, exit -6). docs/conventions.md, "The CLI"."""
+    import atexit
+    try:
+        code = _flush_std(code)
+        atexit._run_exitfuncs()   # an error in one is printed and the others run, as at exit
+        code = _flush_std(code)
+    except Terminated:   # SIGTERM while leaving (the CLI's handler is still installed)
+        code = EXIT_TERMINATED
+        _say("irmeta: terminated")
+    except KeyboardInterrupt:
+        code = 130
+        _say("irmeta: aborted")
+    os._exit(code)
+
+
+def _flush_std(code: int) -> int:
+    """Flush standard output and error; the status once that is done. A broken pipe on
+    standard output is :data:`EXIT_BROKEN_PIPE` (as during the command, no message), any
+    other write error there the located ``cannot write standard output`` (exit 2)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = code or EXIT_BROKEN_PIPE
+    except OSError as exc:
+        _silence_stdout()
+        if not code:
+            from irmeta.io.output import output_error
+            _say(f"irmeta: error: {output_error('standard output', exc)}")
+            code = 2
+    except (ValueError, AttributeError):   # closed, or replaced by an object without it
+        pass
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):   # nowhere left to say anything
+        pass
+    return code
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

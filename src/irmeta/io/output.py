@@ -42,12 +42,40 @@ __all__ = ["StagedFolder", "atomic_path", "atomic_write", "bounded_file_name",
 
 
 # ---------------------------------------------------------------------- errors
+def remove_tree(path: StrPath) -> None:
+    """Remove the folder ``path`` and everything in it, errors ignored, even where
+    ``shutil.rmtree`` cannot: it opens a descriptor per folder level and gives up
+    silently under ``EMFILE`` (a small ``ulimit -n``: the spill folder stayed, issue 41,
+    item 7). What it left is then removed by path, bottom up, which needs no descriptor
+    beyond one directory listing at a time."""
+    import shutil
+    shutil.rmtree(path, ignore_errors=True)
+    if not os.path.lexists(path):
+        return
+    for folder, dirs, files in os.walk(path, topdown=False):
+        for name in files + dirs:
+            target = os.path.join(folder, name)
+            try:
+                if os.path.isdir(target) and not os.path.islink(target):
+                    os.rmdir(target)
+                else:
+                    os.unlink(target)
+            except OSError:
+                pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
+
+
 def output_error(path: StrPath, exc: OSError) -> OutputError:
     """An :class:`OutputError` for ``exc`` met while writing ``path``: the path, the OS
     reason and, when it helps, which part of the path is at fault."""
+    from irmeta.io.source import open_files_hint
     reason = exc.strerror or str(exc)
     hint = _hint(Path(path), exc.errno)
-    return OutputError(str(path), reason + (f" ({hint})" if hint else ""))
+    return OutputError(str(path), reason + (f" ({hint})" if hint else "")
+                       + open_files_hint(exc))
 
 
 def _hint(path: Path, code: int | None) -> str:

@@ -165,7 +165,10 @@ class Source:
 
     def open(self) -> pa.NativeFile:
         """A binary, decompressed, readable stream over the whole input (a new one each
-        call). Errors of the compressed data surface on read as :func:`read_error`."""
+        call). Errors of the compressed data surface on read as :func:`read_error`.
+
+        xz and a capped stream are Python-backed (``pa.PythonFile``): the reader parses
+        them without Arrow's threads (:func:`irmeta.io.trec.arrow_threads`)."""
         try:
             if self.codec == "xz":
                 stream = pa.PythonFile(io.BufferedReader(_StrictXz(self.path)), mode="r")
@@ -186,6 +189,9 @@ class Source:
 
     def read_error(self, exc: BaseException) -> InputError:
         """The message for a failure while reading the (decompressed) stream."""
+        hint = open_files_hint(exc)
+        if hint:   # no fault of the data
+            return InputError(f"cannot read: too many open files{hint}", path=self.name)
         if self.codec is not None:
             return InputError(f"unreadable {_FORMAT_NAME[self.codec]} data ({exc})",
                               path=self.name)
@@ -258,7 +264,8 @@ class _Capped:
     """A read-only stream over ``inner`` (a decompressing stream) that ends once
     ``source.max_bytes`` bytes came out of it and marks ``source.over_limit``; the reader
     then raises :meth:`Source.limit_error`. It never raises itself: an exception raised
-    inside Arrow's read-ahead threads can leave them waiting forever at exit."""
+    inside Arrow's read-ahead threads could leave them waiting forever at exit (it is
+    Python-backed, so it is parsed without them anyway: :func:`irmeta.io.trec.arrow_threads`)."""
 
     def __init__(self, inner: pa.NativeFile, source: Source):
         self._inner = inner
@@ -298,7 +305,22 @@ def os_error(exc: OSError, name: str) -> InputError:
         return InputError("is a directory, expected a file", path=name)
     if isinstance(exc, PermissionError):
         return InputError("permission denied", path=name)
-    return InputError(f"cannot read file: {exc.strerror or exc}", path=name)
+    return InputError(f"cannot read file: {exc.strerror or exc}{open_files_hint(exc)}",
+                      path=name)
+
+
+def open_files_hint(exc: BaseException) -> str:
+    """`` (the limit on open files, ulimit -n, is N: ...)`` when ``exc`` is ``EMFILE``
+    (an ``OSError``, or Arrow's error of a pipe or file it could not open), else ``""``."""
+    if getattr(exc, "errno", None) != errno.EMFILE and "Too many open files" not in str(exc):
+        return ""
+    try:
+        import resource
+        limit = f", is {resource.getrlimit(resource.RLIMIT_NOFILE)[0]}"
+    except (ImportError, OSError, ValueError):   # pragma: no cover - not POSIX
+        limit = ""
+    return (f" (the limit on open files, ulimit -n{limit}: raise it or give fewer "
+            "files at once)")
 
 
 def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:

@@ -7,8 +7,10 @@ The pipeline, one streaming pass:
 2. :class:`irmeta.io.tokens.CanonicalStream` turns whitespace-separated lines into
    canonical lines (trec_eval's tokenisation; blank and comment lines dropped and
    remembered for line numbers);
-3. Arrow's multithreaded CSV reader parses the canonical lines, ids as **bytes** (never
-   decoded, so no replacement character can merge two ids), scores as doubles;
+3. Arrow's CSV reader parses the canonical lines, ids as **bytes** (never
+   decoded, so no replacement character can merge two ids), scores as doubles; on its
+   threads when the input is a native stream, on the calling thread when it is a Python
+   one (:func:`arrow_threads`);
 4. values are checked column-wise (finite scores, integer grades in range) and the first
    bad one is reported with its file, line and topic.
 
@@ -88,11 +90,24 @@ _POOL: pa.MemoryPool | None = None
 PARSE_BLOCK = 1 << 22
 
 
-def _csv(stream: pa.NativeFile | CanonicalStream, names: list[str],
+def arrow_threads(stream: object) -> bool:
+    """May Arrow parse ``stream`` on its CPU pool? Only a native stream (a file on disk,
+    Arrow's own decompression). A Python-backed one (``pa.PythonFile``: the careful
+    path's :class:`CanonicalStream`, xz, the size-capped :class:`~irmeta.io.source._Capped`)
+    is parsed on the calling thread: a worker of the pool could still hold the stream's
+    Python buffers, or the Python error of a failed read, after ``read_csv`` has raised,
+    and release them during interpreter finalisation, where it needs the GIL and the
+    process aborted (``terminate called without an active exception``, exit -6, after the
+    right message; issue 41, item 6)."""
+    return isinstance(stream, pa.NativeFile) and not isinstance(stream, pa.PythonFile)
+
+
+def _csv(stream: pa.NativeFile, names: list[str],
          types: dict[str, pa.DataType], delim: bytes) -> pa.Table:
     return pacsv.read_csv(
         stream, memory_pool=_parse_pool(),
-        read_options=pacsv.ReadOptions(column_names=names, block_size=PARSE_BLOCK),
+        read_options=pacsv.ReadOptions(column_names=names, block_size=PARSE_BLOCK,
+                                       use_threads=arrow_threads(stream)),
         parse_options=pacsv.ParseOptions(delimiter=delim.decode(), quote_char=False,
                                           double_quote=False, escape_char=False),
         convert_options=pacsv.ConvertOptions(column_types=types, include_columns=list(types),

@@ -22,9 +22,11 @@ log messages (a failed task's traceback, a worker's shutdown) are silenced unles
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -175,6 +177,7 @@ def _local_cluster(distributed, workers: int | None):
     environment (and ``PYTHONHASHSEED``) into this process's ``os.environ``: irmeta's
     values are put there while the workers are spawned, and the previous environment
     is restored after (a worker Dask restarts later writes it again)."""
+    _check_open_files(workers)
     config = sys.modules["dask.config"]       # imported (guarded) by _distributed()
     env = dict(config.get("distributed.nanny.pre-spawn-environ", {}))
     threads = worker_threads(workers)
@@ -196,6 +199,30 @@ def _local_cluster(distributed, workers: int | None):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+#: open files a LocalCluster needs in this process (and each worker): a base and so
+#: many per worker (its nanny's pipes, the comms of scheduler, nanny and worker), with a
+#: margin: 2 workers started with 48 and failed with 40, 4 needed 64
+OPEN_FILES_BASE = 64
+OPEN_FILES_PER_WORKER = 16
+
+
+def _check_open_files(workers: int | None) -> None:
+    """Refuse a LocalCluster the limit on open files (``ulimit -n``) cannot hold: under
+    it, Dask's event loop met ``EMFILE`` on every accept and printed its traceback in a
+    loop (220,000 in 40 s) and the command hung, or a nanny failed to start."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):   # pragma: no cover - not POSIX
+        return
+    n = workers or machine_cores()
+    need = OPEN_FILES_BASE + OPEN_FILES_PER_WORKER * n
+    if soft != resource.RLIM_INFINITY and 0 <= soft < need:
+        raise ResourceError(f"a Dask LocalCluster of {n} worker(s) needs about {need} open "
+                            f"files, the limit is {soft} (ulimit -n): raise the limit or "
+                            "give fewer --workers")
 
 
 @contextlib.contextmanager
@@ -224,6 +251,45 @@ def _dask_logs_at(level: int) -> Iterator[None]:
         logger.setLevel(previous)
 
 
+#: how long the Client tries to reach a scheduler that does not answer (a host that drops
+#: the connection); one that refuses it, or a host name that does not resolve, is an
+#: error at once (:func:`unreachable`)
+CONNECT_TIMEOUT = "30s"
+#: seconds :func:`unreachable` waits for a TCP connection
+PROBE_TIMEOUT = 5.0
+#: connection errors that mean no scheduler can answer, whatever the Client waits
+_DEAD_END = {errno.ECONNREFUSED: "connection refused: nothing listens there",
+             errno.EHOSTUNREACH: "no route to the host", errno.ENETUNREACH:
+             "the network is unreachable"}
+
+
+def unreachable(address: str) -> str | None:
+    """Why no Dask scheduler can answer at ``address`` (``tcp://host:port``, ``host:port``
+    or ``tls://...``), found with one TCP connection: refused (nothing listens on that
+    port), no route, a host name that does not resolve. None when the connection is made
+    or cannot be told so quickly (a timeout, another protocol): the Client then tries
+    for :data:`CONNECT_TIMEOUT`. Before, a refused address took the whole 30 s: the
+    Client retries a refused connection until its timeout."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in ("tcp", "tls"):
+        return None
+    try:
+        from distributed.comm.addressing import parse_host_port
+        host, port = parse_host_port(rest, default_port=8786)
+    except (ImportError, ValueError, TypeError):
+        return None   # the Client says what is wrong with the address
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_TIMEOUT):
+            return None
+    except socket.gaierror as exc:
+        return f"unknown host {host!r} ({exc.strerror or exc})"
+    except OSError as exc:
+        reason = _DEAD_END.get(exc.errno or 0)
+        return None if reason is None else f"{reason} ({host}:{port})"
+
+
 @contextlib.contextmanager
 def connect(scheduler: str | None = None, workers: int | None = None) -> Iterator:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new
@@ -235,7 +301,11 @@ def connect(scheduler: str | None = None, workers: int | None = None) -> Iterato
         stack.enter_context(_dask_logs_at(level))
         try:
             if scheduler is not None:
-                client = stack.enter_context(distributed.Client(scheduler, timeout="30s"))
+                why = unreachable(scheduler)
+                if why is not None:
+                    raise OSError(why)
+                client = stack.enter_context(distributed.Client(scheduler,
+                                                                timeout=CONNECT_TIMEOUT))
             else:
                 cluster = stack.enter_context(_local_cluster(distributed, workers))
                 client = stack.enter_context(distributed.Client(cluster))

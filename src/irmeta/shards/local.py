@@ -24,13 +24,13 @@ by the same kernels, so the values are bit-identical (``tests/shards``).
 from __future__ import annotations
 
 import contextlib
-import shutil
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from irmeta.io.output import remove_tree
 from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
 from irmeta.measures.parse import parse_measures
@@ -153,7 +153,7 @@ def open_sharded(qrels, runs, *, plan: planning.ShardPlan, read: ReadOptions | N
                               subtopics=subtopics)
     finally:
         if spill is not None:
-            shutil.rmtree(spill, ignore_errors=True)
+            remove_tree(spill)   # also under a small ulimit -n
 
 
 class ShardedCampaign:

@@ -27,7 +27,6 @@ import dataclasses
 import errno
 import os
 import secrets
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,13 @@ from irmeta.data.threads import map_threads
 from irmeta.errors import CampaignError, InputError, ParameterError
 from irmeta.io import trec
 from irmeta.io.load import load_qrels
-from irmeta.io.output import atomic_path, check_folder_target, output_error, write_errors
+from irmeta.io.output import (
+    atomic_path,
+    check_folder_target,
+    output_error,
+    remove_tree,
+    write_errors,
+)
 from irmeta.shards.parquet import (
     MANIFEST,
     QRELS_SCHEMA,
@@ -228,7 +233,7 @@ def convert(qrels, runs: Sequence, out_dir, *, block_topics: int | Callable = 10
                                mapper=mapper, target=out)
         _publish(stage, out, inside)
     except BaseException:  # an error, Ctrl-C: nothing is left behind
-        shutil.rmtree(stage, ignore_errors=True)
+        remove_tree(stage)
         raise
     return dataclasses.replace(done, path=str(out))
 
