@@ -115,7 +115,8 @@ def power_at(method: str, diff: float, n: float, variance: float, alpha: float,
     elif method == "anova":
         f = math.sqrt(diff * diff / (2 * runs * variance))
         nc, d1, d2 = f * f * n * runs, runs - 1, n * runs - runs
-        value = float(1.0 - special.ncfdtr(d1, d2, nc, special.fdtri(d1, d2, 1 - alpha)))
+        crit = float(special.fdtri(d1, d2, 1 - alpha))
+        value = float(1.0 - special.ncfdtr(d1, d2, nc, crit))
     else:
         return float("nan")
     if math.isnan(value) and nc > CERTAIN:
