@@ -104,6 +104,9 @@ DIFFERENT: dict[tuple[str, str], tuple[str, str, str]] = {
                                "repeatable: each `-g` is one item of the list"),
     ("aggregate", "--measure"): ("irmeta.evaluate", "measures",
                                  "the one measure whose runs x topics matrix is aggregated"),
+    ("report", "--export-groups"): ("irmeta.report.export_groups", "folder",
+                                    "called on the written report "
+                                    "(`export_groups(report, folder)`)"),
     ("aggregate", "--measure-name"): ("irmeta.io.matrix.read_matrix", "measure",
                                       "`-m/--measure` is the measure evaluated from a "
                                       "campaign"),

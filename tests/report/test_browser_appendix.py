@@ -39,3 +39,24 @@ def test_appendix_page_loads_fits_a_phone_and_has_no_axe_violations(browser,  # 
     finally:
         pg.close()
     _no_sideways_scroll(browser, appendix_page, tmp_path / "appendix390.png")
+
+
+def test_export_index_page_has_no_axe_violations(browser, demo_report,  # noqa: F811
+                                                 tmp_path):
+    """The index page of a group's exported folder (``--export-groups``)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from irmeta.report.export import export_groups
+    done = export_groups(demo_report[0], tmp_path / "mail")
+    index = done.groups[0][1] / "index.html"
+    pg = _open(browser, index, width=390, height=844)
+    try:
+        assert [m for m in pg.messages if m[0] in ("error", "pageerror")] == []
+        results = Axe().run(pg)
+        assert results.violations_count == 0, results.generate_report()
+        pg.click("a[href^='./runs/']")
+        pg.wait_for_load_state("load")
+        assert "/runs/run-" in pg.url
+    finally:
+        pg.close()
+    _no_sideways_scroll(browser, index, tmp_path / "index390.png")

@@ -147,14 +147,19 @@ def _option(name: str, **kwargs):
               help="A run of the campaign: the risk section shows every run's topics won, "
                    "lost and tied against it, URisk and TRisk (alpha 1) and a win/loss "
                    "figure (default: only the campaign-wide ZRisk and GeoRisk).")
+@click.option("--export-groups", "export_dir", default=None, metavar="DIR",
+              type=click.Path(file_okay=False),
+              help="Also write DIR/<group>/ and DIR/<group>.zip per group (needs --groups): "
+                   "its runs' appendix pages and the campaign-wide tables, nothing of "
+                   "another group's runs; ready to mail.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.pass_context
 def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, seed,
                    discpower_trials, stability_trials, level, test, correction, ci_level,
                    ci_trials, fuzziness, alphas, rare_cutoff, nrg_cutoff, nrg_prior,
-                   twist_depth, run_info, primary, gain, matrix_measure, baseline, progress,
-                   **options):
+                   twist_depth, run_info, primary, gain, matrix_measure, baseline, export_dir,
+                   progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
     Seven sections: a sortable leaderboard (the primary measure with confidence
@@ -180,6 +185,19 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
     refuse(click_ctx, ["complete"], other="irmeta report",
            because="the report's means are over the campaign topic set (a topic missing "
                    "from a run already scores an empty ranking)")
+    if export_dir is not None:       # refused before any work
+        if not options.get("groups_file") and not options.get("demo"):
+            raise click.UsageError("--export-groups needs --groups: the folders are per "
+                                   "group")
+        if "appendix" in skip:
+            raise click.UsageError("--export-groups does not apply with --skip appendix: "
+                                   "the folders hold the runs' appendix pages")
+        from irmeta.io.output import check_folder_target
+        check_folder_target(export_dir)
+        assets = (Path(output).parent / f"{Path(output).stem}_files").resolve()
+        if assets == Path(export_dir).resolve() or assets in Path(export_dir).resolve().parents:
+            raise click.UsageError(f"--export-groups {export_dir} is inside the report's own "
+                                   f"folder {assets}, which the next report replaces")
     shards = click_ctx.with_resource(         # None: the campaign fits in memory
         open_cli_shards(qrels, runs, options, progress=progress))
     campaign, ctx = shards or load_cli_campaign(qrels, runs, options)
@@ -206,3 +224,8 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
                                              f"Campaign report: {Path(str(qrels)).name}"))
     click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "
                f"{result.path.parent / (result.path.stem + '_files')})", err=True)
+    if export_dir is not None:
+        from irmeta.report.export import export_groups
+        done = export_groups(result, export_dir)
+        click.echo(f"irmeta: wrote {len(done.groups)} group folders and zips in "
+                   f"{done.folder}", err=True)

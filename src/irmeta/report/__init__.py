@@ -6,6 +6,8 @@ figures also as PNG and SVG) that evaluates a whole campaign.
 * :func:`analyse_campaign` / :class:`CampaignAnalysis` — every number of the report,
   computed, one dataclass per section (:mod:`irmeta.report.analysis`); the renderers
   of the sections are in :mod:`irmeta.report.render`, their prose in the templates;
+* :func:`export_groups` — a folder and a zip per group of a finished report
+  (:mod:`irmeta.report.export`);
 * :class:`ReportWriter`, :class:`Section`, :class:`Table`, :class:`Figure`, :class:`Text`
   — the rendering machinery (:mod:`irmeta.report.html`), reusable for other reports.
 """
@@ -13,6 +15,7 @@ figures also as PNG and SVG) that evaluates a whole campaign.
 from irmeta.report.analysis import CampaignAnalysis, analyse_campaign
 from irmeta.report.assemble import CampaignReport, campaign_report
 from irmeta.report.columns import leaderboard_columns
+from irmeta.report.export import GroupExport, export_groups
 from irmeta.report.html import (
     Figure,
     ReportWriter,
@@ -26,6 +29,7 @@ from irmeta.report.html import (
 )
 from irmeta.report.options import SECTIONS, ReportOptions
 
-__all__ = ["SECTIONS", "CampaignAnalysis", "CampaignReport", "Figure", "ReportOptions",
-           "ReportWriter", "Row", "Section", "Table", "Text", "analyse_campaign",
-           "campaign_report", "fmt_number", "leaderboard_columns", "markup", "save_figure"]
+__all__ = ["SECTIONS", "CampaignAnalysis", "CampaignReport", "Figure", "GroupExport",
+           "ReportOptions", "ReportWriter", "Row", "Section", "Table", "Text",
+           "analyse_campaign", "campaign_report", "export_groups", "fmt_number",
+           "leaderboard_columns", "markup", "save_figure"]
