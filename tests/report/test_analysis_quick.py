@@ -189,3 +189,25 @@ def test_trust_topic_set_size_is_the_primary_measures_design(analysis, campaign)
     pd.testing.assert_series_equal(t["n_topics"], want["n_topics"])
     np.testing.assert_allclose(t["variance"], want["variance"], rtol=1e-12)
     assert (t["topics"] == 7).all() and (t["runs"] == 5).all()
+
+
+def test_topics_figures_name_the_measure_they_plot(analysis):
+    """Issue 47, item 5: the heat map of an nDCG@10 matrix said "MAP" (the paper's AP);
+    every label of the topics figures names the measure of the matrix."""
+    import matplotlib.pyplot as plt
+
+    from irmeta.report.views.common import FigureView
+    from irmeta.report.views.topics import topics
+    view = topics(analysis.topics)
+    figures = {b.name: b.figure for b in view.blocks if isinstance(b, FigureView)}
+    assert set(figures) == {"topics_heatmap", "topics_rank_map_gawm"}
+    text = []
+    for fig in figures.values():
+        for ax in fig.axes:
+            text += [ax.get_xlabel(), ax.get_ylabel(), ax.get_title()]
+            text += [t.get_text() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+        plt.close(fig)
+    words = " ".join(text)
+    assert analysis.topics.measure == "nDCG@10"
+    assert "MAP" not in words and "AAP" not in words
+    assert "mean nDCG@10" in words

@@ -156,7 +156,8 @@ def test_runs_named_by_file_are_said(tmp_path):
                            ("teamB_run2", "uniq", "file"))
     note = render.run_names_note(sec.renamed)
     assert "the 3 runs read from files are named by their <strong>file names</strong>" in note
-    assert "(Run1 in 2 files;" in note
+    # issue 47, item 5: the note counts the runs it explains (2 of the 3 share a tag)
+    assert "because 2 of them share a tag with another file (1 tag: Run1 in 2 files;" in note
     # named explicitly: said as such
     given = irmeta.load_campaign(str(tmp_path / "qrels.txt"), paths, names=["a", "b", "c"])
     sec = inputs_section(given, ReportOptions(), {x: x for x in given.runs}, True, "others",

@@ -18,7 +18,16 @@ def test_prose_escapes_values_and_joins_lines():
     assert text == ("Best run by AP (the primary measure): <strong>&lt;run&amp;1&gt;</strong> "
                     "(AP 0.568).")
     text = render.prose("summary_best", primary="nDCG@10", runs=("r",), value=0.5, tied=3)
-    assert text.endswith("(nDCG@10 0.500); 2 other runs not significantly below it.")
+    assert text.endswith("(nDCG@10 0.500); 2 more runs are not significantly below it.")
+    # issue 47, item 5: tied = the runs not significantly below the first, the tied best
+    # ones included; the sentence counts the others, and says when there is none
+    text = render.prose("summary_best", primary="P", runs=("a", "b", "c"), value=0.5, tied=5)
+    assert text.endswith("(3 runs tied, P 0.500); 2 more runs are not significantly below "
+                         "them.")
+    text = render.prose("summary_best", primary="P", runs=("a", "b"), value=0.5, tied=2)
+    assert text.endswith("; every other run is significantly below them.")
+    text = render.prose("summary_best", primary="P", runs=("a",), value=0.5, tied=2)
+    assert text.endswith("; 1 more run is not significantly below it.")
     intro = render.prose("leaderboard_intro", primary="AP", rule="")
     assert "\n" not in intro and "  " not in intro
     assert "<strong>Click a column header to sort</strong>" in intro

@@ -50,16 +50,25 @@ def plot_matrix_heatmap(matrix: pd.DataFrame, path=None, *, axioms: str = "A",
                              f"{axioms}) and HITS side bars")
 
 
-def plot_heatmap_bars(bars, path=None, *, title: str = "", labels: bool = False):
+def plot_heatmap_bars(bars, path=None, *, title: str = "", labels: bool = False,
+                      measure: str | None = None):
     """Draw Figure 3 from :func:`irmeta.aggregate.analyses.heatmap_bars` (see
     :func:`plot_matrix_heatmap`, which computes them from a matrix): the matrix in the
     bars' orders, the system bars on the right, the topic bars below, ``title`` on top.
     ``labels``: name every run (left) and every topic (below), the figure growing with
     them (0.12 inch a run, 0.16 inch a topic) so that 100 runs stay legible; without,
     the paper's layout (run names up to 70 runs, no topic ids).
+    ``measure``: the measure the matrix holds (the report's): the axes, the colour bar
+    and the mean bars say it (``mean``, not the paper's ``MAP`` / ``AAP``, unless it is
+    AP); without, the paper's labels.
     Saved as PNG and SVG when ``path`` is given; returns ``(figure, written paths)``."""
     P, runs, rows, cols = bars.values, bars.runs, bars.row_order, bars.col_order
     sys_bars, top_bars = bars.system_bars, bars.topic_bars
+    if measure is not None and measure != "AP":
+        rename = {"MAP": "mean", "AAP": "mean"}
+        sys_bars = [(rename.get(lab, lab), v, g) for lab, v, g in sys_bars]
+        top_bars = [(rename.get(lab, lab), v, g) for lab, v, g in top_bars]
+    what = "MAP" if measure in (None, "AP") else f"mean {style.short_label(measure, 24)}"
 
     style.pyplot()  # selects a non-interactive backend when none is set
     m, n = P.shape
@@ -76,7 +85,7 @@ def plot_heatmap_bars(bars, path=None, *, title: str = "", labels: bool = False)
     ax = fig.add_subplot(gs[0, 0])
     image = ax.imshow(P[np.ix_(rows, cols)], aspect="auto", cmap=_SCORE_CMAP,
                       interpolation="none", vmin=np.min(P), vmax=np.max(P))
-    ax.set_ylabel("systems (best MAP on top)")
+    ax.set_ylabel(f"systems (best {what} on top)")
     ax.set_xticks([])
     ax.grid(False)
     if labels:
@@ -104,7 +113,8 @@ def plot_heatmap_bars(bars, path=None, *, title: str = "", labels: bool = False)
                       interpolation="none")
     bottom.set_ylim(tb - 0.5, -0.5)
     bottom.set_yticks(range(tb), [lab for lab, _, _ in top_bars], fontsize=7)
-    bottom.set_xlabel("topics (easiest AAP on the left)")
+    bottom.set_xlabel("topics (easiest AAP on the left)" if measure in (None, "AP") else
+                      f"topics (highest {what} on the left)")
     if labels:
         bottom.set_xticks(range(n), [str(bars.topics[j]) for j in cols], rotation=90,
                           fontsize=6)
@@ -114,7 +124,8 @@ def plot_heatmap_bars(bars, path=None, *, title: str = "", labels: bool = False)
     bottom.grid(False)
     corner = fig.add_subplot(gs[1, 1])
     corner.axis("off")
-    fig.colorbar(image, ax=corner, fraction=0.9, aspect=8, label="score")
+    fig.colorbar(image, ax=corner, fraction=0.9, aspect=8,
+                 label=style.short_label(measure, 24) if measure else "score")
     if title:
         fig.suptitle(title)
     written = style.save(fig, path) if path is not None else []

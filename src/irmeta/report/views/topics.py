@@ -28,14 +28,19 @@ def topics(sec: TopicsSection) -> SectionView:
     # labelled, the figure grows 0.16 inch a topic: at 4,000 topics its raster took 1.5 GB
     # (more than a topic shard of the campaign); the matrix's TSV names every topic
     labels = a.matrix.shape[1] <= HEATMAP_LABELLED_TOPICS
-    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=labels)
-    slope = rank_slope(a.map, a.gawm.E_s, left_label=f"MAP ({name})",
-                       right_label="GAWM E_s", title="rank of every run under MAP and under GAWM")
+    heatmap, _ = plot_heatmap_bars(a.bars, None, title=f"{name}: runs x topics", labels=labels,
+                                   measure=name)
+    # the paper's MAP is the arithmetic mean of the matrix's measure: say which
+    mean = "MAP" if name == "AP" else f"mean {name}"
+    slope = rank_slope(a.map, a.gawm.E_s, left_label=mean, right_label="GAWM E_s",
+                       title=f"rank of every run under the {mean} and under GAWM")
     arrows = [_arrow(d) for d in a.systems["rank change"]]
     view.blocks += [
-        FigureView("topics_heatmap", heatmap, alt="score matrix heat map", width=900,
+        FigureView("topics_heatmap", heatmap, alt=f"{name} heat map of the runs x topics",
+                   width=None,
                    caption=prose("topics_heatmap_caption", measure=name)),
-        FigureView("topics_rank_map_gawm", slope, alt="ranks under MAP and GAWM", width=520,
+        FigureView("topics_rank_map_gawm", slope, alt=f"ranks under the {mean} and GAWM",
+                   width=520,
                    caption=prose("topics_slope_caption", moved=a.moved,
                                  runs=len(a.systems), tau=a.tau)),
         TableView("topics_systems", a.systems, dict(
