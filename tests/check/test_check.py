@@ -219,3 +219,85 @@ def test_standard_input_and_pipes_are_read_once(tmp_path, monkeypatch, capsys):
     [out] = json.loads(capsys.readouterr().out)
     assert out["file"] == "-" and {(p["rule"], p["line"]) for p in out["problems"]} == {
         ("duplicate-document", 2), ("missing-topic", None)}
+
+
+def _blocked_run(rng: random.Random, equal: bool) -> str:
+    """A well-formed run written topic by topic (the fast path's common case): blocks of
+    equal or of different lengths, with some repeated documents, rank swaps, rising
+    scores and a changed tag planted."""
+    lines = []
+    for topic in rng.sample(range(1, 9), rng.randint(1, 6)):
+        depth = 6 if equal else rng.randint(1, 12)
+        for rank in range(1, depth + 1):
+            doc = f"d{rng.randint(1, 3 * depth)}"
+            r = rank if rng.random() > 0.1 else rng.randint(1, depth)
+            score = 100 - rank + (5 if rng.random() < 0.1 else 0)
+            tag = "A" if rng.random() > 0.03 else "B"
+            lines.append(f"{topic} Q0 {doc} {r} {score} {tag}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_blocked_runs_agree_with_the_plain_python_checker(tmp_path, seed):
+    """Runs in topic blocks take the per-block duplicate sort and the sort-free rank
+    test; they must find exactly what the plain-Python checker finds."""
+    rng = random.Random(seed)
+    text = _blocked_run(rng, equal=seed % 2 == 0)
+    topics = {"1", "2", "3", "4", "5"}
+    [result] = check([_write(tmp_path, "r", text)], topics=sorted(topics), depth=5)
+    assert _found(result) == _reference(text, topics, 5)
+
+
+def test_a_run_of_many_parser_chunks(tmp_path, monkeypatch):
+    """Document ids, tags, ranks and scores come from many Arrow chunks (a small parse
+    block): fingerprints per chunk and the blocks' sort on two threads, values looked up
+    across chunks."""
+    import irmeta.io.trec as trec
+    import irmeta.submissions as submissions
+    monkeypatch.setattr(trec, "PARSE_BLOCK", 1 << 12)
+    monkeypatch.setattr(submissions, "THREADED_SORT", 0)
+    lines = [f"{t} Q0 d{t}_{r} {r} {1000 - r} A" for t in range(1, 41) for r in range(1, 101)]
+    lines[2503] = "26 Q0 d26_2 4 996 A"            # topic 26, rank 4: d26_2 again
+    lines[3707] = "38 Q0 d38_8 8 999 A"            # rank 8 scores above rank 7
+    lines[3900] = "40 Q0 d40_1 1 999 B"            # another tag
+    [result] = check([_write(tmp_path, "r", "\n".join(lines) + "\n")],
+                     topics=[str(t) for t in range(1, 41)], depth=100)
+    assert [(p.rule, p.line, p.topic, p.message) for p in result.problems] == [
+        ("duplicate-document", 2504, "26", "document 'd26_2' again (first at line 2502)"),
+        ("rank-order", 3708, "38", "rank 8 has score 999, higher than the score of a "
+                                   "smaller rank"),
+        ("tag-changes", 3901, "40", "run tag 'B', the file began with 'A'")]
+    assert result.omitted == {}
+
+
+def test_topic_codes_are_one_per_distinct_byte_string():
+    """Chunks joined with a repeated dictionary entry still give one code per topic."""
+    import pyarrow as pa
+
+    from irmeta.submissions import _dictionary_codes
+    chunk = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2, 0], pa.int32()),
+                                           pa.array([b"7", b"8", b"7"]))
+    ids, codes = _dictionary_codes(pa.chunked_array([chunk]))
+    assert ids == ["7", "8"] and codes.tolist() == [0, 1, 0, 0]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_fingerprint_collisions_are_no_duplicates(tmp_path, monkeypatch, seed):
+    """With fingerprints cut to 2 bits nearly every block has a repeated value: the
+    candidates go to the exact test on the ids, which must find only real duplicates."""
+    import numpy as np
+
+    import irmeta.submissions as submissions
+    real = submissions._fingerprints
+    monkeypatch.setattr(submissions, "_fingerprints",
+                        lambda docids: real(docids) & np.uint64(3))
+    rng = random.Random(seed)
+    text = _blocked_run(rng, equal=seed % 2 == 0)
+    topics = {"1", "2", "3", "4", "5"}
+    [result] = check([_write(tmp_path, "r", text)], topics=sorted(topics), depth=5)
+    assert _found(result) == _reference(text, topics, 5)
+    lines = text.splitlines(True)
+    rng.shuffle(lines)   # topics no longer in blocks: the sort of (topic, fingerprint) keys
+    [shuffled] = check([_write(tmp_path, "s", "".join(lines))], topics=sorted(topics),
+                       depth=5)
+    assert _found(shuffled) == _reference("".join(lines), topics, 5)
