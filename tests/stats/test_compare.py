@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 import subprocess
 
 import numpy as np
@@ -281,23 +280,22 @@ def test_leaderboard_latex_uses_the_writer():
     assert r"\textbf{" in tex and r"\label{tab:leaderboard-AP}" in tex
 
 
-PDFLATEX = shutil.which("pdflatex")
-
-
 def compile_latex(tmp_path, tables: str) -> str:
+    """Compile in an article; skips without pdflatex, fails instead in CI
+    (tests/stats/test_latex_fit.py, ``pdflatex_or_skip``)."""
+    from tests.stats.test_latex_fit import pdflatex_or_skip
+    exe = pdflatex_or_skip()
     doc = "\n".join([r"\documentclass{article}", r"\usepackage{booktabs}",
                      r"\usepackage{longtable}", r"\begin{document}", tables,
                      r"\end{document}", ""])
     (tmp_path / "t.tex").write_text(doc, encoding="utf-8")
-    done = subprocess.run([PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
+    done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     log = (tmp_path / "t.log").read_text(encoding="utf-8", errors="replace")
     assert done.returncode == 0, log[-3000:]
     return log
 
 
-@pytest.mark.skipif(PDFLATEX is None, reason="pdflatex not installed: the LaTeX text is "
-                    "checked by the other tests (apt-get install texlive-latex-recommended)")
 def test_latex_compiles_and_fits_the_page(tmp_path):
     from irmeta.stats import leaderboard
     from irmeta.stats.leaderboard import to_latex
@@ -408,9 +406,8 @@ def test_dl21_63_runs_pvalues_equal_scipy(dl21_campaign, tmp_path):
     assert len(c.runs) == 63 and c.keys.max() == 63
     tex = c.to_latex()
     check_latex_text(tex, c.runs, long=True)
-    if PDFLATEX:
-        log = compile_latex(tmp_path, tex)
-        assert "Overfull \\hbox" not in log
+    log = compile_latex(tmp_path, tex)
+    assert "Overfull \\hbox" not in log
 
 
 def test_html_and_markdown_escape_names():

@@ -26,6 +26,8 @@ from irmeta.constraints import PROBABILITY, SEED, TRIALS, Choice
 TESTS = Choice(("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
                 "randomised_tukey_hsd"))
 CORRECTIONS = Choice(("holm", "bonferroni", "fdr_bh", "none"))
+#: ``irmeta.stats.comparison.LATEX_LAYOUTS`` (docs/compare.md, "Tables that fit the page")
+LAYOUTS = Choice(("auto", "float", "wide", "long", "landscape"))
 FAMILYWISE = ("tukey_hsd", "randomised_tukey_hsd")
 RANDOM = ("randomisation", "bootstrap", "randomised_tukey_hsd")
 
@@ -59,12 +61,17 @@ RANDOM = ("randomisation", "bootstrap", "randomised_tukey_hsd")
                   "keep full precision).")
 @click.option("--label", default=None, metavar="TEXT",
               help="LaTeX \\label of the table (default tab:compare-<measures>).")
+@constrained_choice("--layout", constraint=LAYOUTS, default="auto",
+                    help="LaTeX layout: auto (longtable past 40 runs, else a table float, "
+                         "table* when it does not fit a column), float, wide (table*), long "
+                         "(longtable), landscape (longtable on landscape pages). Measures "
+                         "that do not fit the width continue in further tables.")
 @output_option()
 @campaign_options
 @shard_options
 @click.pass_context
 def compare_command(click_ctx, qrels, runs, measures, baseline, test, correction, level,
-                    trials, seed, fmt, digits, label, output, **options):
+                    trials, seed, fmt, digits, label, layout, output, **options):
     """Compare runs on several measures, with significance tests per measure.
 
     Prints a runs x measures table: runs numbered by the first measure (#), the best
@@ -90,8 +97,8 @@ def compare_command(click_ctx, qrels, runs, measures, baseline, test, correction
     refuse(click_ctx, ["digits"], other=f"--format {fmt}",
            when=fmt not in ("text", "markdown", "html", "html-fragment", "latex"),
            because="tsv, csv and json keep full precision")
-    refuse(click_ctx, ["label"], other=f"--format {fmt}", when=fmt != "latex",
-           because="only the LaTeX table has a label")
+    refuse(click_ctx, ["label", "layout"], other=f"--format {fmt}", when=fmt != "latex",
+           because="only the LaTeX table has a label and a layout")
     if not measures:
         raise click.UsageError("give at least one measure with -m")
     refuse_unused_context(click_ctx, measures)
@@ -110,7 +117,7 @@ def compare_command(click_ctx, qrels, runs, measures, baseline, test, correction
         elif fmt == "html-fragment":
             out.write(result.to_html(digits) + "\n")
         elif fmt == "latex":
-            out.write(result.to_latex(digits, label=label))
+            out.write(result.to_latex(digits, label=label, layout=layout))
         elif fmt == "json":
             out.write(result.to_json())
         elif fmt == "csv":

@@ -49,12 +49,13 @@ import pandas as pd
 
 from irmeta import validate
 from irmeta.errors import ParameterError
-from irmeta.io.latex import Cell, Raw, escape, label_key, latex_table
+from irmeta.io.latex import Cell, escape, label_key
 from irmeta.stats._common import score_matrix
 from irmeta.stats.significance import CORRECTIONS, TESTS, options_for
 
-__all__ = ["COMPARE_TESTS", "PAIR_COLUMNS", "Comparison", "compare", "compare_matrices",
-           "key_ranges"]
+__all__ = ["COMPARE_TESTS", "LATEX_LAYOUTS", "PAIR_COLUMNS", "Comparison", "TexBlock",
+           "TexColumn", "compare", "compare_matrices", "fitted_latex", "key_ranges",
+           "latex_text", "run_column", "text_width"]
 
 #: the tests :func:`compare` runs (``pairwise_tukey`` is for reproducing a paper only)
 COMPARE_TESTS = ("paired_t", "wilcoxon", "randomisation", "bootstrap", "tukey_hsd",
@@ -118,6 +119,284 @@ def _definition(measure: str) -> str | None:
         if not n:
             text += f" at cut-off {m.cutoff}"
     return text
+
+
+# ---------------------------------------------------------------------- LaTeX that fits
+#: ``layout=`` of :meth:`Comparison.to_latex` and :func:`irmeta.stats.leaderboard.to_latex`
+#: (docs/compare.md, "Tables that fit the page"): ``auto`` picks one of the others
+LATEX_LAYOUTS = ("auto", "float", "wide", "long", "landscape")
+#: the narrowest width (pt) each layout is planned for: ``float`` one column of a
+#: two-column 10-pt class (article: 229.5pt; ACM's 241pt), ``wide`` (``table*``) and
+#: ``long`` the text block of a one-column 10-pt article (345pt; two-column classes are
+#: wider: article 469pt, ACM 506pt), ``landscape`` the text height (article: 550pt)
+LAYOUT_WIDTH = {"float": 229.0, "wide": 345.0, "long": 345.0, "landscape": 550.0}
+#: the space on each side of a column (pt) in these tables (LaTeX's default is 6pt)
+TABLE_COLSEP = 3.0
+#: the narrowest column of wrapped markers (pt): holds ``100--199,`` in ``\scriptsize``
+MARKS_MIN = 34.0
+#: widest run-name column (pt) before names wrap (after ``- _ .``) inside it
+RUN_MAX = 96.0
+#: the packages a layout needs (written as the table's leading ``% \usepackage`` lines)
+LAYOUT_PACKAGES = {"float": ("booktabs",), "wide": ("booktabs",),
+                   "long": ("booktabs", "longtable"),
+                   "landscape": ("booktabs", "longtable", "pdflscape")}
+
+#: code points pdfLaTeX's default set-up (UTF-8 input, OT1 fonts) prints as they are;
+#: measured with pdflatex (TeX Live 2022): the rest of Latin-1 and Latin Extended-A
+#: needs ``\usepackage[T1]{fontenc}`` (``ð þ ą ę đ ŋ``) and is written without its accent
+PDFLATEX_SAFE = ((0x00A0, 0x00AA), (0x00AC, 0x00BA), (0x00BC, 0x00CF), (0x00D1, 0x00DD),
+                 (0x00DF, 0x00EF), (0x00F1, 0x00FD), (0x00FF, 0x0103), (0x0106, 0x010F),
+                 (0x0112, 0x0117), (0x011A, 0x0125), (0x0128, 0x012D), (0x0130, 0x0137),
+                 (0x0139, 0x013E), (0x0141, 0x0148), (0x014C, 0x0165), (0x0168, 0x0171),
+                 (0x0174, 0x017E), (0x2013, 0x2014), (0x2018, 0x2019), (0x201C, 0x201D),
+                 (0x2020, 0x2022), (0x2026, 0x2026), (0x20AC, 0x20AC))
+_GREEK = dict(zip("αβγδεζηθικλμνξπρσςτυφχψω",
+                  r"\alpha \beta \gamma \delta \epsilon \zeta \eta \theta \iota \kappa "
+                  r"\lambda \mu \nu \xi \pi \rho \sigma \varsigma \tau \upsilon \phi \chi "
+                  r"\psi \omega".split()))
+_GREEK.update(zip("ΓΔΘΛΞΠΣΥΦΨΩ", r"\Gamma \Delta \Theta \Lambda \Xi \Pi \Sigma \Upsilon "
+                  r"\Phi \Psi \Omega".split()))
+_GREEK_LATIN = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧο", "ABEZHIKMNOPTXo"))
+_INVISIBLE = {0x200D, *range(0xFE00, 0xFE10)}      # joiner, variation selectors
+
+
+def _pdflatex_safe(code: int) -> bool:
+    return any(lo <= code <= hi for lo, hi in PDFLATEX_SAFE)
+
+
+def latex_text(text: object) -> str:
+    """``text`` as LaTeX source that pdfLaTeX compiles with no package (run names,
+    measures): ASCII escaped as :func:`irmeta.io.latex.escape` does; accented Latin
+    letters pdfLaTeX prints (:data:`PDFLATEX_SAFE`) as they are, others without their
+    accent; Greek letters as math letters (``$\\alpha$``; Alpha as ``A``); any other
+    character (CJK, emoji, Cyrillic, ...) as its code point ``[U+4E2D]``, since
+    pdfLaTeX has no glyph for it (the TSV, Markdown and HTML keep the names as they are).
+
+    Examples
+    --------
+    >>> print(latex_text("bm25_α-中"))
+    bm25\\_\\ensuremath{\\alpha}-[U+4E2D]
+    """
+    import unicodedata
+    out = []
+    for ch in unicodedata.normalize("NFC", str(text)):
+        code = ord(ch)
+        if code < 128:
+            out.append(escape(ch))
+        elif _pdflatex_safe(code):
+            out.append(ch)
+        elif code in _INVISIBLE:
+            continue
+        else:
+            base = unicodedata.normalize("NFD", ch)[0]
+            if base in _GREEK:
+                out.append(f"\\ensuremath{{{_GREEK[base]}}}")
+            elif base in _GREEK_LATIN:
+                out.append(_GREEK_LATIN[base])
+            elif base != ch and (ord(base) < 128 or _pdflatex_safe(ord(base))):
+                out.append(escape(base))
+            else:
+                out.append(f"[U+{code:04X}]")
+    return "".join(out)
+
+
+def _printed(text: str) -> str:
+    """Roughly what :func:`latex_text` prints (for width estimates)."""
+    src = re.sub(r"\\ensuremath\{\\[A-Za-z]+\}", "a", latex_text(text))
+    return re.sub(r"\\([_&%$#{}])", r"\1", re.sub(r"\\[A-Za-z]+\{\}", "x", src))
+
+
+def text_width(text: str, bold: bool = False) -> float:
+    """An upper estimate (pt) of ``text`` in ``\\footnotesize`` of a 10-pt class (8-pt
+    Computer Modern): wide letters 7.5-8.6pt, other letters 4.5-6.4pt, digits 4.25pt,
+    punctuation 2.8pt; bold 12% wider, and 6% to spare."""
+    total = 0.0
+    for ch in _printed(text):
+        if ch in "mw":
+            total += 6.6
+        elif ch in "MW":
+            total += 8.6
+        elif ch.isdigit():
+            total += 4.25
+        elif ch.islower():
+            total += 4.5
+        elif ch.isupper():
+            total += 6.4
+        elif ch in ".,:;'!|":
+            total += 2.4
+        elif ch in "-()[]/":
+            total += 3.2
+        else:
+            total += 5.5
+    return total * (1.12 if bold else 1.0) * 1.06
+
+
+def sup_width(text: str) -> float:
+    """An upper estimate (pt) of a superscript ``text`` (6-pt figures)."""
+    return 3.6 * len(text) + 1.0
+
+
+@dataclass(frozen=True)
+class TexColumn:
+    """One column of a fitted table: its alignment letter, LaTeX cells (one per row;
+    ``{FLEX}`` in a cell stands for the width a flexible column gets) and its estimated
+    content width in pt (a flexible column: its least width)."""
+
+    align: str
+    cells: tuple[str, ...]
+    width: float
+    flex: bool = False
+
+
+@dataclass(frozen=True)
+class TexBlock:
+    """Columns that stay together (a measure's value and its markers) and their header
+    (LaTeX source spanning them, ``&`` between cells); ``name`` (plain) names the block in
+    a continued caption."""
+
+    head: str
+    columns: tuple[TexColumn, ...]
+    name: str = ""
+
+    @property
+    def width(self) -> float:
+        return sum(c.width + 2 * TABLE_COLSEP for c in self.columns)
+
+
+#: one unit of :func:`latex_text`'s output: a command (with its argument), an escaped
+#: character, a code point ``[U+4E2D]`` or a character
+_UNIT = re.compile(r"\\[A-Za-z]+(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\})?|\\.|\[U\+[0-9A-F]+\]|.")
+
+
+def _breakable(src: str, width: float) -> str:
+    """``src`` (from :func:`latex_text`) with ``\\allowbreak`` after ``- _ .`` and code
+    points, and inside any stretch longer than ``width`` pt (8.6pt a character at most),
+    so that a wrapped run name never sticks out of its box."""
+    most = max(1, int(width // 8.6))
+    out, since = [], 0
+    for unit in _UNIT.findall(src):
+        out.append(unit)
+        since += 1
+        if unit in ("-", "\\_", ".") or unit.startswith("[U+") or since >= most:
+            out.append("\\allowbreak{}")
+            since = 0
+    return "".join(out)
+
+
+def run_column(names: Sequence[str], wrap_at: float = RUN_MAX) -> TexColumn:
+    """The run-name column: names as :func:`latex_text`; past ``wrap_at`` pt a name
+    wraps after its ``- _ .`` inside a ``\\parbox`` of that width."""
+    widths = [text_width(n) for n in names]
+    width = min(max(widths, default=0.0), wrap_at)
+    cells = []
+    for n, w in zip(names, widths):
+        src = latex_text(n)
+        if w > width:
+            src = f"\\parbox[t]{{{width:.1f}pt}}{{\\raggedright {_breakable(src, width)}}}"
+        cells.append(src)
+    return TexColumn("l", tuple(cells), width)
+
+
+def _with_header(col: TexColumn, header: str) -> TexColumn:
+    """``col`` at least as wide as its header."""
+    return TexColumn(col.align, col.cells, max(col.width, text_width(header)), col.flex)
+
+
+def _parts(key: TexBlock, blocks: Sequence[TexBlock], budget: float) -> list[list[TexBlock]]:
+    """The blocks in consecutive groups, each as many as fit ``budget`` pt beside the key
+    columns (at least one)."""
+    parts: list[list[TexBlock]] = []
+    used = budget
+    for b in blocks:
+        if parts and used + b.width <= budget:
+            parts[-1].append(b)
+            used += b.width
+        else:
+            parts.append([b])
+            used = key.width + b.width
+    return parts or [[]]
+
+
+def _tabular_body(key: TexBlock, part: Sequence[TexBlock], n_rows: int) -> tuple[str, str,
+                                                                                   list[str]]:
+    """Alignment, header and row lines of one part; flexible columns share the width the
+    others leave (``\\dimexpr`` of ``\\linewidth``)."""
+    cols = [c for b in (key, *part) for c in b.columns]
+    flex = [c for c in cols if c.flex]
+    fixed = sum(c.width for c in cols if not c.flex) + (2 * TABLE_COLSEP + 0.5) * len(cols) + 1.0
+    share = (f"\\dimexpr(\\linewidth-{fixed:.1f}pt)/{len(flex)}\\relax" if flex else "")
+    head = " & ".join(b.head for b in (key, *part)) + r" \\"
+    rows = [" & ".join(c.cells[i].replace("{FLEX}", share) for c in cols) + r" \\"
+            for i in range(n_rows)]
+    return "".join(c.align for c in cols), head, rows
+
+
+def fitted_latex(key: TexBlock, blocks: Sequence[TexBlock], n_rows: int, *, caption: str,
+                 label: str, layout: str = "auto", long_after: int = 40,
+                 wide: bool | None = None) -> str:
+    """A table that fits the text block (docs/compare.md, "Tables that fit the page"):
+    ``key`` columns (``#``, run) repeated in every part, ``blocks`` (measures) split
+    into as many tables as the width of ``layout`` needs (:data:`LAYOUT_WIDTH`), in
+    ``\\footnotesize`` with 3pt column gaps. ``auto``: ``long`` past ``long_after`` rows,
+    else ``float`` when it fits one part in a column, else ``wide`` (``wide``: force
+    ``table*`` / ``table``). ``long`` and ``landscape`` switch a two-column document to one
+    column for the table and back (``\\onecolumn`` ... ``\\twocolumn``). The first lines
+    name the packages (``% \\usepackage{booktabs}``)."""
+    if layout not in LATEX_LAYOUTS:
+        raise ParameterError(f"to_latex: layout={layout!r} is not one of "
+                             + ", ".join(LATEX_LAYOUTS))
+    from irmeta.io.latex import LABEL_FORBIDDEN
+    bad = sorted(set(label) & set(LABEL_FORBIDDEN))
+    if bad or not label.strip():
+        raise ParameterError(
+            f"LaTeX label {label!r}: " + (f"contains {' '.join(bad)}, which end or break a "
+                                          "\\label{...}" if bad else "is empty")
+            + " (expected letters, digits and - : . _, e.g. tab:compare-ap)")
+    if layout == "auto":
+        if n_rows > long_after:
+            layout = "long"
+        elif wide is not None:
+            layout = "wide" if wide else "float"
+        else:
+            fits = len(_parts(key, blocks, LAYOUT_WIDTH["float"])) == 1
+            layout = "float" if fits else "wide"
+    parts = _parts(key, blocks, LAYOUT_WIDTH[layout])
+    out = [f"% \\usepackage{{{p}}}" for p in LAYOUT_PACKAGES[layout]]
+    size = ["\\footnotesize", f"\\setlength{{\\tabcolsep}}{{{TABLE_COLSEP:g}pt}}"]
+
+    def more(part: Sequence[TexBlock]) -> str:
+        names = ", ".join(latex_text(b.name) for b in part if b.name)
+        return f"continued{': ' + names if names else ''}"
+
+    if layout in ("float", "wide"):
+        env = "table*" if layout == "wide" else "table"
+        for i, part in enumerate(parts):
+            align, head, rows = _tabular_body(key, part, n_rows)
+            cap = caption if i == 0 else f"Table~\\ref{{{label}}}, {more(part)}."
+            lab = label if i == 0 else f"{label}-{i + 1}"
+            out += [f"\\begin{{{env}}}[tbp]", r"\centering", *size, f"\\caption{{{cap}}}",
+                    f"\\label{{{lab}}}", f"\\begin{{tabular}}{{{align}}}", r"\toprule", head,
+                    r"\midrule", *rows, r"\bottomrule", r"\end{tabular}", f"\\end{{{env}}}"]
+        return "\n".join(out) + "\n"
+    out.append("\\expandafter\\ifx\\csname if@twocolumn\\endcsname\\iftrue\\onecolumn"
+               "\\def\\irmetarestore{\\twocolumn}\\else\\let\\irmetarestore\\relax\\fi")
+    if layout == "landscape":
+        out.append(r"\begin{landscape}")
+    for i, part in enumerate(parts):
+        align, head, rows = _tabular_body(key, part, n_rows)
+        n = len(align)
+        first = (f"\\caption{{{caption}}}\\label{{{label}}}\\\\" if i == 0
+                 else f"\\caption*{{Table~\\thetable, {more(part)}}}\\\\")
+        out += ["{" + size[0], size[1], f"\\begin{{longtable}}{{{align}}}", first,
+                r"\toprule", head, r"\midrule", r"\endfirsthead",
+                f"\\multicolumn{{{n}}}{{l}}{{\\emph{{Table~\\thetable, continued}}}}\\\\",
+                r"\toprule", head, r"\midrule", r"\endhead", r"\midrule",
+                f"\\multicolumn{{{n}}}{{r}}{{\\emph{{continued on the next page}}}}\\\\",
+                r"\endfoot", r"\bottomrule", r"\endlastfoot", *rows, r"\end{longtable}", "}"]
+    if layout == "landscape":
+        out.append(r"\end{landscape}")
+    out.append(r"\irmetarestore")
+    return "\n".join(out) + "\n"
 
 
 #: the style of :meth:`Comparison.to_html_page`: readable contrast, the table scrolls
@@ -396,18 +675,18 @@ class Comparison:
         correction, level, what the superscripts (or, with ``columns``, the small numbers
         after each value) and the bold mean."""
         defs = self.definitions()
-        names = [escape(m) for m in self.measures]
+        names = [latex_text(m) for m in self.measures]
         listed = (names[0] if len(names) == 1
                   else ", ".join(names[:-1]) + " and " + names[-1])
         parts = [f"Mean {listed} of {len(self.runs)} runs"]
         if defs:
-            parts.append(" (" + "; ".join(f"{escape(m)}: {escape(d)}" for m, d in defs.items())
+            parts.append(" (" + "; ".join(f"{latex_text(m)}: {escape(d)}" for m, d in defs.items())
                          + (f"; binary measures count grades $\\geq {self.rel_level}$ as "
                             "relevant" if self.rel_level is not None else "") + ")")
-        parts.append(f". Tests: {escape(self.describe())}. ")
+        parts.append(f". Tests: {latex_text(self.describe())}. ")
         if self.baseline is not None:
             parts.append(f"$^{{\\uparrow}}$/$^{{\\downarrow}}$: significantly better/worse "
-                         f"than the baseline {escape(self.baseline)}; W/T/L: topics won, "
+                         f"than the baseline {latex_text(self.baseline)}; W/T/L: topics won, "
                          "tied, lost against it. ")
         else:
             parts.append(("Small numbers after a value" if columns else "Superscripts")
@@ -417,55 +696,71 @@ class Comparison:
 
     def to_latex(self, digits: int = 3, *, label: str | None = None,
                  caption: str | None = None, wide: bool | None = None,
-                 long_after: int | None = None) -> str:
-        """The table as LaTeX that compiles as it is (:mod:`irmeta.io.latex`): a
-        ``table`` float (``table*`` when ``wide``, default: more than three measures)
-        with :meth:`caption` and ``label`` (default ``tab:compare-<measures>``), booktabs,
-        the best value per measure in bold, the markers as superscripts, names
-        escaped; a ``longtable`` past ``long_after`` rows (default
-        :data:`irmeta.io.latex.LONG_AFTER`). When a marker is longer than
-        :data:`SUPERSCRIPT_CHARS` characters (many runs), every measure gets a narrow
-        column of markers after its values instead, wrapped after the commas, so that
-        the table keeps to the page width. Needs ``\\usepackage{booktabs}`` (and
-        ``longtable`` for long tables)."""
+                 long_after: int | None = None, layout: str = "auto") -> str:
+        """The table as LaTeX that compiles as it is and fits the text block
+        (:func:`fitted_latex`; docs/compare.md): :meth:`caption` and ``label`` (default
+        ``tab:compare-<measures>``), booktabs, the best value per measure in bold, the
+        markers as superscripts, names as :func:`latex_text`. ``layout``
+        (:data:`LATEX_LAYOUTS`): ``auto`` (default) is a ``longtable`` past ``long_after``
+        rows (default :data:`irmeta.io.latex.LONG_AFTER`), else a ``table`` float when
+        one fits a column of a two-column page, else ``table*`` (``wide`` forces
+        ``table*`` / ``table``); ``float``, ``wide``, ``long`` or ``landscape`` (a
+        ``longtable`` on landscape pages, pdflscape) choose. Measures that do not fit
+        the layout's width go on into further tables ("continued"), ``#`` and run
+        repeated. When a marker is longer than :data:`SUPERSCRIPT_CHARS` characters
+        (many runs), every measure gets a column of markers after its values instead,
+        wrapped after the commas, as wide as the page leaves. The leading ``%
+        \\usepackage{...}`` lines name the packages the table needs."""
         from irmeta.io.latex import LONG_AFTER, wrapped
+        layout = validate.choice(layout, "layout", "Comparison.to_latex", LATEX_LAYOUTS)
         best, marks = self.best(), self.markers(dash="--")
-        n = len(self.measures)
-        wide = n > 3 if wide is None else wide
         column = (self.baseline is None
                   and max((len(str(v)) for v in marks.to_numpy().ravel()), default=0)
                   > SUPERSCRIPT_CHARS)
-        width = f"{min(4.0, (8.0 if wide else 4.0) / n):.2f}cm"
-        header: list[str | Raw] = ["#", "run"]
-        for m in self.measures:
-            if self.baseline:
-                header += [m, "W/T/L"]
-            elif column:
-                header.append(Raw(f"\\multicolumn{{2}}{{c}}{{{escape(m)}}}"))
-            else:
-                header.append(m)
+        names = [r + (" (baseline)" if r == self.baseline else "") for r in self.runs]
+        keys = [str(self.keys[r]) for r in self.runs]
+        key = TexBlock(r"\# & run", (
+            TexColumn("r", tuple(keys), max(text_width(k) for k in [*keys, "#"])),
+            _with_header(run_column(names), "run")))
         wtl = self._wtl() if self.baseline else None
-        rows: list[list[Cell | Raw | str]] = []
-        for r in self.runs:
-            row: list[Cell | Raw | str] = [str(self.keys[r]),
-                                           r + (" (baseline)" if r == self.baseline else "")]
-            for m in self.measures:
+        blocks = []
+        for m in self.measures:
+            cells, widths = [], []
+            for r in self.runs:
                 mk = str(marks.loc[r, m])
                 if self.baseline:
                     sup = {BETTER: "$^{\\uparrow}$", WORSE: "$^{\\downarrow}$"}.get(mk, "")
+                    sw = 5.0 if sup else 0.0
+                elif column or not mk:
+                    sup, sw = "", 0.0
                 else:
-                    sup = f"\\textsuperscript{{{mk}}}" if mk and not column else ""
-                row.append(Cell(self._value(r, m, digits), bool(best.loc[r, m]), sup))
-                if wtl is not None:
-                    row.append(str(wtl.loc[r, m]))
-                elif column:
-                    row.append(wrapped(mk, width))
-            rows.append(row)
-        align = "rl" + ("rc" if self.baseline else ("rl" if column else "r")) * n
+                    sup, sw = f"\\textsuperscript{{{mk}}}", sup_width(mk)
+                bold = bool(best.loc[r, m])
+                value = self._value(r, m, digits)
+                cells.append(Cell(value, bold, sup).latex())
+                widths.append(text_width(value, bold) + sw)
+            head = latex_text(m)
+            head_w = text_width(m)
+            values = TexColumn("r", tuple(cells), max(widths + [0.0 if column else head_w]))
+            if wtl is not None:
+                w = [str(wtl.loc[r, m]) for r in self.runs]
+                blocks.append(TexBlock(f"{head} & W/T/L", (values, TexColumn(
+                    "c", tuple(escape(x) for x in w), max(text_width(x) for x in [*w, "W/T/L"]))),
+                    name=m))
+            elif column:
+                flex = TexColumn("l", tuple(wrapped(str(marks.loc[r, m]), "{FLEX}").latex()
+                                            for r in self.runs),
+                                 max(MARKS_MIN, head_w - values.width - 2 * TABLE_COLSEP),
+                                 flex=True)
+                blocks.append(TexBlock(f"\\multicolumn{{2}}{{c}}{{{head}}}", (values, flex),
+                                       name=m))
+            else:
+                blocks.append(TexBlock(head, (values,), name=m))
         label = label or "tab:compare-" + "-".join(label_key(m) for m in self.measures)
-        return latex_table(header, rows, caption=caption or self.caption(column), label=label,
-                           align=align, wide=wide,
-                           long_after=LONG_AFTER if long_after is None else long_after)
+        return fitted_latex(key, blocks, len(self.runs),
+                            caption=caption or self.caption(column), label=label,
+                            layout=layout, wide=wide,
+                            long_after=LONG_AFTER if long_after is None else long_after)
 
     def to_json(self) -> str:
         """Everything as JSON: the procedure, ``runs`` (number, name, means, markers,

@@ -85,6 +85,15 @@ class Leaderboard:
                 f"{self.test} tests at level {self.level}{corr} within each family "
                 f"(against the best run; against the next run)")
 
+    def __repr__(self) -> str:
+        from irmeta.data.display import tables_repr
+        return tables_repr("Leaderboard", f"{len(self.table)} runs, best {self.best}, "
+                           f"{self.test}", {"table": self.table})
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"table": self.table})
+
 
 def cast_method(method: str) -> Any:
     """``method`` (checked against :data:`CI_METHODS`) as SciPy's stubs type it (a Literal)."""
@@ -275,12 +284,13 @@ def _rows(board: Leaderboard, digits: int) -> list[tuple[int, str, str, str, str
 
 
 def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3,
-             label: str | None = None, long_after: int | None = None) -> str:
-    """The leaderboard as a LaTeX table that compiles as it is (:mod:`irmeta.io.latex`,
-    the writer of ``irmeta compare``): a ``table`` float with a caption (the measure,
-    the procedure, :func:`legend`) and a label, booktabs rules, the best run's value in
-    bold (ties: all), significance superscripts, escaped run names, and a ``longtable``
-    past ``long_after`` rows (default 40).
+             label: str | None = None, long_after: int | None = None,
+             layout: str = "auto") -> str:
+    """The leaderboard as a LaTeX table that compiles as it is and fits the text block
+    (:func:`irmeta.stats.comparison.fitted_latex`, the writer of ``irmeta compare``): a
+    caption (the measure, the procedure, :func:`legend`) and a label, booktabs rules,
+    the best run's value in bold (ties: all), significance superscripts, run names as
+    :func:`irmeta.stats.comparison.latex_text`, ``\\footnotesize``.
 
     Parameters
     ----------
@@ -292,28 +302,56 @@ def to_latex(board: Leaderboard, *, measure: str = "mean", digits: int = 3,
     label : str, optional
         The ``\\label``; default ``tab:leaderboard-<measure>``.
     long_after : int, optional
-        Rows above which the table is a ``longtable``.
+        Rows above which ``layout="auto"`` writes a ``longtable`` (default 40).
+    layout : {"auto", "float", "wide", "long", "landscape"}
+        ``auto``: a ``longtable`` past ``long_after`` rows (in a two-column document on
+        one-column pages, ``\\onecolumn`` ... ``\\twocolumn``), else a ``table`` float that
+        fits one column of a two-column page; the others as
+        :meth:`irmeta.stats.comparison.Comparison.to_latex`.
 
     Returns
     -------
     str
-        ``rank & run & value$^{\\ast\\dagger}$ & [low, high] \\\\`` per run inside the
-        float. Needs ``\\usepackage{booktabs}`` (and ``longtable`` for long tables).
+        ``% \\usepackage{...}`` lines (the packages it needs), then ``rank & run &
+        value$^{\\ast\\dagger}$ & [low, high] \\\\`` per run inside the table.
     """
-    from irmeta.io.latex import LONG_AFTER, Cell, escape, label_key, latex_table
+    from irmeta.io.latex import LONG_AFTER, Cell, escape, label_key
+    from irmeta.stats.comparison import (
+        LATEX_LAYOUTS,
+        TexBlock,
+        TexColumn,
+        fitted_latex,
+        latex_text,
+        run_column,
+        sup_width,
+        text_width,
+    )
+    from irmeta.validate import choice
+    layout = choice(layout, "layout", "to_latex", LATEX_LAYOUTS)
     sup = {BELOW_BEST: r"\ast", ABOVE_NEXT: r"\dagger"}
-    rows: list[list[Cell | str]] = []
+    ranks, runs, values, cis, widths = [], [], [], [], []
     for rank, run, value, mark, ci in _rows(board, digits):
         marks = "".join(sup[m] for m in mark)
-        rows.append([str(rank), run, Cell(value, rank == 1, f"$^{{{marks}}}$" if marks else ""),
-                     ci])
-    caption = (f"{escape(measure)} of {len(rows)} runs, best first. "
+        ranks.append(str(rank))
+        runs.append(run)
+        values.append(Cell(value, rank == 1, f"$^{{{marks}}}$" if marks else "").latex())
+        widths.append(text_width(value, rank == 1) + (sup_width("xx") if marks else 0.0))
+        cis.append(ci)
+    ci_head = f"{round(board.ci_level * 100)}% CI"
+    names = run_column(runs)
+    key = TexBlock(r"\# & run", (
+        TexColumn("r", tuple(ranks), max(text_width(k) for k in [*ranks, "#"])),
+        TexColumn(names.align, names.cells, max(names.width, text_width("run")))))
+    block = TexBlock(f"{latex_text(measure)} & {escape(ci_head)}", (
+        TexColumn("r", tuple(values), max([*widths, text_width(measure)])),
+        TexColumn("c", tuple(cis), max(text_width(x) for x in [*cis, ci_head]))))
+    caption = (f"{latex_text(measure)} of {len(ranks)} runs, best first. "
                + escape(legend(board)).replace(f"{BELOW_BEST}:", "$^{\\ast}$:", 1)
                .replace(f"{ABOVE_NEXT}:", "$^{\\dagger}$:", 1)
                + " Bold: the best run (ties: all).")
-    return latex_table(["#", "run", measure, f"{round(board.ci_level * 100)}% CI"], rows,
-                       caption=caption, label=label or f"tab:leaderboard-{label_key(measure)}",
-                       align="rlrc", long_after=LONG_AFTER if long_after is None else long_after)
+    return fitted_latex(key, [block], len(ranks), caption=caption,
+                        label=label or f"tab:leaderboard-{label_key(measure)}", layout=layout,
+                        long_after=LONG_AFTER if long_after is None else long_after)
 
 
 def to_markdown(board: Leaderboard, *, measure: str = "mean", digits: int = 3) -> str:
