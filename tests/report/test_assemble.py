@@ -31,8 +31,9 @@ def test_every_section_and_self_contained(demo_report):
     # offline: no external resources, every image embedded
     assert not re.search(r'(src|href)="(https?:)?//', page)
     imgs = re.findall(r'<img [^>]*src="([^"]+)"', page)
-    # 10: the demo has groups, so the trust section shows the reusability figure (issue 26)
-    assert len(imgs) == 10 and all(s.startswith("data:image/png;base64,") for s in imgs)
+    # 11: the demo has groups, so the trust section shows the reusability figure (issue 26),
+    # and the topics needed against D (issue 46)
+    assert len(imgs) == 11 and all(s.startswith("data:image/png;base64,") for s in imgs)
     assert "<script>" in page and "<style>" in page
     # inputs, parameters, version and the command are stated
     assert "irmeta report --demo --discpower-trials 100 --stability-trials 100" in page

@@ -60,3 +60,61 @@ def test_the_compute_modules_import_no_drawing_code():
 def test_the_drawing_check_can_fail():
     code = "def f():\n    from irmeta.report.views.common import prose\n    import matplotlib\n"
     assert drawing_imports(code) == ["irmeta.report.views.common", "matplotlib"]
+
+
+# ------------------------------------------------ one list: options, CLI, docs (issue 42)
+def test_sections_are_defined_once():
+    """``SECTIONS`` of the options and of the package is the tuple of the light module
+    the command line reads (no second copy to keep in step)."""
+    import irmeta.report
+    from irmeta.report import options, section_names
+    assert options.SECTIONS is section_names.SECTIONS is irmeta.report.SECTIONS
+
+
+def test_skip_help_lists_exactly_the_sections_in_order():
+    import re
+
+    from click.testing import CliRunner
+
+    from irmeta.cli.main import cli
+    result = CliRunner().invoke(cli, ["report", "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    found = re.search(r"--skip SECTION\[,SECTION\] Leave sections out \(repeatable or "
+                      r"comma-separated\): ([a-z_, ]+)\.", text)
+    assert found, text
+    assert [s.strip() for s in found.group(1).split(",")] == list(SECTIONS)
+
+
+def test_skip_accepts_exactly_the_sections():
+    from click.testing import CliRunner
+
+    from irmeta.cli.main import cli
+    result = CliRunner().invoke(cli, ["report", "--demo", "--skip", "nope", "-o",
+                                      "/nonexistent/x.html"])
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert f"known: {', '.join(SECTIONS)}" in text, text
+
+
+def _docs() -> str:
+    from pathlib import Path
+    return (Path(__file__).resolve().parents[2] / "docs" / "report.md").read_text(
+        encoding="utf-8")
+
+
+def test_the_docs_skip_row_lists_every_section_in_order():
+    import re
+    row = next(line for line in _docs().splitlines() if line.startswith("| `--skip "))
+    assert re.findall(r"`([a-z_]+)`", row.split("|")[2]) == list(SECTIONS)
+
+
+def test_the_docs_name_the_sections_computed_apart():
+    """docs/report.md's "computes apart: ..." sentence names the registry's sections
+    without a compute function, in page order."""
+    import re
+    text = " ".join(_docs().split())
+    sentence = text.split("`analyse` computes apart:", 1)[1].split(". A new", 1)[0]
+    named = [name for name in [s.name for s in REGISTRY]
+             if re.search(rf"\b{name}\b", sentence)]
+    assert named == [s.name for s in REGISTRY if s.compute is None], sentence

@@ -113,3 +113,24 @@ def test_evaluating_files_in_memory_imports_no_sharding_or_parquet():
     machinery or Parquet, and its NumPy calls never load numpy.ma (start-up, issue 27)."""
     heavy = ["irmeta.shards.local", "irmeta.shards.parquet", "pyarrow.parquet", "numpy.ma"]
     assert modules_loaded_by_eval(["-m", "AP", "-m", "nDCG@10"], heavy) == []
+
+
+def test_report_help_lists_the_sections_without_loading_the_report():
+    """``irmeta report --help`` prints ``--skip``'s sections from the one list
+    (``irmeta.report.section_names.SECTIONS``, issue 42 item 2) without importing pandas,
+    matplotlib or the report's modules (``irmeta.report`` imports its names lazily)."""
+    code = (
+        "import sys\n"
+        "from irmeta.cli.main import main\n"
+        "sys.argv = ['irmeta', 'report', '--help']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = ('numpy', 'pandas', 'matplotlib', 'irmeta.report.options',"
+        " 'irmeta.report.analysis', 'irmeta.report.assemble')\n"
+        "sys.stderr.write('LOADED ' + repr([m for m in heavy if m in sys.modules]))\n"
+    )
+    done = python_output(code)
+    assert "LOADED []" in done.stderr, done.stderr[-500:]
+    assert "appendix" in done.stdout and "--skip" in done.stdout

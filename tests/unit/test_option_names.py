@@ -38,9 +38,11 @@ def _long_name(option: click.Option) -> str:
 
 #: report options that are not report parameters: how the campaign is read (shared with
 #: ``irmeta eval``; ``--rel-level`` is the exception, it is ``ReportOptions.rel_level``),
-#: where the work runs, where the page goes and its title
+#: where the work runs, where the page goes and its title; ``--quiet``, which every
+#: command has (issue 48: what is said on stderr, not what is computed); ``--export-groups``,
+#: where the per-group folders of the written report go (``irmeta.report.export_groups``)
 REPORT_NOT_FIELDS = (_params_of(campaign_options) - {"rel_level"}) | _params_of(shard_options) \
-    | {"output", "title"}
+    | {"output", "title", "quiet", "export_groups"}
 #: ReportOptions fields without an option: set from Python only (docs/report.md)
 FIELDS_NOT_OPTIONS = {"examples", "background"}
 
@@ -99,7 +101,7 @@ def test_the_report_parameter_table_prints_the_option_names():
 
 # ---------------------------------------------------------------------- reproduce
 #: options of every ``reproduce`` subcommand that are not analysis parameters
-REPRODUCE_OUTPUT = {"output", "svg", "dpi", "progress"}
+REPRODUCE_OUTPUT = {"output", "svg", "dpi", "progress", "quiet"}
 #: per paper: (options that are not parameters, parameters without an option)
 REPRODUCE_EXCEPTIONS = {
     "innovation": ({"figure1"},                 # whether to run Figure 1 at all

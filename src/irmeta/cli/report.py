@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import open_cli_shards, shard_options
 from irmeta.constraints import (
@@ -23,22 +24,43 @@ from irmeta.constraints import (
     ListOf,
 )
 
-_SECTIONS = ("leaderboard", "risk", "innovation", "nrg", "effort", "topics", "trust",
-             "appendix")
+
+def _sections() -> tuple[str, ...]:
+    """The report's sections ``--skip`` accepts, in page order: the one list,
+    :data:`irmeta.report.options.SECTIONS` (defined in :mod:`irmeta.report.section_names`,
+    which imports nothing; read when needed, so that importing this module loads nothing
+    of the report)."""
+    from irmeta.report.section_names import SECTIONS
+    return SECTIONS
 
 
 def _skip(ctx, param, value):
+    sections = _sections()
     out = set()
     for item in value or ():
         for name in item.split(","):
             name = name.strip().lower()
             if not name:
                 continue
-            if name not in _SECTIONS:
-                raise click.BadParameter(f"unknown section {name!r} "
-                                         f"(known: {', '.join(_SECTIONS)})")
+            if name not in sections:
+                from irmeta.suggest import unknown
+                raise click.BadParameter(unknown("section", name, sections))
             out.add(name)
     return frozenset(out)
+
+
+class _SkipOption(click.Option):
+    """``--skip``, whose help lists the sections of :func:`_sections`, read when the help
+    is shown (``irmeta report --help``), not when this module is imported."""
+
+    @property                                          # type: ignore[override]
+    def help(self) -> str:
+        return ("Leave sections out (repeatable or comma-separated): "
+                f"{', '.join(_sections())}. trust and effort are the most expensive.")
+
+    @help.setter
+    def help(self, value) -> None:          # click.Option.__init__ sets it: the text is ours
+        pass
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -46,7 +68,7 @@ def _command_line(ctx: click.Context) -> str:
     (:func:`irmeta.cli.rerun.rerun_command`)."""
     from irmeta.cli.rerun import rerun_command
     base = Path(os.path.abspath(ctx.params.get("output") or "report.html")).parent
-    return rerun_command(ctx, ["irmeta", "report"], base, sections=_SECTIONS)
+    return rerun_command(ctx, ["irmeta", "report"], base, sections=_sections())
 
 
 #: the constraint of each ReportOptions field the command sets, equal to
@@ -94,9 +116,8 @@ def _option(name: str, **kwargs):
               help="What the campaign is (TOML: title, track, year, description, pool_depth, "
                    "judging, qrels_version, [links]): shown at the top of the page; "
                    "docs/report.md.")
-@click.option("--skip", multiple=True, callback=_skip, metavar="SECTION[,SECTION]",
-              help=f"Leave sections out (repeatable or comma-separated): {', '.join(_SECTIONS)}. "
-                   "trust and effort are the most expensive.")
+@click.option("--skip", cls=_SkipOption, multiple=True, callback=_skip,
+              metavar="SECTION[,SECTION]")
 @_option("--seed", default=0, show_default=True,
          help="Seed of every random procedure (bootstrap, topic subsampling).")
 @_option("--discpower-trials", default=1000, show_default=True,
@@ -147,7 +168,7 @@ def _option(name: str, **kwargs):
               help="A run of the campaign: the risk section shows every run's topics won, "
                    "lost and tied against it, URisk and TRisk (alpha 1) and a win/loss "
                    "figure (default: only the campaign-wide ZRisk and GeoRisk).")
-@click.option("--export-groups", "export_dir", default=None, metavar="DIR",
+@click.option("--export-groups", "export_groups", default=None, metavar="DIR",
               type=click.Path(file_okay=False),
               help="Also write DIR/<group>/ and DIR/<group>.zip per group (needs --groups): "
                    "its runs' appendix pages and the campaign-wide tables, nothing of "
@@ -158,7 +179,7 @@ def _option(name: str, **kwargs):
 def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, seed,
                    discpower_trials, stability_trials, level, test, correction, ci_level,
                    ci_trials, fuzziness, alphas, rare_cutoff, nrg_cutoff, nrg_prior,
-                   twist_depth, run_info, primary, gain, matrix_measure, baseline, export_dir,
+                   twist_depth, run_info, primary, gain, matrix_measure, baseline, export_groups,
                    progress, **options):
     """Evaluate every run of a campaign into one HTML report.
 
@@ -185,7 +206,8 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
     refuse(click_ctx, ["complete"], other="irmeta report",
            because="the report's means are over the campaign topic set (a topic missing "
                    "from a run already scores an empty ranking)")
-    if export_dir is not None:       # refused before any work
+    export_to = export_groups
+    if export_to is not None:       # refused before any work
         if not options.get("groups_file") and not options.get("demo"):
             raise click.UsageError("--export-groups needs --groups: the folders are per "
                                    "group")
@@ -193,10 +215,10 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
             raise click.UsageError("--export-groups does not apply with --skip appendix: "
                                    "the folders hold the runs' appendix pages")
         from irmeta.io.output import check_folder_target
-        check_folder_target(export_dir)
+        check_folder_target(export_to)
         assets = (Path(output).parent / f"{Path(output).stem}_files").resolve()
-        if assets == Path(export_dir).resolve() or assets in Path(export_dir).resolve().parents:
-            raise click.UsageError(f"--export-groups {export_dir} is inside the report's own "
+        if assets == Path(export_to).resolve() or assets in Path(export_to).resolve().parents:
+            raise click.UsageError(f"--export-groups {export_to} is inside the report's own "
                                    f"folder {assets}, which the next report replaces")
     shards = click_ctx.with_resource(         # None: the campaign fits in memory
         open_cli_shards(qrels, runs, options, progress=progress))
@@ -222,10 +244,10 @@ def report_command(click_ctx, qrels, runs, output, title, campaign_info, skip, s
                                              "irmeta demo campaign report" if
                                              options.get("demo") else
                                              f"Campaign report: {Path(str(qrels)).name}"))
-    click.echo(f"irmeta: wrote {result.path} ({len(result.files)} files in "
-               f"{result.path.parent / (result.path.stem + '_files')})", err=True)
-    if export_dir is not None:
+    note(f"irmeta: wrote {result.path} ({len(result.files)} files in "
+         f"{result.path.parent / (result.path.stem + '_files')})")
+    if export_to is not None:
         from irmeta.report.export import export_groups
-        done = export_groups(result, export_dir)
-        click.echo(f"irmeta: wrote {len(done.groups)} group folders and zips in "
-                   f"{done.folder}", err=True)
+        done = export_groups(result, export_to)
+        note(f"irmeta: wrote {len(done.groups)} group folders and zips in "
+             f"{done.folder}")

@@ -45,9 +45,19 @@ class CampaignReport:
     analysis: CampaignAnalysis | None = None
     zip: Path | None = None
 
+    def __repr__(self) -> str:
+        from irmeta.data.display import tables_repr
+        return tables_repr("CampaignReport", f"{self.path}, {len(self.files)} files"
+                           + (f", zip {self.zip.name}" if self.zip else ""),
+                           {"leaderboard": self.leaderboard})
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"leaderboard": self.leaderboard})
+
 
 def campaign_report(campaign: Campaign, output="report.html", *,
-                    groups: Mapping[str, str] | None = None,
+                    groups: Mapping[str, str] | str | os.PathLike[str] | None = None,
                     options: ReportOptions | None = None,
                     reference: Campaign | None = None, prior_runs=None,
                     inputs: Mapping[str, object] | None = None,
@@ -59,8 +69,9 @@ def campaign_report(campaign: Campaign, output="report.html", *,
 
     ``campaign``: a :class:`Campaign`, or a campaign open shard by shard
     (:func:`irmeta.open_shards`; the same page, ``docs/scaling.md``).
-    ``groups``: run -> group (NRG prior ``best_per_group``, colours); without it every
-    run is its own group. ``reference``: rarity reference runs of P_rare / AP_rare
+    ``groups``: run -> group (NRG prior ``best_per_group``, colours), or the path of a
+    groups file (``run group`` lines, read as ``--groups``); without it every run is
+    its own group. ``reference``: rarity reference runs of P_rare / AP_rare
     (:func:`irmeta.evaluate`'s ``reference``); ``prior_runs``: an explicit NRG prior set
     (used when ``options.nrg_prior`` is ``auto``). ``inputs``: what to print as the
     inputs (e.g. ``{"qrels": path, "runs": [paths], "groups": path}``). ``command``: the
@@ -244,9 +255,11 @@ def _page_block(view, folder: Path, stem: str, w: ReportWriter, bars):
         options = {k: v for k, v in view.options.items() if k not in ("tsv", "write")}
         return table_block(view.name, view.frame, None, **options)
     if isinstance(view, BarsView):
-        png = bars.save(view.values, view.run, folder / f"{stem}_vs_median.png")
+        image = bars.png(view.values, view.run)       # the bars only: VsMedianBars
+        png = folder / f"{stem}_vs_median.png"
+        png.write_bytes(image)
         w.files.append(png)
-        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        data = base64.b64encode(image).decode("ascii")
         return Figure("vs_median", data, [file_href(png.name)], view.caption, view.alt)
     if isinstance(view, Collapsed):
         return RunBlock(view.anchor, view.run,

@@ -148,27 +148,21 @@ def table_block(name: str, frame: pd.DataFrame, href: str | None, *, caption="",
     numeric = [pd.api.types.is_numeric_dtype(frame[c])
                and not pd.api.types.is_bool_dtype(frame[c])
                for c in cols]
-    rows = []
-    for i, rec in enumerate(shown.itertuples(index=False, name=None)):
-        row = []
-        sort: Any
-        for c, v, isnum in zip(cols, rec, numeric):
-            d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
-            if isinstance(v, (float, np.floating)) and isnum:
-                text = fmt_number(float(v), d)
-                sort = None if math.isnan(float(v)) else float(v)
-                if formats and c in formats and sort is not None:
-                    text = formats[c](float(v))
-            elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
-                text, sort = fmt_number(int(v)), int(v)
-            else:
-                text = ("" if v is None or (isinstance(v, float) and math.isnan(v))
-                        else fmt_number(v))
-                sort = text
-            row.append(Cell(text, sort, note_of[c][i] if c in note_of else "",
-                            class_of[c][i] if c in class_of else "",
-                            link_of[c][i] if c in link_of else ""))
-        rows.append(row)
+    columns = []              # the cells column by column (a float column at once)
+    for j, (c, isnum) in enumerate(zip(cols, numeric)):
+        d = digits.get(c, 3) if isinstance(digits, Mapping) else digits
+        col = shown.iloc[:, j]
+        n = len(col)
+        notes_c, classes_c, links_c = (_padded(of.get(c), n)
+                                       for of in (note_of, class_of, link_of))
+        fmt = formats.get(c) if formats else None
+        if isnum and isinstance(col.dtype, np.dtype) and col.dtype.kind == "f":
+            texts, sorts = _float_cells(col.to_numpy().tolist(), d, fmt)
+        else:
+            texts, sorts = _cells(col, d, isnum, fmt)
+        columns.append([Cell(t, k, note, cls, href) for t, k, note, cls, href
+                        in zip(texts, sorts, notes_c, classes_c, links_c)])
+    rows = [list(r) for r in zip(*columns)] if columns else [[] for _ in range(len(shown))]
     labels = labels or {}
     tips = tips or {}
     low = set(lower)
@@ -180,6 +174,55 @@ def table_block(name: str, frame: pd.DataFrame, href: str | None, *, caption="",
                         or (str(c).startswith("rank ") and str(c) != "rank change")
                         for c in cols],
                  header_notes=[(header_notes or {}).get(c, "") for c in cols])
+
+
+def _padded(values: list | None, n: int) -> list:
+    """``values`` (notes, classes or links of a column) as ``n`` strings."""
+    values = values or []
+    return values + [""] * (n - len(values)) if len(values) < n else values
+
+
+def _float_cells(values: list, d, fmt) -> tuple[list, list]:
+    """Texts and sort keys of a float column's cells: :func:`fmt_number` of each value
+    (with ``d`` digits), inlined (the tables of the 63 appendix pages have 75,000 cells)."""
+    texts: list[str] = []
+    sorts: list[Any] = []
+    for v in values:
+        if v != v:
+            texts.append("–")
+            sorts.append(None)
+            continue
+        if math.isinf(v):
+            text = "∞" if v > 0 else "−∞"
+        elif d == 0 and v == int(v) and abs(v) < 1e15:
+            text = f"{int(v):,}"
+        else:
+            text = f"{v:.{d}f}"
+        texts.append(fmt(v) if fmt is not None else text)
+        sorts.append(v)
+    return texts, sorts
+
+
+def _cells(col: pd.Series, d, isnum: bool, fmt) -> tuple[list, list]:
+    """Texts and sort keys of any other column's cells, value by value."""
+    texts: list[str] = []
+    sorts: list[Any] = []
+    for v in col:
+        sort: Any
+        if isinstance(v, (float, np.floating)) and isnum:
+            text = fmt_number(float(v), d)
+            sort = None if math.isnan(float(v)) else float(v)
+            if fmt is not None and sort is not None:
+                text = fmt(float(v))
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            text, sort = fmt_number(int(v)), int(v)
+        else:
+            text = ("" if v is None or (isinstance(v, float) and math.isnan(v))
+                    else fmt_number(v))
+            sort = text
+        texts.append(text)
+        sorts.append(sort)
+    return texts, sorts
 
 
 def file_href(relative: str) -> str:

@@ -1,5 +1,8 @@
 """The options of the campaign report: :class:`ReportOptions` (every parameter, all
-printed in the report), their validation, and the section names (``SECTIONS``)."""
+printed in the report), their validation, and the section names (``SECTIONS``: the
+report's sections in page order, each can be skipped; defined in
+:mod:`irmeta.report.section_names`, which the command line reads without this module's
+imports)."""
 
 from __future__ import annotations
 
@@ -25,13 +28,11 @@ from irmeta.constraints import (
     ListOf,
 )
 from irmeta.errors import ParameterError
+from irmeta.report.section_names import SECTIONS
 
 __all__ = ["NRG_PRIORS", "OPTION_CONSTRAINTS", "SECTIONS", "ReportOptions",
            "default_background"]
 
-#: the report's sections, in page order (each can be skipped, ``ReportOptions.skip``)
-SECTIONS = ("leaderboard", "risk", "innovation", "nrg", "effort", "topics", "trust",
-            "appendix")
 #: values of ``ReportOptions.nrg_prior``
 NRG_PRIORS = ("auto", "others", "best_per_group", "earlier")
 
