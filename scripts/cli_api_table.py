@@ -58,7 +58,7 @@ FEEDS: dict[str, tuple[str, ...]] = {
     "meta downsample": ("irmeta.stats.pool_downsampling", *CAMPAIGN,
                         "irmeta.stats.filter_top_runs"),
     "meta leaderboard": ("irmeta.stats.leaderboard", *CAMPAIGN,
-                         "irmeta.stats.filter_top_runs"),
+                         "irmeta.stats.filter_top_runs", "irmeta.stats.leaderboard.to_latex"),
     "meta significance": ("irmeta.stats.pairwise_test", "irmeta.stats.bootstrap",
                           *CAMPAIGN, "irmeta.stats.filter_top_runs"),
     "meta stability": ("irmeta.stats.stability_table", *CAMPAIGN,
@@ -140,6 +140,8 @@ CLI_ONLY: dict[tuple[str, str], str] = {
     ("*", "--digits"): "how the table is rounded",
     ("*", "--plot"): "where the figure is written",
     ("*", "--demo"): "the campaign of `irmeta.demo.load_demo_campaign()`",
+    ("*", "--quiet"): "what the command says on stderr besides results and errors (notes, "
+                      "progress bars): nothing",
     ("*", "--svg"): "the page's figures also as SVG (`formats=`)",
     ("eval", "--per-topic"): "trec_eval's `-q`: one line per topic in the output",
     ("twist archetypes", "--per-topic"): "one row per run and topic, not the shares",
@@ -182,12 +184,19 @@ CLI_ONLY: dict[tuple[str, str], str] = {
 
 def _resolve(dotted: str) -> Callable:
     """The object ``dotted`` names: attributes first (``irmeta.aggregate.gawm`` is the
-    function the package exports), submodules where there is no such attribute."""
+    function the package exports), submodules where there is no such attribute, and the
+    module itself where a function of its name shadows it (``irmeta.stats.leaderboard`` is
+    the function; ``irmeta.stats.leaderboard.to_latex`` is in the module)."""
     parts = dotted.split(".")
     obj: object = importlib.import_module(parts[0])
     for i, name in enumerate(parts[1:], start=2):
-        obj = getattr(obj, name) if hasattr(obj, name) else \
-            importlib.import_module(".".join(parts[:i]))
+        if hasattr(obj, name):
+            obj = getattr(obj, name)
+            continue
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ModuleNotFoundError:
+            obj = getattr(importlib.import_module(".".join(parts[:i - 1])), name)
     if not callable(obj):
         raise TypeError(f"{dotted} is not callable")
     return obj

@@ -1,6 +1,14 @@
 """irmeta: evaluate retrieval runs in the context of the runs they compete with."""
 
-from irmeta.errors import CampaignError, InputError, IrmetaError, MeasureError, ParameterError
+from irmeta.errors import (
+    CampaignError,
+    ConvergenceWarning,
+    InputError,
+    IrmetaError,
+    IrmetaWarning,
+    MeasureError,
+    ParameterError,
+)
 
 __version__ = "0.1.0"
 
@@ -16,6 +24,7 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
         "load_runs": ("irmeta.io.load", "load_runs"),
         "read_qrels": ("irmeta.io.trec", "read_qrels"),
         "read_run": ("irmeta.io.trec", "read_run"),
+        "read_groups": ("irmeta.io.load", "read_groups"),
         "parse_measure": ("irmeta.measures.parse", "parse_measure"),
         "parse_measures": ("irmeta.measures.parse", "parse_measures"),
         "explain_documents": ("irmeta.explain", "explain_documents"),
@@ -39,8 +48,9 @@ def __getattr__(name):  # lazy public API: keeps `import irmeta` and CLI start-u
 
 
 __all__ = ["CampaignError", "InputError", "IrmetaError", "MeasureError", "ParameterError",
+           "IrmetaWarning", "ConvergenceWarning",
            "evaluate", "open_shards", "Results", "Campaign", "load_campaign", "load_qrels",
-           "load_runs", "read_qrels", "read_run", "parse_measure", "parse_measures",
+           "load_runs", "read_qrels", "read_run", "read_groups", "parse_measure", "parse_measures",
            "explain_documents", "unique_contributions", "unique_documents", "compare",
            "Comparison", "pool", "Pool", "risk", "Risk", "check", "CheckResult", "Problem",
            "__version__"]

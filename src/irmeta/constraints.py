@@ -214,6 +214,11 @@ class Choice(Constraint):
 
     def coerce(self, value: Any) -> str:
         if not isinstance(value, str) or value not in self.options:
+            if isinstance(value, str):      # a misspelt choice: the closest ones (issue 48)
+                from irmeta.suggest import close_matches, did_you_mean
+                if close_matches(value, self.options):
+                    raise Invalid(f"must be {self.what}, got {show(value)}; "
+                                  + did_you_mean(value, self.options, short=0))
             raise Invalid
         return value
 

@@ -14,12 +14,16 @@ exits with status 2, never a traceback. The hierarchy::
      +-- OutputError         an output that cannot be written (missing folder, a file in
                              the way, no permission, disk full): carries path and reason
 
-``ConvergenceWarning`` is a warning, not an error: iterative procedures (GAWM) report
-non-convergence in their result object and also emit it.
+Warnings are :class:`IrmetaWarning` s (a ``UserWarning``), emitted by :func:`warn` at
+the line of the user's code that called irmeta. ``ConvergenceWarning`` is one:
+iterative procedures (GAWM) report non-convergence in their result object and also
+emit it.
 """
 
 from __future__ import annotations
 
+import os
+from types import FrameType
 from typing import Any
 
 
@@ -133,7 +137,6 @@ def memory_limits() -> str:
     except (ImportError, OSError, ValueError):
         pass
     try:
-        import os
         avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         parts.append(f"{avail / 2**30:.1f} GiB of memory available")
     except (ValueError, OSError, AttributeError):
@@ -158,5 +161,81 @@ class OutputError(IrmetaError, OSError):
         return str(self.args[0])
 
 
-class ConvergenceWarning(UserWarning):
+class IrmetaWarning(UserWarning):
+    """Base class of every warning irmeta emits (:func:`warn`): filter them all with
+    ``warnings.filterwarnings("ignore", category=irmeta.IrmetaWarning)``. Each points at
+    the line of the caller's code that called irmeta, not into irmeta's own files
+    (docs/conventions.md, "The Python API: warnings")."""
+
+
+class ConvergenceWarning(IrmetaWarning):
     """An iterative procedure stopped at its iteration limit without converging."""
+
+
+def _in_package(frame: FrameType) -> bool:
+    """``frame`` runs irmeta's code: a module named ``irmeta.*``, or a file of the package
+    run as ``__main__`` (``python -m irmeta``)."""
+    name = frame.f_globals.get("__name__")
+    if isinstance(name, str) and (name == "irmeta" or name.startswith("irmeta.")):
+        return True
+    return name == "__main__" and frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+
+
+_PACKAGE_DIR = os.path.join(os.path.dirname(__file__), "")
+
+
+_LIBRARY_DIRS: tuple[str, ...] | None = None
+
+
+def _in_library(frame: FrameType) -> bool:
+    """``frame`` runs code of the standard library or of an installed package (pandas
+    calling back into irmeta, a thread's bootstrap), not the user's."""
+    global _LIBRARY_DIRS
+    if _LIBRARY_DIRS is None:
+        import sysconfig
+        paths = sysconfig.get_paths()
+        _LIBRARY_DIRS = tuple(sorted({os.path.join(os.path.realpath(paths[key]), "")
+                                      for key in ("stdlib", "platstdlib", "purelib",
+                                                  "platlib") if key in paths}))
+    filename = frame.f_code.co_filename
+    if filename.startswith("<frozen "):
+        return True
+    return os.path.realpath(filename).startswith(_LIBRARY_DIRS)
+
+
+def _user_frame(frame: FrameType | None) -> FrameType | None:
+    """The frame a warning raised in ``frame`` should name: walking out of the call stack,
+    the first frame outside the irmeta package that is the user's code, not the standard
+    library's or an installed package's (pandas' ``apply`` running an irmeta function,
+    click running the CLI); when there is none (a thread), the first frame outside irmeta."""
+    first = None
+    while frame is not None:
+        if not _in_package(frame):
+            if not _in_library(frame):
+                return frame
+            if first is None:
+                first = frame
+        frame = frame.f_back
+    return first
+
+
+def warn(message: str, category: type[Warning] = IrmetaWarning) -> None:
+    """Emit ``message`` as a warning of ``category`` located at the user's line: the first
+    frame of the user's code (outside irmeta, the standard library and installed packages)
+    that led to this call, however deep irmeta's own calls go (what a fixed
+    ``stacklevel`` cannot know through the lazy public API and shared helpers).
+
+    Warnings from irmeta are :class:`IrmetaWarning` s; silence them with
+    ``warnings.filterwarnings("ignore", category=irmeta.IrmetaWarning)``."""
+    import sys
+    import warnings
+    caller = sys._getframe(1)
+    frame = _user_frame(caller) or caller
+    module_globals = frame.f_globals
+    registry = module_globals.setdefault("__warningregistry__", {})
+    # what ``warnings.warn(stacklevel=...)`` does for the frame it finds; without
+    # ``module_globals``, which makes linecache ask the module's loader for its source
+    # and fails for a module run as ``__main__`` (``python -m pkg.script``)
+    warnings.warn_explicit(message, category, frame.f_code.co_filename, frame.f_lineno,
+                           module=module_globals.get("__name__", "<string>"),
+                           registry=registry)

@@ -502,7 +502,8 @@ def evaluate(qrels: Any, runs: Any = None,
              measures: str | Measure | Iterable[str | Measure] = ("AP", "P@10", "nDCG@10"), *,
              complete: bool = False, rel_level: int = 1, max_docs: int | None = None,
              names: Sequence[str] | None = None, float32: bool = False, dedupe: bool = False,
-             groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
+             groups: Mapping[str, str] | str | os.PathLike[str] | None = None,
+             reference: Campaign | None = None,
              prior_runs: Iterable[str] | None = None, subtopic_qrels: Any = None,
              judged_only: bool = False, collection_size: int = 0,
              memory_budget: Any = None, shard_topics: int | None = None, client: Any = None,
@@ -521,7 +522,9 @@ def evaluate(qrels: Any, runs: Any = None,
     ``complete``: score every qrels topic (trec_eval ``-c``). ``rel_level``: binary
     relevance threshold (``-l``). ``max_docs``: keep the top ``max_docs`` documents per
     topic (``-M``). ``float32``: read scores as 32-bit floats (trec_eval 9.x ties).
-    ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures.
+    ``groups``, ``reference``, ``prior_runs``: context for the cross-run measures;
+    ``groups`` is ``{run: group}`` or the path of a groups file (``run group`` lines,
+    :func:`irmeta.read_groups`, the CLI's ``--groups FILE``).
     ``subtopic_qrels``: diversity judgments (``topic subtopic docid grade``) for the
     diversity measures (``docs/diversity.md``); with them ``qrels`` may be None.
     ``measures`` may also hold ``ir_measures`` measure objects (``ir_measures.ERR@20``).

@@ -20,6 +20,7 @@ only the shard of the topic asked for, or each shard in turn).
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, cast
 
@@ -34,6 +35,7 @@ from irmeta.errors import ParameterError
 from irmeta.measures.context import others_count
 from irmeta.measures.kernel import window
 from irmeta.measures.spec import EvalContext, Measure
+from irmeta.options import groups_argument
 
 __all__ = ["explain_documents", "unique_contributions", "unique_documents"]
 
@@ -42,8 +44,9 @@ DOC_COLUMNS = ["run", "topic", "rank", "docid", "grade", "relevant", "retrieved_
                "residual_gain"]
 
 
-def _context(rel_level, groups, reference, prior_runs) -> EvalContext:
+def _context(rel_level, groups, reference, prior_runs, runs=None) -> EvalContext:
     rel_level = validate.integer(rel_level, "rel_level", "explain", low=-32768, high=32768)
+    groups = groups_argument(groups, "explain", runs)
     if reference is not None and not isinstance(reference, Campaign):
         raise ParameterError("explain: reference must be a Campaign (irmeta.load_campaign)")
     return EvalContext(rel_level=int(rel_level), groups=dict(groups) if groups else None,
@@ -70,7 +73,8 @@ def _nrg_measure(nrg, k: int | None) -> Measure | None:
 def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
                       k: int | None = 100, depth: int | None = None, rel_level: int = 1,
                       nrg: str | Measure | None = "NRG", relevant_only: bool = True,
-                      groups: Mapping[str, str] | None = None, reference: Campaign | None = None,
+                      groups: Mapping[str, str] | str | os.PathLike[str] | None = None,
+                      reference: Campaign | None = None,
                       prior_runs: Iterable[str] | None = None) -> pd.DataFrame:
     """Per-document explanation of ``run``'s context scores on ``topic`` (None: all topics).
 
@@ -87,7 +91,8 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
       ``NRG``: nDCG base, prior=others, whole rankings; ``None`` to skip); NaN for
       documents outside the qrels (their gain is 0) or beyond the NRG cutoff.
 
-    ``groups``, ``prior_runs``: the NRG prior context (best_per_group, list).
+    ``groups``, ``prior_runs``: the NRG prior context (best_per_group, list); ``groups``
+    is ``{run: group}`` or a groups file path (``run group`` lines, as ``--groups``).
 
     Examples
     --------
@@ -107,7 +112,7 @@ def explain_documents(campaign: Campaign, run: str, topic: str | None = None, *,
     validate.campaign(campaign, "explain_documents")
     depth = depth or k
     r = campaign.run_index(run)
-    ctx = _context(rel_level, groups, reference, prior_runs)
+    ctx = _context(rel_level, groups, reference, prior_runs, campaign.runs)
     if topic is None:
         topics = np.flatnonzero(campaign.length[r] > 0)
     else:

@@ -119,7 +119,8 @@ class ReadOptions:
 class ScoreOptions:
     """How topics are scored: ``complete`` (trec_eval ``-c``: every qrels topic),
     ``rel_level`` (``-l``), ``judged_only`` (``-J``), ``collection_size`` (``-N``), and the
-    context of the cross-run measures — ``groups`` (``{run: group}``), ``reference``
+    context of the cross-run measures — ``groups`` (``{run: group}``, or a groups file
+    path, read when checked: :func:`groups_argument`), ``reference``
     (a rarity reference :class:`~irmeta.data.campaign.Campaign`), ``prior_runs`` (the
     explicit NRG prior set, a tuple)."""
 
@@ -127,7 +128,7 @@ class ScoreOptions:
     rel_level: int = 1
     judged_only: bool = False
     collection_size: int = 0
-    groups: Mapping[str, str] | None = None
+    groups: Mapping[str, str] | None = None   # a groups file path given is read when checked
     reference: Campaign | None = None
     prior_runs: tuple[str, ...] | None = None
 
@@ -144,10 +145,7 @@ class ScoreOptions:
             raise ParameterError(f"{fn}: reference must be a Campaign (irmeta.load_campaign), "
                                  f"got {type(self.reference).__name__}")
         if self.groups is not None:
-            if not isinstance(self.groups, Mapping):
-                raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping, "
-                                     f"got {type(self.groups).__name__}")
-            _set(self, "groups", _checked_groups(self.groups, fn))
+            _set(self, "groups", _checked_groups(groups_argument(self.groups, fn), fn))
         prior = PRIOR_RUNS.check(self.prior_runs, "prior_runs", fn)
         _set(self, "prior_runs", None if prior is None else tuple(prior))
 
@@ -216,9 +214,33 @@ def _check_subtopic_qrels(value: Any, fn: str) -> None:
                              f"{type(value).__name__}")
 
 
-def _checked_groups(groups: Mapping[Any, Any], fn: str) -> dict[str, str] | None:
+#: what a public function's ``groups=`` takes: a ``{run: group}`` mapping, or the path
+#: of a groups file (``run group`` lines), as the CLI's ``--groups FILE``
+GroupsArgument = Mapping[str, str] | str | os.PathLike[str]
+
+
+def groups_argument(groups: Any, fn: str, runs: Any = None) -> Mapping[str, str] | None:
+    """The ``groups=`` argument of the public function ``fn`` as a mapping: a mapping as
+    it is, a groups file path read by :func:`irmeta.io.load.read_groups` (with ``runs``:
+    every run must have a group and the file's other names are ignored, as the CLI's
+    ``--groups`` of the same command); None stays None. Anything else is a
+    :class:`~irmeta.errors.ParameterError`. The one place where a groups file becomes
+    the mapping, for every function that takes ``groups`` (evaluate, compare, the
+    meta functions through :class:`ScoreOptions`; pool, reusability, the report, explain)."""
+    if groups is None or isinstance(groups, Mapping):
+        return groups
+    if isinstance(groups, (str, os.PathLike)):
+        from irmeta.io.load import read_groups
+        return read_groups(groups, None if runs is None else [str(r) for r in runs])
+    raise ParameterError(f"{fn}: groups must be a {{run: group}} mapping or the path of a "
+                         f"groups file (`run group` lines), got {type(groups).__name__}")
+
+
+def _checked_groups(groups: Mapping[Any, Any] | None, fn: str) -> dict[str, str] | None:
     """``{run: group}`` with non-empty string runs and groups (a group file's lines); an
     empty mapping is no groups."""
+    if groups is None:
+        return None
     for run, group in groups.items():
         if not isinstance(run, str) or not run:
             raise ParameterError(f"{fn}: groups must map run names (non-empty strings) to "

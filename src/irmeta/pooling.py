@@ -30,7 +30,8 @@ for the Take@N strategies.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,7 @@ from irmeta import validate
 from irmeta.data.campaign import Campaign, build_campaign
 from irmeta.data.tables import Qrels, Run, arrow_ints, decode_ids
 from irmeta.errors import CampaignError, ParameterError
+from irmeta.options import GroupsArgument, groups_argument
 
 #: the pooling strategies (module doc)
 STRATEGIES = ("depth", "group_depth", "rrf", "rbp_sum", "rbp_max", "comb_sum", "comb_max",
@@ -74,7 +76,11 @@ class Pool:
 
     def __repr__(self) -> str:
         return (f"Pool({self.strategy}, depth {self.depth}, {len(self.table):,} documents, "
-                f"{len(self.stats):,} topics, {len(self.runs)} runs)")
+                f"{len(self.stats):,} topics, {len(self.runs)} runs; .table, .stats)")
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"table": self.table, "stats": self.stats})
 
     def lines(self) -> str:
         """The pool as ``topic docid`` lines (the default output of ``irmeta pool``)."""
@@ -122,15 +128,17 @@ def runs_campaign(runs: Sequence[Run], *, max_docs: int | None = None,
                           warn_dropped=False)
 
 
-def check_groups(groups: Mapping[str, str] | None, runs: Sequence[str], func: str,
+def check_groups(groups: GroupsArgument | None, runs: Sequence[str], func: str,
                  source: str | None = None) -> dict[str, str]:
     """``{run: group}`` for every run (each run its own group when ``groups`` is None);
-    a CampaignError naming the runs without a group, or the names that are no run."""
+    a CampaignError naming the runs without a group, or the names that are no run.
+    ``groups``: a mapping or a groups file path (:func:`irmeta.options.groups_argument`;
+    the messages then name the file)."""
+    if isinstance(groups, (str, os.PathLike)):
+        source = source or os.fspath(groups)
+    groups = groups_argument(groups, func)
     if groups is None:
         return {r: r for r in runs}
-    if not isinstance(groups, Mapping):
-        raise ParameterError(f"{func}: groups must be a mapping run -> group, got "
-                             f"{type(groups).__name__}")
     where = f"{source}: " if source else f"{func}: groups "
     unknown = [str(r) for r in groups if r not in set(runs)]
     if unknown:
@@ -227,7 +235,7 @@ def _fused(strategy: str, codes: np.ndarray, i: np.ndarray, scores: np.ndarray |
 
 # ------------------------------------------------------------------ the pool
 def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
-         groups: Mapping[str, str] | None = None, rbp_p: float = 0.8, rrf_k: int = 60,
+         groups: GroupsArgument | None = None, rbp_p: float = 0.8, rrf_k: int = 60,
          names: Sequence[str] | None = None, max_docs: int | None = None,
          float32: bool = False, dedupe: bool = False) -> Pool:
     """The judgment pool of ``runs`` (module doc; formulas in ``docs/pooling.md``).
@@ -241,8 +249,9 @@ def pool(runs: Any, depth: int = 10, *, strategy: str = "depth",
         ``K`` of ``depth`` / ``group_depth``; the budget ``N`` per topic of Take@N.
     strategy : str
         One of :data:`STRATEGIES`.
-    groups : mapping run -> group, optional
-        Default: each run its own group.
+    groups : mapping run -> group, or a groups file path, optional
+        A groups file has ``run group`` lines (:func:`irmeta.read_groups`; the CLI's
+        ``--groups FILE``). Default: each run its own group.
     rbp_p, rrf_k : RBP persistence ``p`` (``rbp_*``) and the RRF constant ``k`` (``rrf``).
     names, max_docs, float32, dedupe : how the runs are read (:func:`irmeta.load_runs`).
 

@@ -147,10 +147,15 @@ def test_measure_errors_show_string_and_position(text, position, phrase):
         assert "\n  " + " " * position + "^" in message
 
 
-def test_unknown_measure_lists_known_ones():
+def test_unknown_measure_names_the_closest_ones():
+    """Issue 48: the closest names, not the list of every measure."""
     with pytest.raises(MeasureError) as err:
         irmeta.parse_measure("MAPP")
-    assert "known measures:" in str(err.value) and "nDCG" in str(err.value)
+    first = str(err.value).split("\n")[0]
+    assert first == "unknown measure 'MAPP'; did you mean one of 'MAP', 'GMAP', 'AP'?"
+    assert "known measures:" not in str(err.value)
+    with pytest.raises(MeasureError, match="every measure: `irmeta measures`"):
+        irmeta.parse_measure("xyzzy")
 
 
 def test_cli_unknown_measure_exit_2(tmp_path, capsys):

@@ -25,7 +25,7 @@ PACKAGE = SRC / "irmeta"
 
 # bottom to top; a name is the first component after ``irmeta.`` (a module or a package)
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "constraints"),
+    ("errors", "constraints", "suggest"),
     ("data",),
     ("measures",),
     ("validate",),

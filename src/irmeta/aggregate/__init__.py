@@ -112,7 +112,8 @@ def parse_aggregator(text: str) -> tuple[str, dict[str, Any]]:
         raise _bad(text, "does not parse")
     name = match.group(1).lower()
     if name not in AGGREGATORS:
-        raise _bad(text, f"unknown aggregator {match.group(1)!r}")
+        from irmeta.suggest import unknown
+        raise _bad(text, unknown("aggregator", match.group(1), AGGREGATORS, short=0))
     params = dict(AGGREGATORS[name])
     body = match.group(2)
     if body is not None and body.strip():
@@ -123,8 +124,9 @@ def parse_aggregator(text: str) -> tuple[str, dict[str, Any]]:
             key, value = (s.strip() for s in item.split("=", 1))
             key = key.lower()
             if key not in params:
-                known = ", ".join(AGGREGATORS[name]) or "none"
-                raise _bad(text, f"{name} has no parameter {key!r} (known: {known})")
+                from irmeta.suggest import did_you_mean
+                hint = did_you_mean(key, AGGREGATORS[name]) or "known: none"
+                raise _bad(text, f"{name} has no parameter {key!r}; {hint}")
             if key in seen:
                 raise _bad(text, f"parameter {key!r} given twice")
             seen.add(key)

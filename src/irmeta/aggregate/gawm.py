@@ -46,7 +46,6 @@ Decisions the paper leaves open (``docs/gawm.md`` gives the reasons):
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -57,6 +56,7 @@ from irmeta.aggregate._matrix import as_matrix
 from irmeta.aggregate.means import resolve_mean
 from irmeta.constraints import NONNEGATIVE, Integer, validated
 from irmeta.errors import ConvergenceWarning, ParameterError
+from irmeta.errors import warn as irmeta_warn
 
 WeightFunction = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
@@ -257,7 +257,7 @@ def gawm(matrix, axioms: str = "A", ms="arithmetic", mt="arithmetic", *,
         iterations=k, converged=converged, delta=delta, axioms=axiom, ms=ms_name, mt=mt_name,
         tol=tol, max_iter=max_iter)
     if not converged and warn:
-        warnings.warn(f"{result.label}: did not converge in {max_iter} iterations (last change "
-                      f"{delta:.3g} > tol {tol:g}); the result holds the last iterate",
-                      ConvergenceWarning, stacklevel=2)
+        irmeta_warn(f"{result.label}: did not converge in {max_iter} iterations (last change "
+                    f"{delta:.3g} > tol {tol:g}); the result holds the last iterate",
+                    ConvergenceWarning)
     return result

@@ -20,6 +20,7 @@ from irmeta.cli.common import (
     output_option,
     refuse_unused_context,
 )
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import Choice
@@ -137,7 +138,7 @@ def aggregate_command(click_ctx, qrels, runs, measure, matrix_path, rows, measur
         refuse_unused_context(click_ctx, [measure])
     frame, description = _read(qrels, runs, matrix_path, measure, rows, measure_name, missing,
                                options)
-    click.echo(f"irmeta: {description}", err=True)
+    note(f"irmeta: {description}")
     names = aggregators or DEFAULT_AGGREGATORS
     with open_output(output) as out:
         if not analyses:
@@ -152,8 +153,8 @@ def aggregate_command(click_ctx, qrels, runs, measure, matrix_path, rows, measur
                                       tol=params["tol"], max_iter=params["max_iter"],
                                       floor=params["floor"])
                     state = "converged" if result.converged else "DID NOT CONVERGE"
-                    click.echo(f"irmeta: {label}: {state} after {result.iterations} iterations "
-                               f"(last change {result.delta:.3g})", err=True)
+                    note(f"irmeta: {label}: {state} after {result.iterations} iterations "
+                         f"(last change {result.delta:.3g})")
                     columns[label] = result.E_s
                 else:
                     columns[label] = aggregate_matrix(frame, text)
@@ -206,4 +207,4 @@ def _plots(frame, plot_dir, axioms) -> None:
     written += plots.plot_leave_one_topic_out(an.leave_one_topic_out(frame,
                                                                       (axioms or "B").upper()),
                                               base / "gawm_loto")[1]
-    click.echo("irmeta: wrote " + ", ".join(str(p) for p in written), err=True)
+    note("irmeta: wrote " + ", ".join(str(p) for p in written))

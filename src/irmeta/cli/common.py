@@ -8,6 +8,7 @@ import sys
 
 import click
 
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained
 from irmeta.constraints import DEPTH, REL_LEVEL
 from irmeta.errors import CampaignError
@@ -188,8 +189,8 @@ def load_cli_campaign(qrels, runs, options: dict):
         require_common_topics(campaign, "")
     if campaign.dropped_topics:
         total = sum(campaign.dropped_topics.values())
-        click.echo(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "
-                   f"({len(campaign.dropped_topics)} run(s))", err=True)
+        note(f"irmeta: note: {total} run topic(s) absent from the qrels were ignored "
+             f"({len(campaign.dropped_topics)} run(s))")
     groups = (read_groups(options["groups_file"], campaign.runs) if options.get("groups_file")
               else None)
     reference = load_reference(adhoc, subtopics, options)

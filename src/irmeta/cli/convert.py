@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained, refuse
 from irmeta.constraints import COUNT
 
@@ -55,5 +56,5 @@ def convert_command(qrels, runs, output, block_topics, float32, names, split_tag
                            mapper=lambda fn, tasks: mapper(fn, tasks, progress=False))
     else:
         done = convert(qrels, paths, output, **kwargs)
-    click.echo(f"irmeta: wrote {len(done.runs)} run(s), {len(done.topics)} topic(s) in "
-               f"{len(done.blocks)} block(s) to {output}", err=True)
+    note(f"irmeta: wrote {len(done.runs)} run(s), {len(done.topics)} topic(s) in "
+         f"{len(done.blocks)} block(s) to {output}")

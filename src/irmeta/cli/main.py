@@ -23,7 +23,8 @@ from typing import NoReturn
 import click
 
 from irmeta import __version__
-from irmeta.errors import IrmetaError
+from irmeta.cli.notes import note, with_quiet
+from irmeta.errors import IrmetaError, IrmetaWarning
 
 # NumPy asks the kernel for transparent huge pages for every array of 4 MiB or more; with
 # the common ``defrag=madvise`` setting a fault in such an array may first compact memory,
@@ -79,6 +80,17 @@ class LazyGroup(click.Group):
         except BrokenPipeError as exc:
             raise StdoutClosed() from exc
 
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            if exc.possibilities:
+                raise
+            # click suggests from ``self.commands``, empty in a lazy group: the table's
+            raise click.exceptions.NoSuchCommand(exc.command_name,
+                                                 possibilities=list(SUBCOMMANDS),
+                                                 ctx=ctx) from None
+
     def list_commands(self, ctx):
         return [name for name, (module, _, _) in SUBCOMMANDS.items()
                 if importlib.util.find_spec(module) is not None]
@@ -88,7 +100,7 @@ class LazyGroup(click.Group):
             return None
         module, attr, _ = SUBCOMMANDS[name]
         try:
-            return getattr(importlib.import_module(module), attr)
+            return with_quiet(getattr(importlib.import_module(module), attr))
         except ModuleNotFoundError as exc:
             if exc.name == module:
                 return None
@@ -107,6 +119,9 @@ class LazyGroup(click.Group):
 def cli():
     """irmeta: evaluate retrieval runs in the context of the runs they compete with,
     and evaluate the evaluation itself."""
+
+
+with_quiet(cli)   # ``irmeta --quiet``; every subcommand gets it as LazyGroup loads it
 
 
 class Terminated(BaseException):
@@ -149,14 +164,15 @@ EXIT_BROKEN_PIPE = 141
 
 
 def _as_note(message, category, filename, lineno, file=None, line=None):
-    """``warnings.showwarning`` of the CLI: a warning irmeta itself raises (a
-    ``UserWarning`` from a module of the package, e.g. Twist's undefined topics) is one
-    line ``irmeta: note: ...`` on stderr, without the source path and line Python
-    prints; any other warning as Python shows it."""
+    """``warnings.showwarning`` of the CLI: a warning irmeta itself raises (an
+    ``IrmetaWarning``, located outside the package, or a ``UserWarning`` from a module of
+    the package, e.g. Twist's undefined topics) is one line ``irmeta: note: ...`` on
+    stderr, without the source path and line Python prints; any other warning as Python
+    shows it."""
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if issubclass(category, UserWarning) and \
+    if issubclass(category, IrmetaWarning) or issubclass(category, UserWarning) and \
             os.path.abspath(str(filename)).startswith(package + os.sep):
-        click.echo(f"irmeta: note: {message}", err=True)
+        note(f"irmeta: note: {message}")
         return
     _SHOW_WARNING(message, category, filename, lineno, file, line)
 

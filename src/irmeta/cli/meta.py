@@ -24,6 +24,7 @@ from irmeta.cli.common import (
     output_option,
     refuse_unused_context,
 )
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.shards import shard_options
 from irmeta.cli.tables import digits_option, format_option, write_table
@@ -116,8 +117,8 @@ def _setup(qrels, runs, measures, options, need_measures=True):
         before = campaign.num_runs
         campaign = filter_top_runs(campaign, options["top_fraction"], by=options["by"],
                                    rel_level=options["rel_level"])
-        click.echo(f"irmeta: kept the top {campaign.num_runs} of {before} runs by "
-                   f"{options['by']}", err=True)
+        note(f"irmeta: kept the top {campaign.num_runs} of {before} runs by "
+             f"{options['by']}")
     kwargs = {"groups": ctx["groups"], "reference": ctx["reference"],
               "prior_runs": ctx["prior_runs"]}
     return campaign, kwargs
@@ -270,7 +271,7 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
     parts = []
     for name, mat in mats.items():
         res = pairwise_test(mat, test, level=level, **extra)
-        click.echo(f"# {name}: {res.summary()}", err=True)
+        note(f"# {name}: {res.summary()}")
         frame = res.to_frame() if per_pair else res.compare_table()
         frame.insert(0, "measure", name)
         parts.append(frame)
@@ -292,14 +293,21 @@ def significance_cmd(click_ctx, qrels, runs, measures, test, level, correction, 
              help="Confidence level of the bootstrap intervals.")
 @constrained("--trials", constraint=TRIALS, default=10000,
              help="Bootstrap resamples (and trials of the random tests).")
+@constrained_choice("--layout", constraint=Choice(("auto", "float", "wide", "long",
+                                                   "landscape")),
+                    default="auto", help="With --format latex: auto (longtable past 40 "
+                                         "runs, else a table float), float, wide (table*), "
+                                         "long (longtable), landscape (docs/compare.md).")
 def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, ci_level,
-                    trials, **options):
+                    trials, layout, **options):
     """Runs ranked by each measure, with bootstrap confidence intervals of the mean and
     corrected tests against the best run and against the next run."""
     import pandas as pd
 
     from irmeta.stats import leaderboard
     _refuse_common(click_ctx, options)
+    refuse(click_ctx, ["layout"], other=f"--format {options['fmt']}",
+           when=options["fmt"] != "latex", because="only the LaTeX table has a layout")
     refuse_unused_context(click_ctx, measures)
     mats = _matrices(qrels, runs, measures, options)    # shard by shard when needed
     parts, boards = [], {}
@@ -307,16 +315,17 @@ def leaderboard_cmd(click_ctx, qrels, runs, measures, test, level, correction, c
         board = leaderboard(mat, test=test, level=level, ci_level=ci_level, trials=trials,
                             correction=None if correction == "none" else correction,
                             seed=options["seed"])
-        click.echo(f"# {name}: {board.describe()}", err=True)
+        note(f"# {name}: {board.describe()}")
         boards[name] = board
         frame = board.table.reset_index()
         frame.insert(0, "measure", name)
         parts.append(frame)
     if options["fmt"] in ("latex", "markdown"):
         from irmeta.stats.leaderboard import to_latex, to_markdown
-        write = to_latex if options["fmt"] == "latex" else to_markdown
         with open_output(options.get("output")) as out:
-            out.write("\n".join(write(b, measure=name) for name, b in boards.items()))
+            out.write("\n".join(to_latex(b, measure=name, layout=layout)
+                                 if options["fmt"] == "latex" else to_markdown(b, measure=name)
+                                 for name, b in boards.items()))
     else:
         _emit(pd.concat(parts, ignore_index=True), options)
     if options["plot_path"]:
@@ -496,8 +505,8 @@ def topic_set_size_cmd(click_ctx, qrels, runs, measures, min_diffs, alpha, power
     t = result.table
     for name, mat in mats.items():
         variance = t.loc[t["measure"] == str(name), "variance"].iloc[0]
-        click.echo(f"# {name}: {mat.shape[0]} runs x {mat.shape[1]} topics, V_E = "
-                   f"{variance:.6g}", err=True)
+        note(f"# {name}: {mat.shape[0]} runs x {mat.shape[1]} topics, V_E = "
+             f"{variance:.6g}")
     _emit(result.table, options)
     if options["plot_path"]:
         import numpy as np
@@ -601,7 +610,7 @@ def reusability_cmd(click_ctx, qrels, runs, measures, groups_file, depth, leave_
                               rare=None if rare.strip().lower() == "none" else rare)
     if qrels_dir:
         paths = res.write_qrels(qrels_dir)
-        click.echo(f"irmeta: wrote {len(paths)} reduced qrels to {qrels_dir}", err=True)
+        note(f"irmeta: wrote {len(paths)} reduced qrels to {qrels_dir}")
     _parts({"table": res.table, "summary": res.summary, "groups": res.groups}, part, options)
 
 

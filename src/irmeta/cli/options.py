@@ -102,6 +102,14 @@ class ConstraintChoice(click.Choice):
         super().__init__(constraint.options, case_sensitive=case_sensitive)
         self.constraint = constraint
 
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        """click's ``'tvs' is not one of ...``, with the closest choices first
+        (:func:`irmeta.suggest.did_you_mean`; only on this error path)."""
+        from irmeta.suggest import did_you_mean
+        hint = did_you_mean(str(value), [str(c) for c in self.choices], noun="choices")
+        return f"{value!r} is not a choice; {hint}" if hint else \
+            super().get_invalid_choice_message(value, ctx)
+
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
         chosen = super().convert(value, param, ctx)

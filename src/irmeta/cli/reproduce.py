@@ -13,6 +13,7 @@ import click
 
 from irmeta.cli.aggregate import CAMPAIGN_ONLY, ROWS
 from irmeta.cli.common import campaign_options, load_cli_campaign, one_measure_option
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.constraints import Choice, Flag, Integer
 from irmeta.reproduce.params import GAWMParams, InnovationParams, NRGParams, TwistParams
@@ -126,9 +127,8 @@ def _load(qrels, runs, options):
 def _done(result) -> None:
     wall = sum(w for w, _ in result.timings.values())
     cpu = sum(c for _, c in result.timings.values())
-    click.echo(f"irmeta: wrote {result.path} and {len(result.files)} files in "
-               f"{result.path.parent / 'index_files'} ({wall:.1f} s wall, {cpu:.1f} s CPU)",
-               err=True)
+    note(f"irmeta: wrote {result.path} and {len(result.files)} files in "
+         f"{result.path.parent / 'index_files'} ({wall:.1f} s wall, {cpu:.1f} s CPU)")
 
 
 def _formats(svg: bool) -> tuple:

@@ -66,7 +66,9 @@ def rerun_command(ctx: click.Context, words: list[str], base: Path,
 
     parts, positional = list(words), []
     for p in ctx.command.params:
-        if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE:
+        # an option with no value (``--quiet``: what is said on stderr) is not repeated
+        if ctx.get_parameter_source(p.name) is not ParameterSource.COMMANDLINE \
+                or p.name not in ctx.params:
             continue
         value = ctx.params[p.name]
         if isinstance(p, click.Argument):

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import click
 
+from irmeta.cli.notes import note, quiet_progress
 from irmeta.cli.options import constrained
 from irmeta.constraints import COUNT
 
@@ -97,8 +98,8 @@ def work_options(options: dict, client=None, progress: bool | None = None,
     from irmeta.options import WorkOptions
     return WorkOptions.checked("", memory_budget=options.get("memory_budget"),
                                shard_topics=options.get("shard_topics"), client=client,
-                               spill_dir=options.get("spill_dir"), progress=progress,
-                               warn_dropped=warn_dropped)
+                               spill_dir=options.get("spill_dir"),
+                               progress=quiet_progress(progress), warn_dropped=warn_dropped)
 
 
 def adhoc_and_subtopics(qrels, options: dict) -> tuple:
@@ -181,8 +182,8 @@ def _sharded(qrels, runs, measures, plan, options: dict, client, **evaluation):
 
 def _note_dropped(dropped: dict) -> None:
     if dropped:
-        click.echo(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
-                   f"were ignored ({len(dropped)} run(s))", err=True)
+        note(f"irmeta: note: {sum(dropped.values())} run topic(s) absent from the qrels "
+             f"were ignored ({len(dropped)} run(s))")
 
 
 def _context(qrels, options: dict, runs) -> dict:

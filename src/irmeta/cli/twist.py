@@ -15,6 +15,7 @@ from irmeta.cli.common import (
     open_output,
     output_option,
 )
+from irmeta.cli.notes import note
 from irmeta.cli.options import constrained, constrained_choice, refuse
 from irmeta.cli.tables import digits_option, format_option, write_table
 from irmeta.constraints import DEPTH, Choice, Integer
@@ -114,7 +115,7 @@ def curve_command(click_ctx, qrels, runs, run_names, topic_ids, normalised, plot
                                        normalised=normalised)
         _, written = plot_crp_dcg_panels(panels, plot_path, normalised=normalised,
                                          full_scale=True)
-        click.echo("wrote " + ", ".join(map(str, written)), err=True)
+        note("wrote " + ", ".join(map(str, written)))
 
 
 @twist_command.command("archetypes")
@@ -180,4 +181,4 @@ def grid_command(click_ctx, qrels, runs, gains, cells, points_path, plot_path, t
     if plot_path:
         from irmeta.plot.effort import plot_effort_gain
         _, written = plot_effort_gain(grids, plot_path, title=title)
-        click.echo("wrote " + ", ".join(map(str, written)), err=True)
+        note("wrote " + ", ".join(map(str, written)))

@@ -34,7 +34,6 @@ is applied here and nowhere else.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -54,7 +53,7 @@ from irmeta.data.tables import (
     numpy_view,
 )
 from irmeta.data.threads import background, map_threads, thread_budget
-from irmeta.errors import CampaignError, InputError
+from irmeta.errors import CampaignError, InputError, warn
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -773,8 +772,8 @@ def build_campaign(qrels: Qrels, runs: list[Run], *, max_docs: int | None = None
     del prepared
     if warn_dropped and dropped:
         total = sum(dropped.values())
-        warnings.warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
-                      "were ignored", stacklevel=2)
+        warn(f"{total} topic(s) of {len(dropped)} run(s) are not in the qrels and "
+             "were ignored")
     return Campaign(tuple(names), topics, grades, length, doc_fp, judged, tuple(docids),
                     starts, max_docs, tuple(r.source for r in runs), dropped,
                     tags=tuple(r.tag for r in runs))

@@ -69,8 +69,19 @@ def _dataset(ident: str, what: str) -> Any:
     try:
         return ir_datasets.load(name)
     except KeyError:
-        raise InputError(f"ir_datasets has no dataset {name!r}", path=ident,
+        from irmeta.suggest import did_you_mean
+        hint = did_you_mean(name, _registered(ir_datasets))
+        raise InputError(f"ir_datasets has no dataset {name!r}" + (f"; {hint}" if hint else ""),
+                         path=ident,
                          expected="a registered ir_datasets id (ir_datasets.registry)") from None
+
+
+def _registered(ir_datasets: Any) -> list[str]:
+    """The ids ir_datasets' registry lists (none when it cannot say)."""
+    try:
+        return [str(i) for i in ir_datasets.registry]
+    except Exception:   # noqa: BLE001 - only a hint: a registry without a listing gives none
+        return []
 
 
 def _provided(ident: str, step: Any) -> Any:

@@ -238,10 +238,22 @@ def load_campaign(qrels: object, runs: object, *, names: Sequence[str] | None = 
 
 
 def read_groups(path: str | os.PathLike[str], runs: Sequence[str] | None = None) -> dict[str, str]:
-    """Read a groups file: one ``run group`` pair per line (``#`` comments allowed).
+    """Read a groups file: one ``run group`` pair per line (``#`` comments allowed), as
+    ``{run: group}`` in file order: the CLI's ``--groups FILE``.
 
     With ``runs``, every run of the campaign must have a group; names of the file that
-    are not in ``runs`` are ignored.
+    are not in ``runs`` are ignored. Every function that takes ``groups=``
+    (:func:`irmeta.evaluate`, :func:`irmeta.compare`, :func:`irmeta.pool`,
+    :func:`irmeta.report.campaign_report`, the meta functions) also takes the file's
+    path and reads it this way.
+
+    Examples
+    --------
+    >>> import irmeta
+    >>> from irmeta.demo import demo_paths
+    >>> groups = irmeta.read_groups(demo_paths().groups)
+    >>> len(groups), groups["expD-doc2query"]
+    (30, 'expD')
     """
     raw = trec.read_bytes(path)
     groups: dict[str, str] = {}

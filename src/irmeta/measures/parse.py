@@ -133,10 +133,12 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
     for key, value in params.items():
         p = definition.param(key)
         if p is None:
-            allowed = ", ".join(q.name for q in definition.params) or "none"
-            raise MeasureError(f"{definition.name} has no parameter {key!r} "
-                               f"(parameters: {allowed})", text=text,
-                               position=max(text.find(key + "="), 0))
+            from irmeta.suggest import did_you_mean
+            names = [q.name for q in definition.params]
+            hint = ("; " + did_you_mean(key, names, noun="parameters") if names
+                    else " (parameters: none)")
+            raise MeasureError(f"{definition.name} has no parameter {key!r}{hint}",
+                               text=text, position=max(text.find(key + "="), 0))
         try:
             values[key] = p.check(value, definition.name)
         except MeasureError as exc:   # the constraint's message, with the string it was in
@@ -175,8 +177,15 @@ def make(definition: MeasureDef, params: dict[str, Any], cutoff: int | None,
 def _definition(name: str, text: str, position: int) -> MeasureDef:
     d = registry.get(name)
     if d is None:
-        raise MeasureError(f"unknown measure {name!r}", text=text, position=position,
-                           known=known_names())
+        from irmeta.suggest import close_matches, unknown
+        names = [*known_names(), *registry.aliases(), *trec_names(), *trec_nicknames()]
+        like = name   # a trec_eval form: ``ndcg_cutt.10`` is matched as ``ndcg_cutt``
+        if "." in name and not close_matches(name, names):
+            like = name.partition(".")[0]
+        raise MeasureError(unknown("measure", name, names, like=like,
+                                   elsewhere="every measure: `irmeta measures`, "
+                                             "docs/measures.md"),
+                           text=text, position=position)
     return d
 
 
@@ -358,8 +367,10 @@ def _pairs(definition: MeasureDef, name: str, params: str, text: str) -> dict[st
                                    "twice", text=text, position=at)
             out[key] = _trec_number(value, offset, "real", name, f"parameter {key!r}", text)
         else:
-            raise MeasureError(f"trec_eval measure {name!r} has no parameter {key!r}",
-                               text=text, position=at)
+            from irmeta.suggest import did_you_mean
+            hint = did_you_mean(key, [q.name for q in definition.params], noun="parameters")
+            raise MeasureError(f"trec_eval measure {name!r} has no parameter {key!r}"
+                               + (f"; {hint}" if hint else ""), text=text, position=at)
     if gains:
         if definition.param("gains") is None:
             raise MeasureError(f"trec_eval measure {name!r} takes no gains", text=text,

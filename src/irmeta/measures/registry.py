@@ -104,3 +104,10 @@ def all_measures() -> list[MeasureDef]:
 
 def names() -> list[str]:
     return [d.name for d in all_measures()]
+
+
+def aliases() -> list[str]:
+    """Every alias a measure is known by (``map`` ...), for the "did you mean" of an
+    unknown name."""
+    _load()
+    return list(_ALIASES)

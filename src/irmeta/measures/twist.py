@@ -31,7 +31,6 @@ When ``RB <= N < 2 RB`` the full-scale run is not an extreme run (Definition 14 
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -39,6 +38,7 @@ import numpy as np
 from irmeta.constraints import DEPTH, Choice, Integer
 from irmeta.data.campaign import Campaign
 from irmeta.errors import MeasureError, ParameterError
+from irmeta.errors import warn as irmeta_warn
 from irmeta.measures.kernel import REL, memo, relevance_level, topic_blocks
 from irmeta.measures.registry import register
 from irmeta.measures.spec import EvalContext, Measure, MeasureDef, Param
@@ -253,10 +253,9 @@ def components(campaign: Campaign, depth: int = DEFAULT_DEPTH, crossing: str = "
     too_deep = np.flatnonzero(comp.rb > depth)
     if warn and len(too_deep):
         names = ", ".join(campaign.topics[i] for i in too_deep[:20])
-        warnings.warn(f"Twist@{depth}: {len(too_deep)} topic(s) have more relevant documents "
-                      f"than the depth and are undefined (NaN): {names}"
-                      f"{', ...' if len(too_deep) > 20 else ''}; use a depth >= the recall base",
-                      stacklevel=3)
+        irmeta_warn(f"Twist@{depth}: {len(too_deep)} topic(s) have more relevant documents "
+                    f"than the depth and are undefined (NaN): {names}"
+                    f"{', ...' if len(too_deep) > 20 else ''}; use a depth >= the recall base")
     return comp
 
 

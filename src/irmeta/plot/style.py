@@ -56,11 +56,21 @@ def short_label(text: object, limit: int = LABEL_LIMIT) -> str:
 
 
 def figure(width: float = 5.0, height: float = 3.5, **kwargs):
-    """A new (fig, ax) in the house style."""
+    """A new (fig, ax) in the house style; ``kwargs`` as :meth:`Figure.subplots`.
+
+    The figure is made without pyplot (a :class:`~matplotlib.figure.Figure` on an Agg
+    canvas): pyplot's current figure and list of figures stay as they were, so a
+    ``plt.plot()`` or ``DataFrame.plot()`` after an irmeta figure draws into a new
+    figure, not into irmeta's, and a notebook shows the returned figure once (its
+    display), not a second time at the end of the cell."""
     plt = pyplot()
     from cycler import cycler
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     with plt.rc_context({**RC, "axes.prop_cycle": cycler(color=PALETTE)}):
-        fig, ax = plt.subplots(figsize=(width, height), **kwargs)
+        fig = Figure(figsize=(width, height))
+        FigureCanvasAgg(fig)
+        ax = fig.subplots(**kwargs)
     fig.set_layout_engine("constrained")
     return fig, ax
 

@@ -54,6 +54,7 @@ from irmeta import validate
 from irmeta.data.campaign import Campaign
 from irmeta.data.checks import require_campaign
 from irmeta.errors import ParameterError
+from irmeta.options import groups_argument
 from irmeta.report.columns import Column, leaderboard_columns
 from irmeta.report.options import SECTIONS, ReportOptions
 from irmeta.report.pieces import twist_undefined_stated
@@ -156,8 +157,8 @@ def analyse_campaign(campaign: Campaign, options: ReportOptions | None = None, *
         the same analysis, computed from the shards' score matrices and per-topic
         pieces (:mod:`irmeta.report.pieces`, ``docs/scaling.md``).
     options : :class:`ReportOptions` (default ``ReportOptions()``), validated here.
-    groups : run -> group (NRG prior ``best_per_group``); without it every run is its
-        own group.
+    groups : run -> group (NRG prior ``best_per_group``), or a groups file path (``run
+        group`` lines, read as ``--groups``); without it every run is its own group.
     reference : rarity reference runs of P_rare / AP_rare (:func:`irmeta.evaluate`).
     prior_runs : an explicit NRG prior set (used when ``options.nrg_prior`` is ``auto``).
     inputs : what to name as the inputs (``{"qrels": path, "runs": [paths],
@@ -195,6 +196,7 @@ def check_inputs(campaign, opts: ReportOptions, groups, reference, prior_runs, f
         raise ParameterError(f"{func}: a campaign report needs at least 2 runs, "
                              f"got {len(campaign.runs)}")
     require_campaign(_view(campaign), opts.rel_level, func)
+    groups = groups_argument(groups, func, campaign.runs)   # a groups file: as --groups
     own_groups = not groups
     group_of = {r: r for r in campaign.runs} if own_groups else dict(groups)
     missing = [r for r in campaign.runs if r not in group_of]

@@ -24,12 +24,12 @@ by the same kernels, so the values are bit-identical (``tests/shards``).
 from __future__ import annotations
 
 import contextlib
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from irmeta.errors import warn
 from irmeta.io.output import remove_tree
 from irmeta.measures.kernel import relevance_level
 from irmeta.measures.nrg import topic_set_means
@@ -344,8 +344,8 @@ def _evaluate_dataset(sharded: ShardedCampaign, ms: list[Measure], score: ScoreO
             values[:, position[id(m)]] = again[:, j]
     if warn_dropped and summary.dropped_topics:
         total = sum(summary.dropped_topics.values())
-        warnings.warn(f"{total} topic(s) of {len(summary.dropped_topics)} run(s) are not in "
-                      "the qrels and were ignored", stacklevel=5)
+        warn(f"{total} topic(s) of {len(summary.dropped_topics)} run(s) are not in "
+             "the qrels and were ignored")
     return ShardedValues(summary, ms, values, extras,
                          {position[id(first[j])]: rows for j, rows in texts.items()})
 

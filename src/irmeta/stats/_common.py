@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -24,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta import validate
-from irmeta.errors import ParameterError
+from irmeta.errors import ParameterError, warn
 
 #: bytes of float64 scratch one batched step may allocate (chunks are sized from it)
 CHUNK_BYTES = 64 * 2 ** 20
@@ -56,8 +55,8 @@ def score_matrix(scores, func: str, *, min_systems: int = 2,
         raise ParameterError(f"{func}: scores contain infinite values")
     bad = frame.isna().any(axis=0)
     if bad.any():
-        warnings.warn(f"{func}: dropping {int(bad.sum())} topic(s) with undefined (NaN) "
-                      f"scores for some system", stacklevel=3)
+        warn(f"{func}: dropping {int(bad.sum())} topic(s) with undefined (NaN) "
+             f"scores for some system")
         frame = frame.loc[:, ~bad]
     if frame.shape[0] < min_systems:
         raise ParameterError(f"{func}: need at least {min_systems} systems, got {frame.shape[0]}")

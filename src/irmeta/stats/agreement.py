@@ -40,16 +40,15 @@ def _note_topics_b_lacks(topics: set[str], qb: Any, qrels_b: Any, func: str) -> 
     """Warn (a CLI note) naming the topics of A's axis that B judges nothing for: every
     run scores 0 there under B (no relevant document), which lowers B's means alike for
     all runs and can reorder them."""
-    import warnings
+    from irmeta.errors import warn
     judged_b = {str(t) for t in qb.topic_ids[np.unique(qb.topic_codes)]}
     lacking = sorted(topics - judged_b)
     if lacking:
         shown = ", ".join(lacking[:10]) + (", ..." if len(lacking) > 10 else "")
         name = str(qrels_b) if isinstance(qrels_b, (str, os.PathLike)) else "qrels_b"
-        warnings.warn(f"{func}: {name} judges nothing for {len(lacking)} of the "
-                      f"{len(topics)} topics (of qrels A's topic axis): {shown}; every run "
-                      "scores 0 on them under B, in B's means and ranking",
-                      UserWarning, stacklevel=3)
+        warn(f"{func}: {name} judges nothing for {len(lacking)} of the "
+             f"{len(topics)} topics (of qrels A's topic axis): {shown}; every run "
+             "scores 0 on them under B, in B's means and ranking")
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,6 +63,21 @@ class Agreement:
     confusion: pd.DataFrame
     scores: pd.DataFrame
     summary: pd.DataFrame
+
+    def _tables(self) -> dict[str, pd.DataFrame]:
+        return {"summary": self.summary, "kappa": self.kappa, "confusion": self.confusion,
+                "scores": self.scores}
+
+    def __repr__(self) -> str:
+        from irmeta.data.display import tables_repr
+        overall = self.kappa[self.kappa["topic"].astype(str) == "all"]
+        k = float(overall["kappa"].iloc[0]) if len(overall) else float("nan")
+        return tables_repr("Agreement", f"kappa {k:.3f}, {len(self.kappa) - len(overall)} "
+                           "topics", self._tables())
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), self._tables())
 
 
 def cohen_kappa(a: np.ndarray, b: np.ndarray, weights: str | None = None) -> float:

@@ -109,8 +109,9 @@ def discriminative_power(matrices_by_measure, measures: Sequence[str] | None = N
     tests = validate.strings(tests, "tests", func)
     for t in tests:
         if t not in TESTS:
-            raise ParameterError(f"{func}: unknown test {t!r} in tests "
-                                 f"(known: {', '.join(sorted(set(TESTS)))})")
+            from irmeta.suggest import did_you_mean
+            raise ParameterError(f"{func}: unknown test {t!r} in tests; "
+                                 + did_you_mean(t, sorted(set(TESTS))))
     rows = []
     for name, mat in matrices_by_measure.items():
         for t in tests:

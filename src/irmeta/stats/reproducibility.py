@@ -49,6 +49,21 @@ class Reproducibility:
     measures: pd.DataFrame
     effects: pd.DataFrame | None
 
+    def _tables(self) -> dict[str, pd.DataFrame | None]:
+        return {"measures": self.measures, "effects": self.effects, "topics": self.topics}
+
+    def __repr__(self) -> str:
+        from irmeta.data.display import tables_repr
+        return tables_repr("Reproducibility",
+                           f"{self.topics['topic'].nunique()} topics, "
+                           f"{self.measures['measure'].nunique()} measures, pairs "
+                           f"{', '.join(map(str, self.topics['pair'].unique()))}",
+                           self._tables())
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), self._tables())
+
     def summary(self) -> pd.DataFrame:
         """Mean KTU and RBO per pair."""
         return self.topics.groupby("pair", sort=False)[["ktu", "rbo"]].mean().reset_index()
@@ -87,16 +102,15 @@ def _note_missing_topics(campaign: Any, evaluated: list[str], names: list[str],
                          func: str) -> None:
     """Warn (a CLI note) when a run retrieves nothing for some evaluated topics: it scores
     0 there (trec_eval -c), which moves the means, RMSE and t-tests of a partial run."""
-    import warnings
+    from irmeta.errors import warn
     col = {str(t): k for k, t in enumerate(campaign.topics)}
     has = np.asarray(campaign.has_topic)[:, [col[t] for t in evaluated]]
     for r, name in enumerate(names):
         missing = int((~has[r]).sum())
         if missing:
-            warnings.warn(f"{func}: the {_WHO.get(name, name)} run retrieves nothing for "
-                          f"{missing} of the {len(evaluated)} evaluated topics; it scores 0 "
-                          "on them in the means, RMSE and t-tests (trec_eval -c)",
-                          UserWarning, stacklevel=3)
+            warn(f"{func}: the {_WHO.get(name, name)} run retrieves nothing for "
+                 f"{missing} of the {len(evaluated)} evaluated topics; it scores 0 "
+                 "on them in the means, RMSE and t-tests (trec_eval -c)")
 
 
 def _ratio(num: float, den: float) -> float:
@@ -106,13 +120,13 @@ def _ratio(num: float, den: float) -> float:
 
 
 def _note_undefined(measure: str, er: float, delta_ri: float) -> None:
-    import warnings
+    from irmeta.errors import warn
     undefined = [name for name, v in (("effect_ratio", er), ("delta_ri", delta_ri))
                  if np.isnan(v)]
     if undefined:
-        warnings.warn(f"reproducibility: {' and '.join(undefined)} of {measure} undefined "
-                      "(NaN): the original pair shows no effect or a baseline scores 0 on "
-                      "average (a division by 0)", UserWarning, stacklevel=4)
+        warn(f"reproducibility: {' and '.join(undefined)} of {measure} undefined "
+             "(NaN): the original pair shows no effect or a baseline scores 0 on "
+             "average (a division by 0)")
 
 
 def _pvalues(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:

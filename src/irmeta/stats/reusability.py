@@ -60,7 +60,12 @@ class Reusability:
     def __repr__(self) -> str:
         return (f"Reusability(leave-one-{self.leave_out}-out, depth {self.depth}, "
                 f"{len(self.groups)} {self.leave_out}s, "
-                f"{self.table['measure'].nunique()} measures)")
+                f"{self.table['measure'].nunique()} measures; .table, .summary, .groups)")
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"summary": self.summary, "table": self.table,
+                                        "groups": self.groups})
 
     def largest_drops(self, measure: str, n: int = 5) -> pd.DataFrame:
         """The ``n`` rows of ``measure`` with the largest score drop
@@ -213,7 +218,8 @@ def _rank_among(scores: np.ndarray) -> np.ndarray:
     return 1 + (s[None, :] > s[:, None]).sum(axis=1)
 
 
-def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | None = None,
+def reusability(campaign, measures: Sequence[str],
+                groups: Mapping[str, str] | str | os.PathLike[str] | None = None,
                 *, depth: int = 100, leave_out: str = "group", rel_level: int = 1,
                 rare: str | None = "AP_rare(alpha=0.5)") -> Reusability:
     """Leave-one-group-out (or leave-one-run-out) reusability of the campaign's qrels.
@@ -224,9 +230,10 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
         The runs and their qrels.
     measures : list of str
         Measures without context (``AP``, ``nDCG@10``, ``P@10`` ...).
-    groups : mapping run -> group
+    groups : mapping run -> group, or a groups file path
         Every run's group (required with ``leave_out="group"``; every run must have one,
-        every name must be a run).
+        every name must be a run). A groups file has ``run group`` lines
+        (:func:`irmeta.read_groups`; the CLI's ``--groups FILE``).
     depth : int
         The pool depth ``K`` within which "retrieved" counts.
     leave_out : ``"group"`` or ``"run"``
@@ -242,11 +249,10 @@ def reusability(campaign, measures: Sequence[str], groups: Mapping[str, str] | N
     --------
     >>> import irmeta
     >>> from irmeta.demo import demo_paths
-    >>> from irmeta.io.load import read_groups
     >>> paths = demo_paths()
     >>> c = irmeta.load_campaign(paths.qrels, paths.runs)
     >>> from irmeta.stats import reusability
-    >>> res = reusability(c, ["AP"], read_groups(paths.groups, c.runs), depth=20)
+    >>> res = reusability(c, ["AP"], paths.groups, depth=20)   # or a {run: group} dict
     >>> list(res.table.columns)
     ['group', 'run', 'measure', 'score', 'score_without', 'rank', 'rank_without']
     """

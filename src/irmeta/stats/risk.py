@@ -27,7 +27,7 @@ worked example: ``docs/risk.md``.
 from __future__ import annotations
 
 import math
-import warnings
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from irmeta.constraints import NONNEGATIVE
-from irmeta.errors import ParameterError
+from irmeta.errors import ParameterError, warn
 
 #: the default risk weight: a loss against the baseline counts twice (TREC Web 2013-14
 #: reported alpha = 1 and 5; Dinçer et al. 2014 use 1, 5, 10)
@@ -66,6 +66,10 @@ class Risk:
         base = f", baseline {self.baseline}" if self.baseline else ""
         return (f"Risk({runs} runs x {len(measures)} measures {measures} x alpha {alphas}, "
                 f"{self.topics} topics{base}; .table)")
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"table": self.table})
 
 
 def urisk(x: np.ndarray, b: np.ndarray, alpha: float) -> tuple[float, float, float, int, int]:
@@ -171,13 +175,15 @@ def risk_matrices(matrices: Mapping[str, pd.DataFrame], *, baseline: str | None 
 
 def risk(qrels: Any, runs: Any, measures: Sequence[str], *, baseline: str | None = None,
          alpha: float | Sequence[float] = DEFAULT_ALPHA, rel_level: int = 1,
-         max_docs: int | None = None, groups: Mapping[str, str] | None = None) -> Risk:
+         max_docs: int | None = None,
+         groups: Mapping[str, str] | str | os.PathLike[str] | None = None) -> Risk:
     """URisk / TRisk against ``baseline`` and ZRisk / GeoRisk against every run, per run,
     measure and alpha (formulas: the module doc, ``docs/risk.md``).
 
     ``qrels``, ``runs``: anything :func:`irmeta.load_campaign` reads (or a built
     :class:`~irmeta.Campaign` as ``runs`` with ``qrels=None``). Every qrels topic is scored;
-    a run lacking a topic scores 0 there (a note says so).
+    a run lacking a topic scores 0 there (a note says so). ``groups``: ``{run: group}`` or
+    a groups file path, for the context of the measures (as :func:`irmeta.evaluate`).
 
     Examples
     --------
@@ -212,6 +218,5 @@ def _note_missing(campaign: Any) -> None:
     for r, name in enumerate(campaign.runs):
         missing = int((~has[r]).sum())
         if missing:
-            warnings.warn(f"risk: run {name} retrieves nothing for {missing} of the "
-                          f"{has.shape[1]} topics; it scores 0 on them (trec_eval -c)",
-                          UserWarning, stacklevel=3)
+            warn(f"risk: run {name} retrieves nothing for {missing} of the "
+                 f"{has.shape[1]} topics; it scores 0 on them (trec_eval -c)")

@@ -174,6 +174,19 @@ class PairwiseResult:
     n_topics: int
     parameters: TestParameters = field(default_factory=TestParameters, kw_only=True)
 
+    def __repr__(self) -> str:
+        from irmeta.data.display import tables_repr
+        corr = f", {self.correction}" if self.correction else ""
+        return tables_repr(type(self).__name__,
+                           f"{self.test}{corr}, level {self.level:g}, {len(self.means)} "
+                           f"systems, {len(self.table):,} pairs, {self.n_topics} topics, "
+                           f"{self.num_significant()} significant",
+                           {"table": self.table, "means": self.means})
+
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"table": self.table})
+
     @property
     def systems(self) -> list[str]:
         """The system names, in the order of the score matrix."""
@@ -289,7 +302,7 @@ class PairwiseResult:
         return self.summary() + "\n" + self.compare_table().to_string(index=False)
 
 
-@dataclass
+@dataclass(repr=False)   # PairwiseResult's short repr
 class PairedTResult(PairwiseResult):
     """:func:`paired_t`: ``df = n - 1`` and the per-pair ``standard_error`` of the mean
     difference (``sd(d) / sqrt(n)``); interval ``diff +- t_{1-alpha/2, df} se``."""
@@ -303,7 +316,7 @@ class PairedTResult(PairwiseResult):
         return half
 
 
-@dataclass
+@dataclass(repr=False)   # PairwiseResult's short repr
 class BootstrapResult(PairwiseResult):
     """:func:`bootstrap`: ``delta``, the largest per-pair difference needed for
     significance at ``level`` (the per-pair values are the table's ``delta`` column)."""
@@ -311,7 +324,7 @@ class BootstrapResult(PairwiseResult):
     delta: float
 
 
-@dataclass
+@dataclass(repr=False)   # PairwiseResult's short repr
 class TukeyHSDResult(PairwiseResult):
     """:func:`tukey_hsd`: the ANOVA's ``mse`` and ``df`` and the studentized range
     critical value ``q_crit`` at ``level``; interval ``diff +- q_crit sqrt(mse / n)``."""
@@ -326,7 +339,7 @@ class TukeyHSDResult(PairwiseResult):
         return np.full(len(self.table), q_crit * np.sqrt(self.mse / self.n_topics))
 
 
-@dataclass
+@dataclass(repr=False)   # PairwiseResult's short repr
 class RandomisedTukeyResult(PairwiseResult):
     """:func:`randomised_tukey_hsd`: ``ranges``, the sorted null ranges of the permuted
     system means (one per trial); interval ``diff +-`` their ``1 - alpha`` quantile."""
@@ -337,7 +350,7 @@ class RandomisedTukeyResult(PairwiseResult):
         return np.full(len(self.table), float(np.quantile(self.ranges, 1 - alpha)))
 
 
-@dataclass
+@dataclass(repr=False)   # PairwiseResult's short repr
 class PairwiseTukeyResult(PairwiseResult):
     """:func:`pairwise_tukey`: ``df = 2n - 2``, ``q_crit`` at ``level`` and the per-pair
     ``standard_error`` ``sqrt(sp2 / n)``; interval ``diff +- q_crit se``."""
@@ -828,8 +841,9 @@ def pairwise_test(scores, test: str = "paired_t", **kwargs) -> PairwiseResult:
     import inspect
     fn = TESTS.get(test) if isinstance(test, str) else None
     if fn is None:
-        raise ParameterError(f"pairwise_test: unknown test {test!r} (known: "
-                             f"{', '.join(sorted(set(TESTS)))})")
+        from irmeta.suggest import did_you_mean
+        raise ParameterError(f"pairwise_test: unknown test {test!r}; "
+                             + did_you_mean(str(test), sorted(set(TESTS))))
     accepted = [p for p in inspect.signature(fn).parameters if p != "scores"]
     if "correction" in kwargs and "correction" not in accepted:
         if kwargs["correction"] is None:        # "no correction" is what Tukey does

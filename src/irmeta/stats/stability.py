@@ -74,6 +74,13 @@ class StabilityResult:
         """Pair decisions counted: wins of a, wins of b and ties over every trial."""
         return int(self.wins_a.sum() + self.wins_b.sum() + self.ties.sum())
 
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in list(self.params.items())[:6])
+        return (f"StabilityResult(value={self.value:.4g}, tie_rate={self.tie_rate:.4g}, "
+                f"swap_rate={self.swap_rate:.4g}, {len(self.wins_a):,} pairs, "
+                f"{self.decisions:,} decisions; .wins_a/.wins_b/.ties per pair"
+                + (f"; {shown}" if shown else "") + ")")
+
 
 def _subset_masks(rng: np.random.Generator, trials: int, T: int, size: int, parts: int):
     """``parts`` boolean masks [trials, T] of disjoint random topic subsets of ``size``."""

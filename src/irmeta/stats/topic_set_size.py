@@ -74,6 +74,10 @@ class TopicSetSize:
                 f"{list(dict.fromkeys(t['method']))}, min_diff "
                 f"{sorted(set(t['min_diff']))}; .table)")
 
+    def _repr_html_(self) -> str:
+        from irmeta.data.display import tables_html
+        return tables_html(repr(self), {"table": self.table})
+
 
 def residual_variance(X: np.ndarray) -> float:
     """``V_E``: the residual mean square of the two-way ANOVA without replication of
