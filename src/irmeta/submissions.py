@@ -27,7 +27,13 @@ from irmeta.data.tables import decode_id, numpy_view
 from irmeta.data.threads import map_threads
 from irmeta.errors import InputError, ParameterError
 from irmeta.io.source import open_source, read_bytes
-from irmeta.io.tokens import RUN, unify_line_ends
+from irmeta.io.tokens import RUN, Layout, unify_line_ends
+
+#: the run layout of a submission: exactly 6 fields. The evaluation reader ignores fields
+#: after the sixth, as trec_eval does; a submission checker refuses them, as TREC's check
+#: scripts do ("extra fields"), so the reader refuses such a line here and the line-by-line
+#: path reports every one of them (rule ``malformed``)
+SUBMISSION = Layout(RUN.kind, RUN.ncols, False, RUN.expected)
 
 #: problems kept per rule and file; the others are counted in :attr:`CheckResult.omitted`
 MAX_PER_RULE = 100
@@ -183,7 +189,7 @@ def _read(path: str | os.PathLike[str]) -> _Parsed | None:
     finite."""
     from irmeta.io.trec import _RUN_TYPES, RUN_COLUMNS, _read_table
     try:
-        table, line_map = _read_table(open_source(path), RUN, RUN_COLUMNS,
+        table, line_map = _read_table(open_source(path), SUBMISSION, RUN_COLUMNS,
                                       {**_RUN_TYPES, **_RANK})
     except InputError:
         return None

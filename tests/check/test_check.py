@@ -34,6 +34,12 @@ def _found(result) -> set[tuple[str, int | None]]:
 DEFECTS = {
     "fields_l2": ("1 Q0 d1 1 3 A\n1 Q0 d2 2\n2 Q0 d 1 1 A\n3 Q0 d 1 1 A\n",
                   ("malformed", 2)),
+    # a seventh field: trec_eval (and irmeta eval) ignore it, a submission checker refuses
+    # it ("extra fields"); space- and tab-separated files alike
+    "extra_field_l2": ("1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A junk\n2 Q0 d 1 1 A\n3 Q0 d 1 1 A\n",
+                       ("malformed", 2)),
+    "extra_field_tab_l3": ("1\tQ0\td1\t1\t3\tA\n2\tQ0\td\t1\t1\tA\n"
+                           "3\tQ0\td\t1\t1\tA\textra\n", ("malformed", 3)),
     "rank_l1": ("1 Q0 d1 x 3 A\n2 Q0 d 1 1 A\n3 Q0 d 1 1 A\n", ("malformed", 1)),
     "score_l3": ("1 Q0 d1 1 3 A\n2 Q0 d 1 1 A\n3 Q0 d 1 inf A\n", ("malformed", 3)),
     "topic_l4": ("1 Q0 d1 1 3 A\n2 Q0 d 1 1 A\n3 Q0 d 1 1 A\n7 Q0 d 1 1 A\n",
