@@ -25,7 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "escape", "label_key",
+__all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "check_label", "escape",
+           "label_key",
            "latex_table", "wrapped"]
 
 #: the packages a table of :func:`latex_table` needs, as preamble lines
@@ -106,6 +107,18 @@ def _row(cells: Sequence[Cell | Raw | str]) -> str:
                       for c in cells) + r" \\"
 
 
+def check_label(label: str) -> None:
+    """A ParameterError unless ``label`` can stand in ``\\label{...}`` (not empty, none of
+    :data:`LABEL_FORBIDDEN`)."""
+    bad = sorted(set(label) & set(LABEL_FORBIDDEN))
+    if bad or not label.strip():
+        from irmeta.errors import ParameterError
+        raise ParameterError(
+            f"LaTeX label {label!r}: " + (f"contains {' '.join(bad)}, which end or break a "
+                                          "\\label{...}" if bad else "is empty")
+            + " (expected letters, digits and - : . _, e.g. tab:compare-ap)")
+
+
 def latex_table(header: Sequence[str | Raw], rows: Sequence[Sequence[Cell | Raw | str]], *,
                 caption: str, label: str, align: str, wide: bool = False,
                 long_after: int = LONG_AFTER) -> str:
@@ -135,13 +148,7 @@ def latex_table(header: Sequence[str | Raw], rows: Sequence[Sequence[Cell | Raw 
     """
     if any(len(r) != len(align) for r in rows):
         raise ValueError("latex_table: every row needs one entry per column of align")
-    bad = sorted(set(label) & set(LABEL_FORBIDDEN))
-    if bad or not label.strip():
-        from irmeta.errors import ParameterError
-        raise ParameterError(
-            f"LaTeX label {label!r}: " + (f"contains {' '.join(bad)}, which end or break a "
-                                          "\\label{...}" if bad else "is empty")
-            + " (expected letters, digits and - : . _, e.g. tab:compare-ap)")
+    check_label(label)
     head = _row(header)
     body = [_row(r) for r in rows]
     if len(rows) > long_after:

@@ -165,13 +165,6 @@ def _report_title(page: Path) -> str:
 
 def _zip(folder: Path, target: Path) -> None:
     """``target``: every file of ``folder`` under ``<folder name>/...``, byte-reproducible
-    (names sorted, one timestamp, fixed permissions)."""
-    import zipfile
-    members = sorted(p for p in folder.rglob("*") if p.is_file())
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
-        for p in members:
-            info = zipfile.ZipInfo(p.relative_to(folder.parent).as_posix(),
-                                   date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, p.read_bytes())
+    (names sorted; :func:`irmeta.report.html.write_zip`)."""
+    from irmeta.report.html import write_zip
+    write_zip(sorted(p for p in folder.rglob("*") if p.is_file()), folder.parent, target)

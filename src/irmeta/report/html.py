@@ -206,11 +206,18 @@ def write_archive(page: Path, assets: Path, target: Path) -> Path:
     relative to the page's folder, so the page moves with its links intact.
     Byte-reproducible: names sorted, one fixed timestamp (1980-01-01), fixed
     permissions."""
-    import zipfile
     members = [page] + sorted(p for p in assets.rglob("*") if p.is_file())
+    return write_zip(members, page.parent, target)
+
+
+def write_zip(members, root: Path, target: Path) -> Path:
+    """``target``, a zip of the files ``members`` under their paths relative to ``root``,
+    in the given order; byte-reproducible: one fixed timestamp (1980-01-01), fixed
+    permissions (the report's archive, the per-group export's zips)."""
+    import zipfile
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as z:
         for p in members:
-            info = zipfile.ZipInfo(p.relative_to(page.parent).as_posix(),
+            info = zipfile.ZipInfo(p.relative_to(root).as_posix(),
                                    date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED

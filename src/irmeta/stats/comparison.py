@@ -345,13 +345,8 @@ def fitted_latex(key: TexBlock, blocks: Sequence[TexBlock], n_rows: int, *, capt
     if layout not in LATEX_LAYOUTS:
         raise ParameterError(f"to_latex: layout={layout!r} is not one of "
                              + ", ".join(LATEX_LAYOUTS))
-    from irmeta.io.latex import LABEL_FORBIDDEN
-    bad = sorted(set(label) & set(LABEL_FORBIDDEN))
-    if bad or not label.strip():
-        raise ParameterError(
-            f"LaTeX label {label!r}: " + (f"contains {' '.join(bad)}, which end or break a "
-                                          "\\label{...}" if bad else "is empty")
-            + " (expected letters, digits and - : . _, e.g. tab:compare-ap)")
+    from irmeta.io.latex import check_label
+    check_label(label)
     if layout == "auto":
         if n_rows > long_after:
             layout = "long"
