@@ -11,8 +11,9 @@ two-column paper put it in a one-column appendix, or raise ``long_after`` and le
 float hold every row.
 
 The preamble the tables need is :data:`PREAMBLE` (``booktabs``; ``longtable`` for long
-tables). Only ``\\textbf``, ``$^{...}$``, ``\\small`` and the rules are used, so the tables
-compile with pdfLaTeX, XeLaTeX and LuaLaTeX in any standard class.
+tables). Only ``\\textbf``, ``$^{...}$``, ``\\small`` and the rules are used; the tests
+compile them with pdfLaTeX (tests/stats/test_latex_fit.py). XeLaTeX and LuaLaTeX are not
+tested, so not claimed (docs/compare.md, "Run names beyond ASCII").
 
 This is a writer of text, below every layer that computes: the callers
 (:mod:`irmeta.stats.comparison`, :mod:`irmeta.stats.leaderboard`) format their numbers
@@ -26,8 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = ["LABEL_FORBIDDEN", "LONG_AFTER", "PREAMBLE", "Cell", "Raw", "check_label", "escape",
-           "label_key",
-           "latex_table", "wrapped"]
+           "label_key", "latex_table", "wrapped"]
 
 #: the packages a table of :func:`latex_table` needs, as preamble lines
 PREAMBLE = ("\\usepackage{booktabs}", "\\usepackage{longtable}")
