@@ -602,3 +602,48 @@ def test_an_interrupt_while_a_pipe_is_spooled_removes_the_spool(tmp_path, monkey
     # the traceback is still held here, as by the command's handler while it cleans up
     assert caught.tb is not None
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("irmeta-pipe-")]
+
+
+_SIGNAL_IN_ANOTHER_THREAD = """
+import os, signal, sys, threading
+from irmeta.io.source import open_source
+ready = threading.Event()
+def other():
+    ready.set()
+    threading.Event().wait(60)
+t = threading.Thread(target=other, daemon=True)
+t.start()
+ready.wait()
+def deliver():   # once the main thread reads the FIFO: the signal to the OTHER thread
+    threading.Event().wait(0.5)
+    signal.pthread_kill(t.ident, signal.SIGINT)
+threading.Thread(target=deliver, daemon=True).start()
+try:
+    open_source(sys.argv[1])
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_ctrl_c_delivered_to_another_thread_interrupts_a_pipe_read(tmp_path):
+    """The cause of the Ctrl-C hang with --workers (seen in CI, 2 runs in 5 here): the
+    kernel gives a process-directed SIGINT to any thread (Dask's IO loop, say), and a
+    blocking read of a pipe in the main thread was never interrupted, so Python's handler
+    never ran while the writer stayed silent. Deterministic: the signal goes to another
+    thread on purpose (pthread_kill), the writer keeps the FIFO open and writes nothing,
+    and the read must end in KeyboardInterrupt (the subprocess timeout counts a hang)."""
+    fifo = tmp_path / "q.fifo"
+    os.mkfifo(fifo)
+    script = tmp_path / "reader.py"
+    script.write_text(_SIGNAL_IN_ANOTHER_THREAD)
+    proc = subprocess.Popen([sys.executable, str(script), str(fifo)],
+                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(fifo, "wb"):            # a writer that stays silent
+        try:
+            out, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            pytest.fail("the pipe read ignored a SIGINT delivered to another thread")
+    assert out.decode().strip() == "interrupted", err.decode()

@@ -323,6 +323,36 @@ def open_files_hint(exc: BaseException) -> str:
             "files at once)")
 
 
+#: seconds a read of a pipe waits for data before it looks for a signal again
+PIPE_POLL = 0.25
+
+
+def _read_some(fh: BinaryIO, size: int) -> bytes:
+    """The next bytes of the stream ``fh`` (at most ``size``; ``b""`` at its end), waiting
+    for them in slices of :data:`PIPE_POLL` seconds (``select``) when ``fh`` has a file
+    descriptor. A blocking ``read`` of a pipe that gets no data is not interrupted by a
+    Ctrl-C or SIGTERM the kernel delivers to another thread (Dask's, Arrow's: the signal
+    goes to any thread), so Python's handler, which runs in the main thread, would wait
+    for the writer for ever; between two slices it runs. The stream is a fresh ``open``
+    of a FIFO or standard input, with nothing buffered yet: ``read1`` then returns what
+    one read of the descriptor gives."""
+    import select
+    try:
+        fd = fh.fileno()
+    except (AttributeError, OSError, ValueError):   # no descriptor (a test's BytesIO)
+        return fh.read(size)
+    read1 = getattr(fh, "read1", None)
+    if read1 is None:
+        return fh.read(size)
+    while True:
+        try:
+            ready, _, _ = select.select([fd], [], [], PIPE_POLL)
+        except (OSError, ValueError):        # not selectable: a plain blocking read
+            return bytes(read1(size))
+        if ready:
+            return bytes(read1(size))
+
+
 def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
     """Copy a non-seekable stream into a temporary file, once: at most
     :func:`spool_limit` bytes, and (for text that is not compressed) no line longer
@@ -331,10 +361,15 @@ def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
     spool, fd = _new_spool(name)
     total = lines = since_newline = 0
     plain: bool | None = None
+    head = b""
     try:
         with os.fdopen(fd, "wb") as out:
-            while chunk := fh.read(1 << 22):
-                if plain is None:
+            while chunk := _read_some(fh, 1 << 22):
+                if plain is None:          # decided on the first 8 bytes (the magic)
+                    head += chunk
+                    if len(head) < 8:
+                        continue
+                    chunk, head = head, b""
                     plain = not any(chunk.startswith(m) for m, _, _ in _COMPRESSED)
                 total += len(chunk)
                 if limit is not None and total > limit:
@@ -355,6 +390,7 @@ def _spool(fh: BinaryIO, name: str, kind: str = "pipe") -> _Spool:
                         spool.remove()
                         raise line_too_long(name, lines + 1, max_line)
                 out.write(chunk)
+            out.write(head)               # an input of fewer than 8 bytes
     except OSError as exc:
         spool.remove()
         raise _no_spool(exc, name) from None
