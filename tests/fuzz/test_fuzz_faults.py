@@ -50,15 +50,6 @@ def _campaign(folder: Path, runs: int = RUNS) -> tuple[Path, list[Path]]:
     return qrels, paths
 
 
-@pytest.fixture
-def tmpdir_only(tmp_path, monkeypatch):
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folder))
-    monkeypatch.setattr("tempfile.tempdir", str(folder))
-    return folder
-
-
 def _ours(folder: Path) -> list[str]:
     """What irmeta left in ``folder`` (Dask's own ``dask-scratch-space`` aside)."""
     return sorted(p.name for p in folder.iterdir() if p.name != "dask-scratch-space")

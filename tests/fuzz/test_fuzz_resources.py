@@ -56,16 +56,6 @@ def files(tmp_path):
     return q, r
 
 
-@pytest.fixture
-def tmpdir_only(tmp_path, monkeypatch):
-    """TMPDIR of this test: a folder whose leftovers the test can list."""
-    folder = tmp_path / "tmp"
-    folder.mkdir()
-    monkeypatch.setenv("TMPDIR", str(folder))
-    monkeypatch.setattr("tempfile.tempdir", str(folder))
-    return folder
-
-
 def _ap(results) -> np.ndarray:
     return np.asarray(results.matrix("AP"))
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 
 import numpy as np
 import pandas as pd
@@ -280,20 +279,12 @@ def test_leaderboard_latex_uses_the_writer():
     assert r"\textbf{" in tex and r"\label{tab:leaderboard-AP}" in tex
 
 
-def compile_latex(tmp_path, tables: str) -> str:
-    """Compile in an article; skips without pdflatex, fails instead in CI
-    (tests/stats/test_latex_fit.py, ``pdflatex_or_skip``)."""
-    from tests.stats.test_latex_fit import pdflatex_or_skip
-    exe = pdflatex_or_skip()
-    doc = "\n".join([r"\documentclass{article}", r"\usepackage{booktabs}",
-                     r"\usepackage{longtable}", r"\begin{document}", tables,
-                     r"\end{document}", ""])
-    (tmp_path / "t.tex").write_text(doc, encoding="utf-8")
-    done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "t.tex"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    log = (tmp_path / "t.log").read_text(encoding="utf-8", errors="replace")
-    assert done.returncode == 0, log[-3000:]
-    return log
+def compile_latex(tmp_path, tables: str | list[str]) -> str:
+    """Compile in an article with only the packages each table names in its leading
+    ``% \\usepackage`` lines; skips without pdflatex, fails instead in CI
+    (tests/stats/test_latex_fit.py, ``compile_tables``)."""
+    from tests.stats.test_latex_fit import compile_tables
+    return compile_tables(tmp_path, [tables] if isinstance(tables, str) else tables)
 
 
 def test_latex_compiles_and_fits_the_page(tmp_path):
@@ -303,7 +294,7 @@ def test_latex_compiles_and_fits_the_page(tmp_path):
     tables = [compare_matrices(mats).to_latex(), compare_matrices(mats, baseline="#1").to_latex(),
               compare_matrices({"AP": separated(45)}).to_latex(),
               to_latex(leaderboard(separated(50), trials=50), measure="AP")]
-    log = compile_latex(tmp_path, "\n\\clearpage\n".join(tables))
+    log = compile_latex(tmp_path, tables)
     assert "Overfull \\hbox" not in log
     assert (tmp_path / "t.pdf").stat().st_size > 0
 
